@@ -1,0 +1,51 @@
+package io.eccache.isal;
+
+import java.nio.ByteBuffer;
+import java.util.Random;
+
+/** Test data: direct buffers of random bytes, placed at a non-zero position to catch offset bugs. */
+final class Stripes {
+  private Stripes() {}
+
+  /** count direct buffers whose [position, limit) holds len random bytes, position = pad. */
+  static ByteBuffer[] random(int count, int len, long seed) {
+    Random random = new Random(seed);
+    ByteBuffer[] buffers = new ByteBuffer[count];
+    for (int i = 0; i < count; i++) {
+      int pad = 1 + random.nextInt(7);
+      byte[] bytes = new byte[len + 2 * pad];
+      random.nextBytes(bytes);
+      ByteBuffer b = ByteBuffer.allocateDirect(bytes.length);
+      b.put(bytes).position(pad).limit(pad + len);
+      buffers[i] = b;
+    }
+    return buffers;
+  }
+
+  /** count direct buffers of len bytes filled with garbage, so an output that is not written shows. */
+  static ByteBuffer[] empty(int count, int len) {
+    ByteBuffer[] buffers = new ByteBuffer[count];
+    for (int i = 0; i < count; i++) {
+      ByteBuffer b = ByteBuffer.allocateDirect(len + 3);
+      while (b.hasRemaining()) {
+        b.put((byte) 0x5a);
+      }
+      b.position(3);
+      buffers[i] = b;
+    }
+    return buffers;
+  }
+
+  /** The unit's bytes, without moving the buffer. */
+  static byte[] bytes(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+
+  static ErasureCoder[] bothCoders(int k, int r) {
+    return new ErasureCoder[] {
+        ReedSolomon.coder(k, r, ReedSolomon.Implementation.NATIVE),
+        ReedSolomon.coder(k, r, ReedSolomon.Implementation.JAVA)};
+  }
+}
