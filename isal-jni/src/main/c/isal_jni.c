@@ -119,3 +119,35 @@ JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encode(
   }
   ec_encode_data(len, k, rows, tbl, in, out);
 }
+
+JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeAddresses(
+    JNIEnv *env, jclass cls, jlong tables, jint k, jint rows, jint len, jlongArray addresses) {
+  (void)cls;
+  if (!units_in_range(env, k, rows)) {
+    return;
+  }
+  if (len <= 0) {
+    return;
+  }
+  if (tables == 0 || (*env)->GetArrayLength(env, addresses) < k + rows) {
+    throw_illegal_argument(env, "isal-jni: need the tables' address and k + rows unit addresses");
+    return;
+  }
+  jlong raw[k + rows];
+  (*env)->GetLongArrayRegion(env, addresses, 0, k + rows, raw);
+  unsigned char *units[k + rows];
+  for (jint i = 0; i < k + rows; i++) {
+    if (raw[i] == 0) {
+      throw_illegal_argument(env, "isal-jni: null unit address");
+      return;
+    }
+    units[i] = (unsigned char *)(intptr_t)raw[i];
+  }
+  ec_encode_data(len, k, rows, (unsigned char *)(intptr_t)tables, units, units + k);
+}
+
+JNIEXPORT jlong JNICALL Java_io_eccache_isal_IsalNative_address(
+    JNIEnv *env, jclass cls, jobject buffer) {
+  (void)cls;
+  return (jlong)(intptr_t)(*env)->GetDirectBufferAddress(env, buffer);
+}

@@ -21,4 +21,15 @@ final class IsalNative {
    */
   static native void encode(ByteBuffer tables, int k, int rows, int len, ByteBuffer[] inputs,
       ByteBuffer[] outputs, int[] positions);
+
+  /**
+   * The same as {@link #encode} with every address resolved by the caller: {@code addresses} holds
+   * the k input and then the {@code rows} output addresses (position included), {@code tables} the
+   * address of the coding tables. No call back into the JVM. The caller keeps every buffer reachable
+   * for the duration of the call.
+   */
+  static native void encodeAddresses(long tables, int k, int rows, int len, long[] addresses);
+
+  /** JNI's {@code GetDirectBufferAddress}: checks {@link DirectAddresses} against the JVM's view. */
+  static native long address(ByteBuffer direct);
 }

@@ -60,6 +60,45 @@ class ParityEquivalenceTest {
   }
 
   @Test
+  void bothWaysOfPassingBuffersToJniAgree() {
+    int k = 12;
+    int r = 4;
+    ErasureCoder viaJava = new NativeReedSolomonCoder(k, r, true);
+    ErasureCoder viaJni = new NativeReedSolomonCoder(k, r, false);
+    ErasureCoder twin = ReedSolomon.coder(k, r, ReedSolomon.Implementation.JAVA);
+    ByteBuffer[] data = Stripes.random(k, 5000, 11);
+    ByteBuffer[][] parity = {Stripes.empty(r, 5000), Stripes.empty(r, 5000), Stripes.empty(r, 5000)};
+    viaJava.encode(data, parity[0]);
+    viaJni.encode(data, parity[1]);
+    twin.encode(data, parity[2]);
+    for (int i = 0; i < r; i++) {
+      assertArrayEquals(Stripes.bytes(parity[2][i]), Stripes.bytes(parity[0][i]));
+      assertArrayEquals(Stripes.bytes(parity[2][i]), Stripes.bytes(parity[1][i]));
+    }
+    // And decoding through the per-buffer JNI path.
+    ByteBuffer[] units = new ByteBuffer[k + r];
+    System.arraycopy(data, 1, units, 1, k - 1);
+    units[k] = parity[1][0];
+    ByteBuffer[] out = Stripes.empty(1, 5000);
+    viaJni.decode(units, new int[] {0}, out);
+    assertArrayEquals(Stripes.bytes(data[0]), Stripes.bytes(out[0]));
+  }
+
+  @Test
+  void alignedUnitsStartOnACacheLine() {
+    for (int len : new int[] {0, 1, 4096, 1 << 20}) {
+      ByteBuffer b = ReedSolomon.allocateAligned(len);
+      assertTrue(b.isDirect());
+      assertEquals(len, b.capacity());
+      assertEquals(0, b.position());
+      assertEquals(len, b.limit());
+      if (DirectAddresses.AVAILABLE) {
+        assertEquals(0, DirectAddresses.of(b) % 64);
+      }
+    }
+  }
+
+  @Test
   void javaGeneratorMatrixEqualsIsal() {
     for (int k = 1; k <= 40; k++) {
       for (int m : new int[] {k + 1, k + 4, Math.min(255, 2 * k + 7), 255}) {
