@@ -1,0 +1,463 @@
+package io.eccache.testkit;
+
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.FileSystemContext;
+import alluxio.cli.Format;
+import alluxio.conf.Configuration;
+import alluxio.conf.PropertyKey;
+import alluxio.master.AlluxioMasterProcess;
+import alluxio.master.block.BlockMaster;
+import alluxio.master.journal.JournalType;
+import alluxio.network.TieredIdentityFactory;
+import alluxio.wire.WorkerNetAddress;
+import alluxio.worker.WorkerProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An Alluxio 2.9 cluster in one JVM: a master (with every {@code MasterFactory} on the classpath, found
+ * by Alluxio's own ServiceLoader, so eccache's coordinator when its jar is present) and N workers, each
+ * on its own loopback address {@code 127.0.0.(i+2)} with its own tier directory and memory size, over a
+ * real S3 API server (s3proxy, a child process) mounted as the root under store.
+ *
+ * <p>Alluxio's {@code Configuration} is a JVM-wide singleton, so only one cluster may run per JVM at a
+ * time; workers are created one after another because each reads its address and store from the
+ * global configuration when it is created and started. Use try-with-resources: {@link #close()} stops
+ * every process, the s3proxy child and removes every directory, also after a failed start.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+  /** The bucket mounted at Alluxio's root. */
+  public static final String BUCKET = "eccache";
+
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+  private static final int READY_TIMEOUT_MS = 120_000;
+  private static boolean running;
+
+  private final Builder config;
+  private final Path dir;
+  private final List<WorkerSlot> workers = new ArrayList<>();
+  private S3ProxyServer s3;
+  private AlluxioMasterProcess master;
+  private Thread masterThread;
+  private FileSystemContext fsContext;
+  private FileSystem fs;
+
+  /** One worker's fixed identity and its current process, if running. */
+  private static final class WorkerSlot {
+    final int index;
+    final String host;
+    final Path tierDir;
+    WorkerProcess process;
+    Thread thread;
+
+    WorkerSlot(int index, String host, Path tierDir) {
+      this.index = index;
+      this.host = host;
+      this.tierDir = tierDir;
+    }
+  }
+
+  /** Options for a cluster; {@link #start()} builds it. */
+  public static final class Builder {
+    private int workers = 3;
+    private long workerMemoryBytes = 256L << 20;
+    private String workerTimeout = "10s";
+    private Path baseDir;
+    private final Map<PropertyKey, Object> extra = new LinkedHashMap<>();
+
+    /** Number of workers (default 3). */
+    public Builder workers(int n) {
+      if (n < 1 || n > 250) {
+        throw new IllegalArgumentException("workers must be in 1..250, not " + n);
+      }
+      workers = n;
+      return this;
+    }
+
+    /** Memory tier size of each worker (default 256 MiB). */
+    public Builder workerMemoryBytes(long bytes) {
+      workerMemoryBytes = bytes;
+      return this;
+    }
+
+    /** How long until the master declares a silent worker lost (default 10s; Alluxio's is 5min). */
+    public Builder workerTimeout(String duration) {
+      workerTimeout = duration;
+      return this;
+    }
+
+    /** Where the cluster's directories go (default: a new directory under /dev/shm or tmp). */
+    public Builder baseDir(Path dir) {
+      baseDir = dir;
+      return this;
+    }
+
+    /** Any other Alluxio property, applied after the cluster's own settings. */
+    public Builder property(PropertyKey key, Object value) {
+      extra.put(key, value);
+      return this;
+    }
+
+    /** Starts s3proxy, the master and the workers; returns when every worker has registered. */
+    public EmbeddedCluster start() throws IOException {
+      return EmbeddedCluster.start(this);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  private EmbeddedCluster(Builder config, Path dir) {
+    this.config = config;
+    this.dir = dir;
+  }
+
+  private static EmbeddedCluster start(Builder config) throws IOException {
+    synchronized (EmbeddedCluster.class) {
+      if (running) {
+        throw new IllegalStateException("an EmbeddedCluster is already running in this JVM (Alluxio's "
+            + "Configuration is global): close it before starting another");
+      }
+      running = true;
+    }
+    Path base = config.baseDir != null ? config.baseDir : defaultBase();
+    EmbeddedCluster cluster = new EmbeddedCluster(config, Files.createTempDirectory(base, "eccache-"));
+    try {
+      cluster.startAll();
+      return cluster;
+    } catch (IOException | RuntimeException | Error e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  private static Path defaultBase() {
+    Path shm = Paths.get("/dev/shm");
+    return Files.isDirectory(shm) && Files.isWritable(shm) ? shm
+        : Paths.get(System.getProperty("java.io.tmpdir"));
+  }
+
+  private void startAll() throws IOException {
+    s3 = S3ProxyServer.start(dir.resolve("s3"), List.of(BUCKET));
+    Configuration.reloadProperties();
+    configureCluster();
+    Format.format(Format.Mode.MASTER, Configuration.global());
+    startMaster();
+    for (int i = 0; i < config.workers; i++) {
+      Path tier = Files.createDirectories(dir.resolve("worker-" + i));
+      workers.add(new WorkerSlot(i, "127.0.0." + (i + 2), tier));
+      startWorker(i);
+    }
+    awaitLiveWorkers(config.workers);
+    LOG.info("EmbeddedCluster up: master {}:{}, {} workers, s3 {}", "127.0.0.1",
+        Configuration.getInt(PropertyKey.MASTER_RPC_PORT), config.workers, s3.endpoint());
+  }
+
+  private void configureCluster() {
+    set(PropertyKey.WORK_DIR, dir.toString());
+    set(PropertyKey.LOGS_DIR, dir.resolve("logs").toString());
+    set(PropertyKey.MASTER_HOSTNAME, "127.0.0.1");
+    set(PropertyKey.MASTER_BIND_HOST, "127.0.0.1");
+    set(PropertyKey.MASTER_WEB_BIND_HOST, "127.0.0.1");
+    set(PropertyKey.MASTER_RPC_PORT, S3ProxyServer.freePort());
+    set(PropertyKey.MASTER_WEB_PORT, S3ProxyServer.freePort());
+    set(PropertyKey.MASTER_JOURNAL_TYPE, JournalType.UFS);
+    set(PropertyKey.MASTER_JOURNAL_FOLDER, dir.resolve("journal").toString());
+    set(PropertyKey.MASTER_METASTORE, "HEAP");
+    set(PropertyKey.MASTER_METASTORE_DIR, dir.resolve("metastore").toString());
+    set(PropertyKey.MASTER_WORKER_TIMEOUT_MS, config.workerTimeout);
+    set(PropertyKey.MASTER_LOST_WORKER_DETECTION_INTERVAL, "1s");
+    set(PropertyKey.MASTER_JVM_MONITOR_ENABLED, false);
+    // No phone-home: it probes EC2 metadata and the internet, neither of which a test cluster has.
+    set(PropertyKey.MASTER_UPDATE_CHECK_ENABLED, false);
+    // Workers register within seconds here; 0 would make Alluxio warn on every client start.
+    set(PropertyKey.MASTER_WORKER_CONNECT_WAIT_TIME, "1s");
+    set(PropertyKey.WORKER_JVM_MONITOR_ENABLED, false);
+    // Fewer threads per process: 15 workers in one JVM otherwise run thousands (DESIGN.md).
+    set(PropertyKey.MASTER_RPC_EXECUTOR_CORE_POOL_SIZE, 16);
+    set(PropertyKey.MASTER_RPC_EXECUTOR_MAX_POOL_SIZE, 64);
+    set(PropertyKey.WORKER_RPC_EXECUTOR_CORE_POOL_SIZE, 4);
+    set(PropertyKey.WORKER_RPC_EXECUTOR_MAX_POOL_SIZE, 64);
+    set(PropertyKey.WORKER_NETWORK_NETTY_WORKER_THREADS, 1);
+    // The under store: s3proxy's bucket at the root.
+    set(PropertyKey.MASTER_MOUNT_TABLE_ROOT_UFS, "s3://" + BUCKET + "/");
+    set(PropertyKey.UNDERFS_S3_ENDPOINT, s3.endpoint());
+    set(PropertyKey.UNDERFS_S3_ENDPOINT_REGION, "us-east-1");
+    set(PropertyKey.UNDERFS_S3_DISABLE_DNS_BUCKETS, true);
+    set(PropertyKey.UNDERFS_S3_INHERIT_ACL, false);
+    set(PropertyKey.UNDERFS_S3_SECURE_HTTP_ENABLED, false);
+    set(PropertyKey.S3A_ACCESS_KEY, S3ProxyServer.IDENTITY);
+    set(PropertyKey.S3A_SECRET_KEY, S3ProxyServer.CREDENTIAL);
+    // Clients read over the network from the worker that holds a block, never its files directly.
+    set(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false);
+    set(PropertyKey.USER_FILE_PASSIVE_CACHE_ENABLED, false);
+    set(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL, "1s");
+    set(PropertyKey.USER_STREAMING_READER_CLOSE_TIMEOUT, "0ms");
+    set(PropertyKey.USER_RPC_RETRY_MAX_SLEEP_MS, "1s");
+    // Workers: one memory tier each; ports picked by the OS.
+    set(PropertyKey.WORKER_RPC_PORT, 0);
+    set(PropertyKey.WORKER_WEB_PORT, 0);
+    set(PropertyKey.WORKER_TIERED_STORE_LEVELS, 1);
+    set(PropertyKey.WORKER_TIERED_STORE_LEVEL0_ALIAS, "MEM");
+    set(PropertyKey.WORKER_TIERED_STORE_LEVEL0_DIRS_MEDIUMTYPE, "MEM");
+    set(PropertyKey.WORKER_RAMDISK_SIZE, String.valueOf(config.workerMemoryBytes));
+    set(PropertyKey.WORKER_TIERED_STORE_LEVEL0_DIRS_QUOTA, String.valueOf(config.workerMemoryBytes));
+    config.extra.forEach(EmbeddedCluster::set);
+  }
+
+  private static void set(PropertyKey key, Object value) {
+    Configuration.set(key, value);
+  }
+
+  private void startMaster() throws IOException {
+    master = AlluxioMasterProcess.Factory.create();
+    masterThread = runOnThread("eccache-master", master::start);
+    if (!master.waitForReady(READY_TIMEOUT_MS)) {
+      throw new IOException("Alluxio master not ready within " + READY_TIMEOUT_MS + " ms");
+    }
+  }
+
+  /** Starts worker {@code i} (again, after {@link #stopWorker}); returns when it has registered. */
+  public synchronized void startWorker(int i) throws IOException {
+    WorkerSlot w = workers.get(i);
+    if (w.process != null) {
+      throw new IllegalStateException("worker " + i + " (" + w.host + ") is already running");
+    }
+    // Each worker reads its host and store from the global configuration at create/start: set them,
+    // create, start, wait, and only then move on to the next worker.
+    for (PropertyKey k : List.of(PropertyKey.WORKER_HOSTNAME, PropertyKey.WORKER_BIND_HOST,
+        PropertyKey.WORKER_WEB_BIND_HOST, PropertyKey.WORKER_WEB_HOSTNAME)) {
+      set(k, w.host);
+    }
+    set(PropertyKey.WORKER_TIERED_STORE_LEVEL0_DIRS_PATH, w.tierDir.toString());
+    WorkerProcess process = WorkerProcess.Factory.create(
+        TieredIdentityFactory.fromString("node=" + w.host, Configuration.global()));
+    w.process = process;
+    w.thread = runOnThread("eccache-worker-" + i, process::start);
+    if (!process.waitForReady(READY_TIMEOUT_MS)) {
+      throw new IOException("worker " + i + " (" + w.host + ") not ready within " + READY_TIMEOUT_MS
+          + " ms");
+    }
+  }
+
+  /** Stops worker {@code i} as a crash would look to clients; its cached blocks stay on disk. */
+  public synchronized void stopWorker(int i) {
+    WorkerSlot w = workers.get(i);
+    if (w.process == null) {
+      return;
+    }
+    stopProcess(w.process::stop, w.thread, "worker " + i);
+    w.process = null;
+    w.thread = null;
+  }
+
+  /** Whether worker {@code i} is running. */
+  public synchronized boolean isWorkerRunning(int i) {
+    return workers.get(i).process != null;
+  }
+
+  /** Stops and restarts the master (the journal keeps the namespace); waits for running workers. */
+  public synchronized void restartMaster() throws IOException {
+    stopProcess(master::stop, masterThread, "master");
+    startMaster();
+    int live = (int) workers.stream().filter(w -> w.process != null).count();
+    awaitLiveWorkers(live);
+  }
+
+  /** Waits until the master counts exactly {@code n} live workers. */
+  public void awaitLiveWorkers(int n) throws IOException {
+    await(() -> blockMaster().getWorkerCount() == n, READY_TIMEOUT_MS,
+        "the master to count " + n + " live workers");
+  }
+
+  /** The master's BlockMaster, for checks of block locations and live workers. */
+  public BlockMaster blockMaster() {
+    return master.getMaster(BlockMaster.class);
+  }
+
+  /** The running master process. */
+  public AlluxioMasterProcess master() {
+    return master;
+  }
+
+  /** A client of this cluster, shared; closed with the cluster. */
+  public synchronized FileSystem fileSystem() {
+    if (fs == null) {
+      fsContext = FileSystemContext.create(Configuration.copyGlobal());
+      fs = FileSystem.Factory.create(fsContext);
+    }
+    return fs;
+  }
+
+  /** The client context behind {@link #fileSystem()}. */
+  public synchronized FileSystemContext fileSystemContext() {
+    fileSystem();
+    return fsContext;
+  }
+
+  /** Number of workers, running or stopped. */
+  public int workerCount() {
+    return workers.size();
+  }
+
+  /** Worker {@code i}'s loopback host, {@code 127.0.0.(i+2)}. */
+  public String workerHost(int i) {
+    return workers.get(i).host;
+  }
+
+  /** Worker {@code i}'s address as registered with the master, or null when it is stopped. */
+  public WorkerNetAddress workerAddress(int i) {
+    WorkerSlot w = workers.get(i);
+    if (w.process == null) {
+      return null;
+    }
+    // getAddress() reads the host from the global configuration, which names the last worker
+    // started: take its ports, but our own record of the host.
+    WorkerNetAddress a = w.process.getAddress();
+    return new WorkerNetAddress().setHost(w.host).setContainerHost(w.host)
+        .setRpcPort(a.getRpcPort()).setDataPort(a.getDataPort()).setWebPort(a.getWebPort())
+        .setTieredIdentity(a.getTieredIdentity());
+  }
+
+  /** Index of the worker on {@code host}, or -1. */
+  public int workerIndex(String host) {
+    for (WorkerSlot w : workers) {
+      if (w.host.equals(host)) {
+        return w.index;
+      }
+    }
+    return -1;
+  }
+
+  /** The S3 API server behind the root mount. */
+  public S3ProxyServer s3() {
+    return s3;
+  }
+
+  /** Where this cluster keeps everything (removed on close). */
+  public Path directory() {
+    return dir;
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      if (fs != null) {
+        closeQuietly(fs);
+        closeQuietly(fsContext);
+      }
+      for (int i = workers.size() - 1; i >= 0; i--) {
+        stopWorker(i);
+      }
+      if (master != null) {
+        stopProcess(master::stop, masterThread, "master");
+        master = null;
+      }
+      if (s3 != null) {
+        s3.close();
+      }
+      Configuration.reloadProperties();
+      deleteRecursively(dir);
+    } finally {
+      synchronized (EmbeddedCluster.class) {
+        running = false;
+      }
+    }
+  }
+
+  private interface Action {
+    void run() throws Exception;
+  }
+
+  private static Thread runOnThread(String name, Action start) {
+    Thread t = new Thread(() -> {
+      try {
+        start.run();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Exception e) {
+        LOG.error("{} failed", name, e);
+      }
+    }, name);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  private static void stopProcess(Action stop, Thread thread, String what) {
+    try {
+      stop.run();
+    } catch (Exception e) {
+      LOG.warn("stopping {}: {}", what, e.toString());
+    }
+    try {
+      for (int i = 0; thread != null && thread.isAlive() && i < 30; i++) {
+        thread.interrupt();
+        thread.join(1000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void await(BooleanSupplier condition, long timeoutMs, String what)
+      throws IOException {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    while (true) {
+      try {
+        if (condition.getAsBoolean()) {
+          return;
+        }
+      } catch (RuntimeException notYet) {
+        // e.g. the master is still in safe mode
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException(new TimeoutException("timed out after " + timeoutMs + " ms waiting for "
+            + what));
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted waiting for " + what, e);
+      }
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      LOG.debug("close: {}", e.toString());
+    }
+  }
+
+  private static void deleteRecursively(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      List<Path> all = new ArrayList<>();
+      paths.forEach(all::add);
+      all.sort(Comparator.reverseOrder());
+      for (Path p : all) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      LOG.warn("could not remove {}: {}", root, e.toString());
+    }
+  }
+}

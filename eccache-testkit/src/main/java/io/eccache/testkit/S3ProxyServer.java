@@ -1,0 +1,178 @@
+package io.eccache.testkit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real S3 API server on loopback: s3proxy with its filesystem backend, run as a child process (its
+ * Jetty and Guava would clash with Alluxio's in one JVM). Buckets are directories under
+ * {@link #dataDir()}, objects are files, so tests can look at what reached "S3".
+ */
+public final class S3ProxyServer implements AutoCloseable {
+  /** System property: the s3proxy jar-with-dependencies to run, overriding the one Maven fetched. */
+  public static final String JAR_PROPERTY = "eccache.s3proxy.jar";
+  public static final String IDENTITY = "eccache-test";
+  public static final String CREDENTIAL = "eccache-test-secret";
+
+  private static final Logger LOG = LoggerFactory.getLogger(S3ProxyServer.class);
+
+  private final Path dataDir;
+  private final int port;
+  private final Process process;
+  private final Thread shutdownHook;
+
+  private S3ProxyServer(Path dataDir, int port, Process process, Thread shutdownHook) {
+    this.dataDir = dataDir;
+    this.port = port;
+    this.process = process;
+    this.shutdownHook = shutdownHook;
+  }
+
+  /** Starts s3proxy on 127.0.0.1 with the given buckets (directories under {@code dir/data}). */
+  public static S3ProxyServer start(Path dir, List<String> buckets) throws IOException {
+    Path jar = jar();
+    Path data = Files.createDirectories(dir.resolve("data"));
+    for (String bucket : buckets) {
+      Files.createDirectories(data.resolve(bucket));
+    }
+    int port = freePort();
+    Properties p = new Properties();
+    p.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + port);
+    p.setProperty("s3proxy.authorization", "aws-v2-or-v4");
+    p.setProperty("s3proxy.identity", IDENTITY);
+    p.setProperty("s3proxy.credential", CREDENTIAL);
+    p.setProperty("jclouds.provider", "filesystem");
+    p.setProperty("jclouds.filesystem.basedir", data.toString());
+    Path conf = dir.resolve("s3proxy.conf");
+    try (var out = Files.newBufferedWriter(conf, StandardCharsets.UTF_8)) {
+      p.store(out, "eccache EmbeddedCluster");
+    }
+    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+    Process process = new ProcessBuilder(java.toString(), "-Xmx512m", "-jar", jar.toString(),
+        "--properties", conf.toString())
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("s3proxy.log").toFile())
+        .start();
+    // Never leave an orphan behind, even when a test JVM exits without closing the cluster.
+    Thread hook = new Thread(process::destroyForcibly, "s3proxy-reaper");
+    Runtime.getRuntime().addShutdownHook(hook);
+    S3ProxyServer server = new S3ProxyServer(data, port, process, hook);
+    try {
+      server.awaitReady(60_000);
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    LOG.info("s3proxy {} serving {} on {}", jar.getFileName(), data, server.endpoint());
+    return server;
+  }
+
+  /** http://127.0.0.1:port */
+  public String endpoint() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  /** Where the buckets and objects live on disk. */
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** Whether the child process is alive. */
+  public boolean isRunning() {
+    return process.isAlive();
+  }
+
+  private void awaitReady(long timeoutMs) throws IOException {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    while (System.currentTimeMillis() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException("s3proxy exited with code " + process.exitValue()
+            + " before serving; see s3proxy.log beside " + dataDir);
+      }
+      try {
+        HttpURLConnection c = (HttpURLConnection) new URL(endpoint() + "/").openConnection();
+        c.setConnectTimeout(500);
+        c.setReadTimeout(2000);
+        c.getResponseCode(); // any status, 403 included, means it is serving
+        c.disconnect();
+        return;
+      } catch (IOException notYet) {
+        sleep(100);
+      }
+    }
+    throw new IOException("s3proxy did not serve " + endpoint() + " within " + timeoutMs + " ms");
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
+    }
+  }
+
+  /** The s3proxy jar: the system property, else where the testkit's Maven build fetched it. */
+  static Path jar() throws IOException {
+    String override = System.getProperty(JAR_PROPERTY);
+    Path jar;
+    if (override != null) {
+      jar = Paths.get(override);
+    } else {
+      Properties p = new Properties();
+      try (InputStream in = S3ProxyServer.class.getResourceAsStream("/eccache-testkit.properties")) {
+        if (in == null) {
+          throw new IOException("eccache-testkit.properties missing from the classpath");
+        }
+        p.load(in);
+      }
+      jar = Paths.get(p.getProperty("s3proxy.jar"));
+    }
+    if (!Files.isRegularFile(jar)) {
+      throw new IOException("s3proxy jar not found at " + jar + ": build the testkit with Maven "
+          + "(mvn -pl eccache-testkit install fetches it) or set -D" + JAR_PROPERTY + "=<jar>");
+    }
+    return jar;
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for s3proxy", e);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package io.eccache.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileInStream;
+import alluxio.client.file.FileOutStream;
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.URIStatus;
+import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.GrpcUtils;
+import alluxio.grpc.WritePType;
+import alluxio.wire.BlockLocation;
+import alluxio.wire.WorkerInfo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/** One real cluster for the class: 3 workers on 127.0.0.2-4 over s3proxy. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EmbeddedClusterTest {
+  private static EmbeddedCluster cluster;
+  private static Path dir;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmbeddedCluster.builder().workers(3).workerMemoryBytes(64L << 20)
+        .workerTimeout("3s").start();
+    dir = cluster.directory();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+      assertFalse(cluster.s3().isRunning(), "s3proxy child process must be gone");
+      assertFalse(Files.exists(dir), "cluster directory must be removed");
+    }
+  }
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static void write(FileSystem fs, String path, byte[] data, CreateFilePOptions options)
+      throws Exception {
+    try (FileOutStream out = fs.createFile(new AlluxioURI(path), options)) {
+      out.write(data);
+    }
+  }
+
+  private static byte[] read(FileSystem fs, String path) throws Exception {
+    try (FileInStream in = fs.openFile(new AlluxioURI(path))) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void workersRegisterOnTheirOwnLoopbackAddresses() throws Exception {
+    Set<String> hosts = cluster.blockMaster().getWorkerInfoList().stream()
+        .map(w -> w.getAddress().getHost()).collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(Set.of("127.0.0.2", "127.0.0.3", "127.0.0.4"), hosts);
+  }
+
+  @Test
+  @Order(2)
+  void aWritePinnedToAWorkerIsCachedThere() throws Exception {
+    FileSystem fs = cluster.fileSystem();
+    for (int i = 0; i < cluster.workerCount(); i++) {
+      byte[] data = bytes(300_000 + i, i);
+      String path = "/pinned-" + i;
+      write(fs, path, data, CreateFilePOptions.newBuilder().setWriteType(WritePType.MUST_CACHE)
+          .setWorkerLocation(GrpcUtils.toProto(cluster.workerAddress(i))).setRecursive(true).build());
+      URIStatus status = fs.getStatus(new AlluxioURI(path));
+      List<BlockLocation> locations = status.getFileBlockInfos().get(0).getBlockInfo().getLocations();
+      assertEquals(1, locations.size());
+      assertEquals(cluster.workerHost(i), locations.get(0).getWorkerAddress().getHost());
+      assertArrayEquals(data, read(fs, path));
+    }
+  }
+
+  @Test
+  @Order(3)
+  void aThroughWriteReachesS3() throws Exception {
+    byte[] data = bytes(123_457, 7);
+    write(cluster.fileSystem(), "/through/object.bin", data, CreateFilePOptions.newBuilder()
+        .setWriteType(WritePType.CACHE_THROUGH).setRecursive(true).build());
+    Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET).resolve("through/object.bin");
+    assertTrue(Files.isRegularFile(object), "expected " + object + " in s3proxy's store");
+    assertArrayEquals(data, Files.readAllBytes(object));
+  }
+
+  @Test
+  @Order(4)
+  void aStoppedWorkerIsLostAndComesBack() throws Exception {
+    cluster.stopWorker(2);
+    assertFalse(cluster.isWorkerRunning(2));
+    cluster.awaitLiveWorkers(2);
+    List<WorkerInfo> live = cluster.blockMaster().getWorkerInfoList();
+    assertTrue(live.stream().noneMatch(w -> w.getAddress().getHost().equals("127.0.0.4")));
+    // Its only copy of /pinned-2 went with it: the master no longer lists a location for the block.
+    URIStatus lost = cluster.fileSystem().getStatus(new AlluxioURI("/pinned-2"));
+    assertTrue(lost.getFileBlockInfos().get(0).getBlockInfo().getLocations().isEmpty());
+
+    cluster.startWorker(2);
+    cluster.awaitLiveWorkers(3);
+    assertArrayEquals(bytes(300_000 + 1, 1), read(cluster.fileSystem(), "/pinned-1"));
+  }
+
+  @Test
+  @Order(5)
+  void theNamespaceSurvivesAMasterRestart() throws Exception {
+    cluster.restartMaster();
+    assertTrue(cluster.fileSystem().exists(new AlluxioURI("/through/object.bin")));
+    assertArrayEquals(bytes(123_457, 7), read(cluster.fileSystem(), "/through/object.bin"));
+  }
+}
