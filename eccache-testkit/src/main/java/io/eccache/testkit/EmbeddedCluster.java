@@ -207,6 +207,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     set(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL, "1s");
     set(PropertyKey.USER_STREAMING_READER_CLOSE_TIMEOUT, "0ms");
     set(PropertyKey.USER_RPC_RETRY_MAX_SLEEP_MS, "1s");
+    // A block whose only worker is gone fails in seconds, not after Alluxio's default 5 minutes.
+    set(PropertyKey.USER_BLOCK_READ_RETRY_MAX_DURATION, "10s");
     // Workers: one memory tier each; ports picked by the OS.
     set(PropertyKey.WORKER_RPC_PORT, 0);
     set(PropertyKey.WORKER_WEB_PORT, 0);

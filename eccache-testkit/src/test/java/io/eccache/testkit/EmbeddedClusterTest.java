@@ -129,5 +129,8 @@ class EmbeddedClusterTest {
     cluster.restartMaster();
     assertTrue(cluster.fileSystem().exists(new AlluxioURI("/through/object.bin")));
     assertArrayEquals(bytes(123_457, 7), read(cluster.fileSystem(), "/through/object.bin"));
+    // Workers re-register with the new master. (Their cache-only blocks do not get their locations
+    // back in 2.9.6 here: seen, not yet explained; eccache treats such splits as lost.)
+    assertEquals(3, cluster.blockMaster().getWorkerCount());
   }
 }

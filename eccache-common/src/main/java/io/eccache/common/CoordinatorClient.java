@@ -1,0 +1,84 @@
+package io.eccache.common;
+
+import alluxio.AbstractMasterClient;
+import alluxio.Constants;
+import alluxio.exception.status.AlluxioStatusException;
+import alluxio.grpc.ServiceType;
+import alluxio.master.MasterClientContext;
+import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.CommitRequest;
+import io.eccache.common.proto.CoordinatorServiceGrpc;
+import io.eccache.common.proto.DeleteRequest;
+import io.eccache.common.proto.ListRequest;
+import io.eccache.common.proto.ListResponse;
+import io.eccache.common.proto.LookupRequest;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.StatsRequest;
+import io.eccache.common.proto.StatsResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client of the eccache coordinator in the Alluxio master, over Alluxio's own authenticated master
+ * channel (found the way every Alluxio client finds the primary master, retried with Alluxio's retry
+ * policy). Errors arrive as Alluxio's status-typed exceptions: {@code NotFoundException} for an unknown
+ * key, {@code FailedPreconditionException} when there are too few live workers, and so on.
+ * Thread-safe: calls are serialized, as in Alluxio's own master clients.
+ */
+public final class CoordinatorClient extends AbstractMasterClient {
+  private static final Logger LOG = LoggerFactory.getLogger(CoordinatorClient.class);
+
+  private CoordinatorServiceGrpc.CoordinatorServiceBlockingStub stub;
+
+  public CoordinatorClient(MasterClientContext context) {
+    super(context);
+  }
+
+  @Override
+  protected ServiceType getRemoteServiceType() {
+    return ServiceType.UNKNOWN_SERVICE;
+  }
+
+  @Override
+  protected String getServiceName() {
+    return "EcCacheCoordinator";
+  }
+
+  @Override
+  protected long getServiceVersion() {
+    return Constants.UNKNOWN_SERVICE_VERSION;
+  }
+
+  @Override
+  protected void afterConnect() {
+    stub = CoordinatorServiceGrpc.newBlockingStub(mChannel);
+  }
+
+  public AllocateResponse allocate(AllocateRequest request) throws AlluxioStatusException {
+    return retryRPC(() -> stub.allocate(request), LOG, "Allocate", "key=%s", request.getKey());
+  }
+
+  public void commit(CommitRequest request) throws AlluxioStatusException {
+    retryRPC(() -> stub.commit(request), LOG, "Commit", "key=%s", request.getKey());
+  }
+
+  public LookupResponse lookup(String key) throws AlluxioStatusException {
+    return retryRPC(() -> stub.lookup(LookupRequest.newBuilder().setKey(key).build()), LOG,
+        "Lookup", "key=%s", key);
+  }
+
+  public boolean delete(String key) throws AlluxioStatusException {
+    return retryRPC(() -> stub.delete(DeleteRequest.newBuilder().setKey(key).build()), LOG,
+        "Delete", "key=%s", key).getExisted();
+  }
+
+  public ListResponse list(String prefix) throws AlluxioStatusException {
+    return retryRPC(() -> stub.list(ListRequest.newBuilder().setPrefix(prefix).build()), LOG,
+        "List", "prefix=%s", prefix);
+  }
+
+  public StatsResponse stats() throws AlluxioStatusException {
+    return retryRPC(() -> stub.stats(StatsRequest.getDefaultInstance()), LOG, "Stats", "");
+  }
+}

@@ -1,0 +1,47 @@
+package io.eccache.common;
+
+import alluxio.conf.PropertyKey;
+
+/**
+ * Every {@code alluxio.eccache.*} configuration key, in one place. They are ordinary Alluxio property
+ * keys: set them in {@code alluxio-site.properties}, as {@code -D} system properties, or in code with
+ * {@code Configuration.set}. docs/configuration.md lists them with the coder's keys.
+ */
+public final class EcCacheKeys {
+  /** Whether the coordinator master runs in an Alluxio master that has the eccache jar. */
+  public static final PropertyKey COORDINATOR_ENABLED =
+      PropertyKey.Builder.booleanBuilder("alluxio.eccache.coordinator.enabled")
+          .setDefaultValue(true)
+          .setDescription("Whether the eccache coordinator runs in this Alluxio master.")
+          .setIsBuiltIn(false).build();
+
+  /** Data splits per object when a PUT does not say (the paper's k = 10). */
+  public static final PropertyKey DEFAULT_K =
+      PropertyKey.Builder.intBuilder("alluxio.eccache.default.k")
+          .setDefaultValue(10)
+          .setDescription("Data splits per object (k) when a PUT does not choose.")
+          .setIsBuiltIn(false).build();
+
+  /** Parity splits per object when a PUT does not say (the paper's baseline r = 1). */
+  public static final PropertyKey DEFAULT_R =
+      PropertyKey.Builder.intBuilder("alluxio.eccache.default.r")
+          .setDefaultValue(1)
+          .setDescription("Parity splits per object (r) when a PUT does not choose.")
+          .setIsBuiltIn(false).build();
+
+  /** Where eccache keeps its objects in Alluxio's namespace. */
+  public static final PropertyKey ROOT =
+      PropertyKey.Builder.stringBuilder("alluxio.eccache.root")
+          .setDefaultValue("/.eccache")
+          .setDescription("Alluxio directory under which eccache stores split files and layouts.")
+          .setIsBuiltIn(false).build();
+
+  /** How long an allocation may stay uncommitted before the coordinator forgets it. */
+  public static final PropertyKey ALLOCATION_TIMEOUT =
+      PropertyKey.Builder.durationBuilder("alluxio.eccache.allocation.timeout")
+          .setDefaultValue("10min")
+          .setDescription("An allocated but uncommitted PUT is abandoned after this long.")
+          .setIsBuiltIn(false).build();
+
+  private EcCacheKeys() {}
+}

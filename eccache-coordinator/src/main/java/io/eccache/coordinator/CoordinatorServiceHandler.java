@@ -1,0 +1,70 @@
+package io.eccache.coordinator;
+
+import alluxio.RpcUtils;
+import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.CommitRequest;
+import io.eccache.common.proto.CommitResponse;
+import io.eccache.common.proto.CoordinatorServiceGrpc;
+import io.eccache.common.proto.DeleteRequest;
+import io.eccache.common.proto.DeleteResponse;
+import io.eccache.common.proto.ListRequest;
+import io.eccache.common.proto.ListResponse;
+import io.eccache.common.proto.LookupRequest;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.StatsRequest;
+import io.eccache.common.proto.StatsResponse;
+import io.grpc.stub.StreamObserver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gRPC face of {@link CoordinatorMaster}. Alluxio's {@code RpcUtils.call} maps its status-typed
+ * exceptions (NotFound, FailedPrecondition, InvalidArgument, ...) to gRPC statuses in one place.
+ */
+final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.CoordinatorServiceImplBase {
+  private static final Logger LOG = LoggerFactory.getLogger(CoordinatorServiceHandler.class);
+
+  private final CoordinatorMaster master;
+
+  CoordinatorServiceHandler(CoordinatorMaster master) {
+    this.master = master;
+  }
+
+  @Override
+  public void allocate(AllocateRequest request, StreamObserver<AllocateResponse> out) {
+    RpcUtils.call(LOG, () -> master.allocate(request), "Allocate", "request=%s", out, request);
+  }
+
+  @Override
+  public void commit(CommitRequest request, StreamObserver<CommitResponse> out) {
+    RpcUtils.call(LOG, () -> {
+      master.commit(request);
+      return CommitResponse.getDefaultInstance();
+    }, "Commit", "key=%s", out, request.getKey());
+  }
+
+  @Override
+  public void lookup(LookupRequest request, StreamObserver<LookupResponse> out) {
+    // An unknown key is an answer, not a failure worth a WARN line.
+    RpcUtils.call(LOG, () -> master.lookup(request.getKey()), "Lookup", true, "key=%s", out,
+        request.getKey());
+  }
+
+  @Override
+  public void delete(DeleteRequest request, StreamObserver<DeleteResponse> out) {
+    RpcUtils.call(LOG, () -> DeleteResponse.newBuilder().setExisted(master.delete(request.getKey()))
+        .build(), "Delete", "key=%s", out, request.getKey());
+  }
+
+  @Override
+  public void list(ListRequest request, StreamObserver<ListResponse> out) {
+    RpcUtils.call(LOG, () -> master.list(request.getPrefix()), "List", "prefix=%s", out,
+        request.getPrefix());
+  }
+
+  @Override
+  public void stats(StatsRequest request, StreamObserver<StatsResponse> out) {
+    RpcUtils.call(LOG, master::stats, "Stats", "", out);
+  }
+}
