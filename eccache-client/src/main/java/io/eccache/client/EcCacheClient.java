@@ -1,0 +1,251 @@
+package io.eccache.client;
+
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileOutStream;
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.FileSystemContext;
+import alluxio.conf.AlluxioConfiguration;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.status.AlluxioStatusException;
+import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.WritePType;
+import alluxio.master.MasterClientContext;
+import io.eccache.common.CoordinatorClient;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.CommitRequest;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.Split;
+import io.eccache.isal.ErasureCoder;
+import io.eccache.isal.ReedSolomon;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32C;
+
+/**
+ * The eccache PUT/GET API, meant to be created once and shared for an application's lifetime (a
+ * Spark executor, a service): it owns one Alluxio {@link FileSystemContext} (channels, worker
+ * clients), one coordinator client and one thread pool for split I/O. Thread-safe.
+ *
+ * <pre>{@code
+ * try (EcCacheClient cache = EcCacheClient.create(Configuration.global())) {
+ *   cache.put("tables/part-0001", bytes, PutOptions.code(10, 1));
+ *   byte[] back = cache.get("tables/part-0001");
+ * }
+ * }</pre>
+ *
+ * <p>A PUT asks the coordinator once for a layout and one distinct worker per split, encodes the k
+ * data splits into r parities with the ISA-L coder, writes the k + r splits in parallel (each pinned
+ * to its worker, cache only), and commits with a CRC32C per split; until the commit, readers see the
+ * previous version or nothing. A GET is one lookup and a {@link LateBindingReader late-binding}
+ * parallel read. Errors are Alluxio's status exceptions: {@code NotFoundException} for an unknown key,
+ * {@code FailedPreconditionException} when k + r exceeds the live workers, {@code
+ * UnavailableException} when fewer than k splits can be read.
+ */
+public final class EcCacheClient implements AutoCloseable {
+  /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
+  private static final int IO_THREADS = 32;
+  /** Bytes per write call: large enough for throughput, small enough to stay in cache. */
+  private static final int WRITE_CHUNK = 1 << 20;
+
+  private final FileSystemContext context;
+  private final boolean ownsContext;
+  private final FileSystem fs;
+  private final CoordinatorClient coordinator;
+  private final ExecutorService io;
+  private final LateBindingReader reader;
+
+  private EcCacheClient(FileSystemContext context, boolean ownsContext) {
+    this.context = context;
+    this.ownsContext = ownsContext;
+    this.fs = FileSystem.Factory.create(context);
+    this.coordinator = new CoordinatorClient(
+        MasterClientContext.newBuilder(context.getClientContext()).build());
+    AtomicInteger n = new AtomicInteger();
+    ThreadFactory threads = r -> {
+      Thread t = new Thread(r, "eccache-io-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+    this.io = Executors.newFixedThreadPool(IO_THREADS, threads);
+    this.reader = new LateBindingReader(fs, io);
+  }
+
+  /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
+  public static EcCacheClient create(AlluxioConfiguration conf) {
+    return new EcCacheClient(FileSystemContext.create(conf), true);
+  }
+
+  /** A client sharing an existing Alluxio context; closing the client leaves the context open. */
+  public static EcCacheClient create(FileSystemContext context) {
+    return new EcCacheClient(context, false);
+  }
+
+  /** Stores {@code data} under {@code key} with the coordinator's default code. */
+  public void put(String key, byte[] data) throws IOException {
+    put(key, data, PutOptions.defaults());
+  }
+
+  /** Stores everything {@code in} yields under {@code key} (read fully into memory first). */
+  public void put(String key, InputStream in, PutOptions options) throws IOException {
+    put(key, in.readAllBytes(), options);
+  }
+
+  /**
+   * Stores {@code data} under {@code key}, replacing any previous version atomically.
+   *
+   * @throws alluxio.exception.status.FailedPreconditionException if k + r exceeds the live workers
+   * @throws alluxio.exception.status.InvalidArgumentException for a bad key or code
+   */
+  public void put(String key, byte[] data, PutOptions options) throws IOException {
+    ObjectPaths.checkKey(key);
+    AllocateResponse allocation = coordinator.allocate(AllocateRequest.newBuilder().setKey(key)
+        .setObjectSize(data.length).setK(options.k()).setR(options.r()).build());
+    Layout layout = allocation.getLayout();
+    int k = layout.getK();
+    int r = layout.getR();
+    int splitSize = Math.toIntExact(layout.getSplitSize());
+    ByteBuffer[] units = new ByteBuffer[k + r];
+    for (int i = 0; i < k; i++) {
+      units[i] = ReedSolomon.allocateAligned(splitSize);
+      int from = i * splitSize;
+      int len = Math.max(0, Math.min(splitSize, data.length - from));
+      units[i].put(data, Math.min(from, data.length), len).clear(); // the rest stays zero: padding
+    }
+    for (int i = k; i < k + r; i++) {
+      units[i] = ReedSolomon.allocateAligned(splitSize);
+    }
+    if (r > 0 && splitSize > 0) {
+      ErasureCoder coder = ReedSolomon.coder(k, r);
+      ByteBuffer[] data0 = new ByteBuffer[k];
+      ByteBuffer[] parity = new ByteBuffer[r];
+      System.arraycopy(units, 0, data0, 0, k);
+      System.arraycopy(units, k, parity, 0, r);
+      coder.encode(data0, parity);
+    }
+    CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
+        .setWriteId(layout.getWriteId());
+    List<Future<?>> writes = new ArrayList<>();
+    for (int i = 0; i < k + r; i++) {
+      CRC32C crc = new CRC32C();
+      crc.update(units[i].duplicate());
+      commit.addCrc32C((int) crc.getValue());
+      Split split = allocation.getSplits(i);
+      ByteBuffer unit = units[i];
+      writes.add(io.submit(() -> {
+        writeSplit(split, unit, splitSize);
+        return null;
+      }));
+    }
+    awaitAll(writes, key);
+    coordinator.commit(commit.build());
+  }
+
+  private void writeSplit(Split split, ByteBuffer unit, int splitSize)
+      throws IOException, AlluxioException {
+    CreateFilePOptions options = CreateFilePOptions.newBuilder()
+        .setWriteType(WritePType.MUST_CACHE)
+        .setWorkerLocation(split.getWorker())
+        .setReplicationMax(1)
+        // One block per split, so a split lives on exactly one worker.
+        .setBlockSizeBytes(Math.max(splitSize, 1 << 20))
+        .build();
+    byte[] chunk = new byte[Math.min(WRITE_CHUNK, Math.max(1, splitSize))];
+    ByteBuffer src = unit.duplicate();
+    try (FileOutStream out = fs.createFile(new AlluxioURI(split.getPath()), options)) {
+      while (src.hasRemaining()) {
+        int n = Math.min(chunk.length, src.remaining());
+        src.get(chunk, 0, n);
+        out.write(chunk, 0, n);
+      }
+    }
+  }
+
+  private static void awaitAll(List<Future<?>> writes, String key) throws IOException {
+    IOException failure = null;
+    for (Future<?> f : writes) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (failure == null) {
+          failure = cause instanceof IOException ? (IOException) cause
+              : new IOException("writing a split of '" + key + "' failed: " + cause, cause);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while writing '" + key + "'", e);
+      }
+    }
+    if (failure != null) {
+      // Not committed: readers keep seeing the previous version, and the coordinator forgets the
+      // allocation after alluxio.eccache.allocation.timeout.
+      throw failure;
+    }
+  }
+
+  /** The object stored under {@code key}, read with Δ = 1 extra split. */
+  public byte[] get(String key) throws IOException {
+    return get(key, 1);
+  }
+
+  /**
+   * The object stored under {@code key}: reads k + Δ splits in parallel and finishes with the first
+   * k that arrive intact.
+   *
+   * @param delta extra splits to read beyond k (0 = exactly k, no protection against stragglers)
+   * @throws alluxio.exception.status.NotFoundException if there is no such key
+   */
+  public byte[] get(String key, int delta) throws IOException {
+    if (delta < 0) {
+      throw new IllegalArgumentException("delta (extra reads) must be >= 0, not " + delta);
+    }
+    ObjectPaths.checkKey(key);
+    return reader.read(coordinator.lookup(key), delta);
+  }
+
+  /** The layout and health of {@code key}. */
+  public ObjectStat stat(String key) throws AlluxioStatusException {
+    LookupResponse l = coordinator.lookup(ObjectPaths.checkKey(key));
+    return new ObjectStat(l.getLayout(), (int) l.getSplitsList().stream().filter(Split::getLive)
+        .count());
+  }
+
+  /** Removes {@code key}; returns whether it existed. */
+  public boolean delete(String key) throws AlluxioStatusException {
+    return coordinator.delete(ObjectPaths.checkKey(key));
+  }
+
+  /** The keys that start with {@code prefix}. */
+  public List<String> list(String prefix) throws AlluxioStatusException {
+    List<String> keys = new ArrayList<>();
+    for (Layout l : coordinator.list(prefix).getObjectsList()) {
+      keys.add(l.getKey());
+    }
+    return keys;
+  }
+
+  @Override
+  public void close() {
+    io.shutdownNow();
+    coordinator.close();
+    if (ownsContext) {
+      try {
+        context.close();
+      } catch (IOException e) {
+        // closing; nothing left to do with it
+      }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package io.eccache.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import alluxio.AlluxioURI;
+import alluxio.exception.status.FailedPreconditionException;
+import alluxio.exception.status.NotFoundException;
+import io.eccache.common.ObjectPaths;
+import io.eccache.testkit.EmbeddedCluster;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/** PUT and GET end to end over a real cluster of 5 workers. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EcCacheClientTest {
+  private static final int WORKERS = 5;
+  private static final int MB = 1_000_000;
+  private static EmbeddedCluster cluster;
+  private static EcCacheClient cache;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
+        .workerTimeout("3s").start();
+    cache = EcCacheClient.create(cluster.fileSystemContext());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cache != null) {
+      cache.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  @Test
+  @Order(1)
+  void roundTripsByteForByte() throws Exception {
+    Random random = new Random(42);
+    int[] sizes = {0, 1, MB - 1, MB, MB + 1, 40 * MB, 1 + random.nextInt(3 * MB),
+        1 + random.nextInt(100_000), 7};
+    int[][] codes = {{3, 2}, {4, 1}, {2, 1}, {5, 0}};
+    int n = 0;
+    for (int size : sizes) {
+      for (int[] code : codes) {
+        if (size == 40 * MB && code[0] != 3) {
+          continue; // one big object is enough
+        }
+        String key = "roundtrip/" + size + "-rs" + code[0] + code[1];
+        byte[] data = bytes(size, n++);
+        cache.put(key, data, PutOptions.code(code[0], code[1]));
+        assertArrayEquals(data, cache.get(key), key);
+        assertArrayEquals(data, cache.get(key, 0), key + " with delta 0");
+        ObjectStat stat = cache.stat(key);
+        assertEquals(size, stat.size());
+        assertEquals(code[0], stat.k());
+        assertEquals(code[1], stat.r());
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void splitsLandOnDistinctWorkers() throws Exception {
+    cache.put("distinct", bytes(3 * MB, 9), PutOptions.code(3, 2));
+    String dir = new ObjectPaths("/.eccache").objectDirectory("distinct");
+    Set<String> hosts = new HashSet<>();
+    int splits = 0;
+    for (var write : cluster.fileSystem().listStatus(new AlluxioURI(dir))) {
+      for (var split : cluster.fileSystem().listStatus(new AlluxioURI(write.getPath()))) {
+        splits++;
+        var locations = split.getFileBlockInfos().get(0).getBlockInfo().getLocations();
+        assertEquals(1, locations.size(), split.getPath() + " is cached on exactly one worker");
+        hosts.add(locations.get(0).getWorkerAddress().getHost());
+      }
+    }
+    assertEquals(5, splits);
+    assertEquals(5, hosts.size(), "5 splits on 5 distinct workers");
+  }
+
+  @Test
+  @Order(3)
+  void aRePutReplacesTheObject() throws Exception {
+    cache.put("versioned", bytes(500_000, 1), PutOptions.code(2, 1));
+    byte[] second = bytes(700_000, 2);
+    cache.put("versioned", second, PutOptions.code(3, 1));
+    assertArrayEquals(second, cache.get("versioned"));
+    assertTrue(cache.list("versioned").contains("versioned"));
+  }
+
+  @Test
+  @Order(4)
+  void badInputGetsATypedErrorThatSaysWhatToDo() throws Exception {
+    NotFoundException missing = assertThrows(NotFoundException.class, () -> cache.get("nope"));
+    assertTrue(missing.getMessage().contains("PUT it first"), missing.getMessage());
+    FailedPreconditionException wide = assertThrows(FailedPreconditionException.class,
+        () -> cache.put("wide", bytes(10, 1), PutOptions.code(4, 2)));
+    assertTrue(wide.getMessage().contains("add workers"), wide.getMessage());
+    assertThrows(NotFoundException.class, () -> cache.get("wide"), "nothing half-written is visible");
+    assertThrows(IllegalArgumentException.class, () -> cache.get(""));
+    assertThrows(IllegalArgumentException.class, () -> cache.put(null, new byte[1]));
+    assertThrows(IllegalArgumentException.class, () -> PutOptions.code(0, 1));
+    assertThrows(IllegalArgumentException.class, () -> cache.get("versioned", -1));
+    assertTrue(cache.delete("versioned"));
+    assertFalse(cache.delete("versioned"));
+    assertThrows(NotFoundException.class, () -> cache.get("versioned"));
+  }
+
+  @Test
+  @Order(5)
+  void everyObjectStillReadsWithAWorkerStopped() throws Exception {
+    List<byte[]> objects = new java.util.ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      byte[] data = bytes(200_000 + i * 1000, 100 + i);
+      objects.add(data);
+      cache.put("survivor-" + i, data, PutOptions.code(3, 2));
+    }
+    cluster.stopWorker(1);
+    cluster.awaitLiveWorkers(WORKERS - 1);
+    int degraded = 0;
+    for (int i = 0; i < objects.size(); i++) {
+      ObjectStat stat = cache.stat("survivor-" + i);
+      if (stat.liveSplits() < 5) {
+        degraded++;
+      }
+      assertArrayEquals(objects.get(i), cache.get("survivor-" + i), "survivor-" + i);
+      assertArrayEquals(objects.get(i), cache.get("survivor-" + i, 0), "survivor-" + i + " delta 0");
+    }
+    assertTrue(degraded > 0, "some objects had a split on the stopped worker");
+    cluster.startWorker(1);
+    cluster.awaitLiveWorkers(WORKERS);
+  }
+}
