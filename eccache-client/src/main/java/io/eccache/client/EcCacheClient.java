@@ -65,6 +65,7 @@ public final class EcCacheClient implements AutoCloseable {
   private final CoordinatorClient coordinator;
   private final ExecutorService io;
   private final LateBindingReader reader;
+  private final ReadStatistics statistics = new ReadStatistics();
 
   private EcCacheClient(FileSystemContext context, boolean ownsContext) {
     this.context = context;
@@ -79,7 +80,7 @@ public final class EcCacheClient implements AutoCloseable {
       return t;
     };
     this.io = Executors.newFixedThreadPool(IO_THREADS, threads);
-    this.reader = new LateBindingReader(fs, io);
+    this.reader = new LateBindingReader(fs, io, statistics);
   }
 
   /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
@@ -234,6 +235,11 @@ public final class EcCacheClient implements AutoCloseable {
       keys.add(l.getKey());
     }
     return keys;
+  }
+
+  /** What this client's GETs read, per worker. */
+  public ReadStatistics readStatistics() {
+    return statistics;
   }
 
   @Override

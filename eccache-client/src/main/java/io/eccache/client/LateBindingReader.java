@@ -38,10 +38,12 @@ final class LateBindingReader {
 
   private final FileSystem fs;
   private final ExecutorService io;
+  private final ReadStatistics statistics;
 
-  LateBindingReader(FileSystem fs, ExecutorService io) {
+  LateBindingReader(FileSystem fs, ExecutorService io, ReadStatistics statistics) {
     this.fs = fs;
     this.io = io;
+    this.statistics = statistics;
   }
 
   /** One split that arrived intact. */
@@ -76,10 +78,9 @@ final class LateBindingReader {
     Collections.shuffle(candidates, ThreadLocalRandom.current());
     AtomicBoolean done = new AtomicBoolean();
     CompletionService<Arrived> arrivals = new ExecutorCompletionService<>(io);
-    List<Future<Arrived>> inFlight = new ArrayList<>();
     int launched = 0;
     for (; launched < Math.min(k + delta, candidates.size()); launched++) {
-      inFlight.add(submit(arrivals, candidates.get(launched), layout, done));
+      submit(arrivals, candidates.get(launched), layout, done);
     }
     ByteBuffer[] units = new ByteBuffer[k + r];
     int arrived = 0;
@@ -101,7 +102,7 @@ final class LateBindingReader {
           failures.add(String.valueOf(e.getCause()));
           // Late binding's second chance: a split not yet asked for replaces the failed one.
           if (launched < candidates.size()) {
-            inFlight.add(submit(arrivals, candidates.get(launched++), layout, done));
+            submit(arrivals, candidates.get(launched++), layout, done);
             pending++;
           }
         }
@@ -113,7 +114,7 @@ final class LateBindingReader {
       // The slower reads stop at their next slice and close their streams in their own threads.
       done.set(true);
     }
-    return assemble(layout, units);
+    return assemble(layout, units, statistics);
   }
 
   private Future<Arrived> submit(CompletionService<Arrived> arrivals, Split split, Layout layout,
@@ -139,6 +140,7 @@ final class LateBindingReader {
               + " of " + size + " bytes");
         }
         unit.put(slice, 0, n);
+        statistics.addBytes(split.getWorker().getHost(), n);
       }
     }
     unit.flip();
@@ -154,7 +156,7 @@ final class LateBindingReader {
   }
 
   /** Decodes missing data splits if any, then concatenates the data splits into the object. */
-  private static byte[] assemble(Layout layout, ByteBuffer[] units) {
+  private static byte[] assemble(Layout layout, ByteBuffer[] units, ReadStatistics statistics) {
     int k = layout.getK();
     int r = layout.getR();
     int size = Math.toIntExact(layout.getSplitSize());
@@ -165,6 +167,7 @@ final class LateBindingReader {
       }
     }
     if (!missing.isEmpty()) {
+      statistics.addDecode();
       int[] erased = missing.stream().mapToInt(Integer::intValue).toArray();
       ByteBuffer[] outputs = new ByteBuffer[erased.length];
       for (int i = 0; i < erased.length; i++) {

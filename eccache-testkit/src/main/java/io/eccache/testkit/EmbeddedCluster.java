@@ -247,8 +247,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     set(PropertyKey.WORKER_TIERED_STORE_LEVEL0_DIRS_PATH, w.tierDir.toString());
     WorkerProcess process = WorkerProcess.Factory.create(
         TieredIdentityFactory.fromString("node=" + w.host, Configuration.global()));
-    w.process = process;
-    w.thread = runOnThread("eccache-worker-" + i, process::start);
+    Thread thread = runOnThread("eccache-worker-" + i, process::start);
+    synchronized (w) {
+      w.process = process;
+      w.thread = thread;
+    }
     if (!process.waitForReady(READY_TIMEOUT_MS)) {
       throw new IOException("worker " + i + " (" + w.host + ") not ready within " + READY_TIMEOUT_MS
           + " ms");
@@ -256,19 +259,27 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /** Stops worker {@code i} as a crash would look to clients; its cached blocks stay on disk. */
-  public synchronized void stopWorker(int i) {
+  public void stopWorker(int i) {
     WorkerSlot w = workers.get(i);
-    if (w.process == null) {
-      return;
+    WorkerProcess process;
+    Thread thread;
+    synchronized (w) {
+      process = w.process;
+      thread = w.thread;
+      w.process = null;
+      w.thread = null;
     }
-    stopProcess(w.process::stop, w.thread, "worker " + i);
-    w.process = null;
-    w.thread = null;
+    if (process != null) {
+      stopProcess(process::stop, thread, "worker " + i);
+    }
   }
 
   /** Whether worker {@code i} is running. */
-  public synchronized boolean isWorkerRunning(int i) {
-    return workers.get(i).process != null;
+  public boolean isWorkerRunning(int i) {
+    WorkerSlot w = workers.get(i);
+    synchronized (w) {
+      return w.process != null;
+    }
   }
 
   /** Stops and restarts the master (the journal keeps the namespace); waits for running workers. */
@@ -361,8 +372,20 @@ public final class EmbeddedCluster implements AutoCloseable {
         closeQuietly(fs);
         closeQuietly(fsContext);
       }
-      for (int i = workers.size() - 1; i >= 0; i--) {
-        stopWorker(i);
+      // Workers all at once (each takes a few seconds to wind down its servers), then the master:
+      // stopped first, it would leave every worker logging failed heartbeats; stopped last and
+      // quickly, it has no time to declare them lost.
+      List<Thread> stoppers = new ArrayList<>();
+      for (int i = 0; i < workers.size(); i++) {
+        final int index = i;
+        stoppers.add(runOnThread("eccache-stop-worker-" + i, () -> stopWorker(index)));
+      }
+      for (Thread t : stoppers) {
+        try {
+          t.join(60_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
       if (master != null) {
         stopProcess(master::stop, masterThread, "master");

@@ -1,0 +1,53 @@
+package io.eccache.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** λ and the Zipf sampler against hand-computed values. */
+class MetricsTest {
+  @Test
+  void loadImbalanceCountsIdleWorkers() {
+    // 4 workers, loads 30, 10, 0 (idle), 0 (idle): avg 10, max 30 -> (30 - 10) / 10 = 200%.
+    assertEquals(200.0, LoadImbalance.percent(List.of(30L, 10L), 4), 1e-9);
+    // Perfect balance.
+    assertEquals(0.0, LoadImbalance.percent(List.of(5L, 5L, 5L), 3), 1e-9);
+    // The paper's form: max 6, avg 5 -> 20%.
+    assertEquals(20.0, LoadImbalance.percent(List.of(6L, 4L, 5L, 5L), 4), 1e-9);
+    assertEquals(0.0, LoadImbalance.percent(List.of(), 3), 1e-9);
+    assertThrows(IllegalArgumentException.class, () -> LoadImbalance.percent(List.of(1L, 2L), 1));
+  }
+
+  @Test
+  void zipfProbabilitiesAreHandComputable() {
+    // s = 1, n = 3: weights 1, 1/2, 1/3; sum 11/6 -> 6/11, 3/11, 2/11.
+    ZipfSampler z = new ZipfSampler(3, 1.0);
+    assertEquals(6.0 / 11, z.probability(0), 1e-12);
+    assertEquals(3.0 / 11, z.probability(1), 1e-12);
+    assertEquals(2.0 / 11, z.probability(2), 1e-12);
+    // s = 0 is uniform.
+    ZipfSampler uniform = new ZipfSampler(4, 0);
+    assertEquals(0.25, uniform.probability(3), 1e-12);
+  }
+
+  @Test
+  void zipfSamplesFollowTheDistribution() {
+    ZipfSampler z = new ZipfSampler(10, 0.9);
+    int[] counts = new int[10];
+    Random random = new Random(7);
+    int n = 200_000;
+    for (int i = 0; i < n; i++) {
+      counts[z.next(random)]++;
+    }
+    for (int i = 0; i < 10; i++) {
+      double expected = z.probability(i) * n;
+      assertTrue(Math.abs(counts[i] - expected) < 5 * Math.sqrt(expected),
+          "rank " + i + ": " + counts[i] + " vs " + expected);
+    }
+    assertTrue(counts[0] > counts[9] * 5, "rank 0 is far more popular than rank 9");
+  }
+}

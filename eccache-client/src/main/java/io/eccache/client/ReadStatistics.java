@@ -1,0 +1,40 @@
+package io.eccache.client;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Bytes this client read from each worker, counted as they arrive (cancelled reads included: they
+ * loaded the worker too). The load imbalance the paper measures is computed from these.
+ */
+public final class ReadStatistics {
+  private final ConcurrentHashMap<String, LongAdder> bytesByWorker = new ConcurrentHashMap<>();
+  private final LongAdder decodes = new LongAdder();
+
+  void addBytes(String workerHost, long bytes) {
+    bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
+  }
+
+  void addDecode() {
+    decodes.increment();
+  }
+
+  /** Bytes read per worker host since the last {@link #reset()}, sorted by host. */
+  public Map<String, Long> bytesByWorker() {
+    Map<String, Long> snapshot = new TreeMap<>();
+    bytesByWorker.forEach((host, n) -> snapshot.put(host, n.sum()));
+    return snapshot;
+  }
+
+  /** GETs that had to decode a missing data split. */
+  public long decodes() {
+    return decodes.sum();
+  }
+
+  public void reset() {
+    bytesByWorker.clear();
+    decodes.reset();
+  }
+}
