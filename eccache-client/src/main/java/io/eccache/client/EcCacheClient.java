@@ -1,16 +1,23 @@
 package io.eccache.client;
 
 import alluxio.AlluxioURI;
+import alluxio.client.file.FileInStream;
 import alluxio.client.file.FileOutStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.AlluxioStatusException;
+import alluxio.exception.status.NotFoundException;
+import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.OpenFilePOptions;
+import alluxio.grpc.ReadPType;
 import alluxio.grpc.WritePType;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.CoordinatorClient;
+import io.eccache.common.EcCacheKeys;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
@@ -32,6 +39,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The eccache PUT/GET API, meant to be created once and shared for an application's lifetime (a
@@ -49,11 +58,14 @@ import java.util.zip.CRC32C;
  * data splits into r parities with the ISA-L coder, writes the k + r splits in parallel (each pinned
  * to its worker, cache only), and commits with a CRC32C per split; until the commit, readers see the
  * previous version or nothing. A GET is one lookup and a {@link LateBindingReader late-binding}
- * parallel read. Errors are Alluxio's status exceptions: {@code NotFoundException} for an unknown key,
- * {@code FailedPreconditionException} when k + r exceeds the live workers, {@code
- * UnavailableException} when fewer than k splits can be read.
+ * parallel read. S3 is the source of truth: a GET of a key that is only in the under store (at
+ * {@code alluxio.eccache.ufs.prefix}/key), or whose splits are too few to decode, reads the object
+ * from there and caches it again. Errors are Alluxio's status exceptions: {@code NotFoundException}
+ * for a key in neither, {@code FailedPreconditionException} when k + r exceeds the live workers,
+ * {@code UnavailableException} when fewer than k splits can be read and S3 has no copy.
  */
 public final class EcCacheClient implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EcCacheClient.class);
   /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
   private static final int IO_THREADS = 32;
   /** Bytes per write call: large enough for throughput, small enough to stay in cache. */
@@ -66,6 +78,7 @@ public final class EcCacheClient implements AutoCloseable {
   private final ExecutorService io;
   private final LateBindingReader reader;
   private final ReadStatistics statistics = new ReadStatistics();
+  private final String ufsPrefix;
 
   private EcCacheClient(FileSystemContext context, boolean ownsContext) {
     this.context = context;
@@ -81,6 +94,7 @@ public final class EcCacheClient implements AutoCloseable {
     };
     this.io = Executors.newFixedThreadPool(IO_THREADS, threads);
     this.reader = new LateBindingReader(fs, io, statistics);
+    this.ufsPrefix = context.getClusterConf().getString(EcCacheKeys.UFS_PREFIX);
   }
 
   /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
@@ -150,7 +164,35 @@ public final class EcCacheClient implements AutoCloseable {
       }));
     }
     awaitAll(writes, key);
+    if (options.writeMode() == WriteMode.THROUGH) {
+      try {
+        persist(key, data); // before the commit: once visible, the object is also in S3
+      } catch (AlluxioException e) {
+        throw new IOException("persisting '" + key + "' to the under store failed, so it was not"
+            + " stored: " + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
+      }
+    }
     coordinator.commit(commit.build());
+    if (options.writeMode() == WriteMode.ASYNC) {
+      io.submit(() -> {
+        try {
+          persist(key, data);
+        } catch (IOException | AlluxioException | RuntimeException e) {
+          LOG.warn("eccache: persisting '{}' to the under store failed; it is cached only: {}", key,
+              e.toString());
+        }
+        return null;
+      });
+    }
+  }
+
+  /** Writes the whole object to the under store (S3), replacing what was there. */
+  private void persist(String key, byte[] data) throws IOException, AlluxioException {
+    AlluxioURI path = new AlluxioURI(ObjectPaths.persistedPath(ufsPrefix, key));
+    try (FileOutStream out = fs.createFile(path, CreateFilePOptions.newBuilder()
+        .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true).build())) {
+      out.write(data);
+    }
   }
 
   private void writeSplit(Split split, ByteBuffer unit, int splitSize)
@@ -213,7 +255,50 @@ public final class EcCacheClient implements AutoCloseable {
       throw new IllegalArgumentException("delta (extra reads) must be >= 0, not " + delta);
     }
     ObjectPaths.checkKey(key);
-    return reader.read(coordinator.lookup(key), delta);
+    LookupResponse lookup;
+    try {
+      lookup = coordinator.lookup(key);
+    } catch (NotFoundException notCached) {
+      return readThrough(key, notCached, PutOptions.defaults()); // only in S3: read and cache it
+    }
+    try {
+      return reader.read(lookup, delta);
+    } catch (UnavailableException tooFewSplits) {
+      Layout layout = lookup.getLayout();
+      return readThrough(key, tooFewSplits, PutOptions.code(layout.getK(), layout.getR()));
+    }
+  }
+
+  /**
+   * Reads the object from the under store and puts its splits back in the cache; if it is not there
+   * either, throws {@code cacheError}, the reason the cache could not serve it.
+   */
+  private byte[] readThrough(String key, AlluxioStatusException cacheError, PutOptions recache)
+      throws IOException {
+    String path;
+    try {
+      path = ObjectPaths.persistedPath(ufsPrefix, key);
+    } catch (IllegalArgumentException notAPath) {
+      throw cacheError;
+    }
+    byte[] data;
+    try (FileInStream in = fs.openFile(new AlluxioURI(path),
+        OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build())) {
+      data = in.readAllBytes();
+    } catch (FileDoesNotExistException | NotFoundException missing) {
+      throw cacheError;
+    } catch (AlluxioException e) {
+      throw new IOException("reading '" + key + "' from the under store failed: " + e.getMessage()
+          + " (the cache could not serve it: " + cacheError.getMessage() + ")", e);
+    }
+    statistics.addFallback();
+    try {
+      put(key, data, recache);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("eccache: '{}' was read from the under store but could not be cached again: {}", key,
+          e.toString());
+    }
+    return data;
   }
 
   /** The layout and health of {@code key}. */

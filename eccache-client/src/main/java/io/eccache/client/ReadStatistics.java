@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ReadStatistics {
   private final ConcurrentHashMap<String, LongAdder> bytesByWorker = new ConcurrentHashMap<>();
   private final LongAdder decodes = new LongAdder();
+  private final LongAdder fallbacks = new LongAdder();
 
   void addBytes(String workerHost, long bytes) {
     bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
@@ -28,6 +29,15 @@ public final class ReadStatistics {
     return snapshot;
   }
 
+  void addFallback() {
+    fallbacks.increment();
+  }
+
+  /** GETs served from the under store (S3) because the cache could not serve them. */
+  public long fallbacks() {
+    return fallbacks.sum();
+  }
+
   /** GETs that had to decode a missing data split. */
   public long decodes() {
     return decodes.sum();
@@ -36,5 +46,6 @@ public final class ReadStatistics {
   public void reset() {
     bytesByWorker.clear();
     decodes.reset();
+    fallbacks.reset();
   }
 }

@@ -8,7 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.AlluxioURI;
 import alluxio.exception.status.FailedPreconditionException;
+import alluxio.client.file.URIStatus;
 import alluxio.exception.status.NotFoundException;
+import alluxio.exception.status.UnavailableException;
+import io.eccache.common.EcCacheKeys;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
 import io.eccache.common.ObjectPaths;
 import io.eccache.testkit.EmbeddedCluster;
 import java.util.HashSet;
@@ -33,7 +39,8 @@ class EcCacheClientTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
-        .workerTimeout("3s").start();
+        .workerTimeout("3s").property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
+        .start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
   }
 
@@ -128,6 +135,56 @@ class EcCacheClientTest {
 
   @Test
   @Order(5)
+  void aCorruptSplitIsDetectedAndAnotherReadInstead() throws Exception {
+    byte[] data = bytes(600_000, 77);
+    cache.put("corrupt", data, PutOptions.code(3, 2));
+    String dir = new ObjectPaths("/.eccache").objectDirectory("corrupt");
+    String write = cluster.fileSystem().listStatus(new AlluxioURI(dir)).get(0).getPath();
+    URIStatus d00 = cluster.fileSystem().getStatus(new AlluxioURI(write + "/d00"));
+    long blockId = d00.getBlockIds().get(0);
+    Path blockFile;
+    try (Stream<Path> files = Files.walk(cluster.directory())) {
+      blockFile = files.filter(f -> f.getFileName().toString().equals(Long.toString(blockId)))
+          .findFirst().orElseThrow();
+    }
+    byte[] stored = Files.readAllBytes(blockFile);
+    stored[12345] ^= 0x5a;
+    Files.write(blockFile, stored);
+    for (int delta : new int[] {0, 1, 2}) {
+      assertArrayEquals(data, cache.get("corrupt", delta), "delta " + delta);
+    }
+  }
+
+  @Test
+  @Order(6)
+  void aKeyOnlyInS3IsReadThroughAndCached() throws Exception {
+    byte[] data = bytes(345_678, 5);
+    // Put there by someone else, straight into the bucket: Alluxio has never seen it.
+    Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET).resolve("external/data.bin");
+    Files.createDirectories(object.getParent());
+    Files.write(object, data);
+    cache.readStatistics().reset();
+    assertArrayEquals(data, cache.get("external/data.bin"));
+    assertEquals(1, cache.readStatistics().fallbacks());
+    ObjectStat stat = cache.stat("external/data.bin");
+    assertEquals(3, stat.k(), "cached with the coordinator's default code");
+    assertArrayEquals(data, cache.get("external/data.bin"));
+    assertEquals(1, cache.readStatistics().fallbacks(), "the second GET is served by the cache");
+  }
+
+  @Test
+  @Order(7)
+  void aThroughPutReachesS3() throws Exception {
+    byte[] data = bytes(1_234_567, 3);
+    cache.put("persisted/object", data, PutOptions.code(3, 2).writeMode(WriteMode.THROUGH));
+    Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
+        .resolve("persisted/object");
+    assertArrayEquals(data, Files.readAllBytes(object));
+    assertArrayEquals(data, cache.get("persisted/object"));
+  }
+
+  @Test
+  @Order(8)
   void everyObjectStillReadsWithAWorkerStopped() throws Exception {
     List<byte[]> objects = new java.util.ArrayList<>();
     for (int i = 0; i < 12; i++) {
@@ -147,7 +204,32 @@ class EcCacheClientTest {
       assertArrayEquals(objects.get(i), cache.get("survivor-" + i, 0), "survivor-" + i + " delta 0");
     }
     assertTrue(degraded > 0, "some objects had a split on the stopped worker");
+    assertTrue(cache.readStatistics().decodes() > 0);
     cluster.startWorker(1);
+    cluster.awaitLiveWorkers(WORKERS);
+  }
+
+  @Test
+  @Order(9)
+  void withMoreThanRWorkersGoneReadsFallBackToS3() throws Exception {
+    byte[] data = bytes(900_000, 4);
+    cache.put("fragile", data, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
+    byte[] cachedOnly = bytes(1000, 8);
+    cache.put("cached-only", cachedOnly, PutOptions.code(3, 1));
+    for (int i = 0; i < 3; i++) {
+      cluster.stopWorker(i);
+    }
+    cluster.awaitLiveWorkers(WORKERS - 3);
+    cache.readStatistics().reset();
+    // 2 live workers: at most 2 of 4 splits, fewer than k = 3, for every object.
+    assertArrayEquals(data, cache.get("fragile"));
+    assertEquals(1, cache.readStatistics().fallbacks());
+    UnavailableException lost = assertThrows(UnavailableException.class,
+        () -> cache.get("cached-only"));
+    assertTrue(lost.getMessage().contains("PUT the object again"), lost.getMessage());
+    for (int i = 0; i < 3; i++) {
+      cluster.startWorker(i);
+    }
     cluster.awaitLiveWorkers(WORKERS);
   }
 }

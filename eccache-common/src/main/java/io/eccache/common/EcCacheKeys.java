@@ -43,5 +43,16 @@ public final class EcCacheKeys {
           .setDescription("An allocated but uncommitted PUT is abandoned after this long.")
           .setIsBuiltIn(false).build();
 
+  /**
+   * The Alluxio directory whose under store (S3) holds the objects themselves: key {@code a/b} is the
+   * file {@code <prefix>/a/b}. The splits are a cache of it.
+   */
+  public static final PropertyKey UFS_PREFIX =
+      PropertyKey.Builder.stringBuilder("alluxio.eccache.ufs.prefix")
+          .setDefaultValue("/")
+          .setDescription("Alluxio directory (mounted on S3) where objects are persisted, "
+              + "key a/b at <prefix>/a/b.")
+          .setIsBuiltIn(false).build();
+
   private EcCacheKeys() {}
 }

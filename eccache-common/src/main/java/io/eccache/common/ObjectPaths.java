@@ -64,6 +64,28 @@ public final class ObjectPaths {
     return key;
   }
 
+  /**
+   * Where the object {@code key} is persisted in the under store, as an Alluxio path under
+   * {@code prefix}: the key itself, so S3 users find their objects under their own names.
+   *
+   * @throws IllegalArgumentException if the key is not a plain relative path
+   */
+  public static String persistedPath(String prefix, String key) {
+    checkKey(key);
+    if (key.startsWith("/") || key.endsWith("/") || key.contains("//")) {
+      throw new IllegalArgumentException("key '" + key + "' cannot be persisted to S3 as a path:"
+          + " use '/'-separated names without a leading or trailing '/' or empty parts");
+    }
+    for (String part : key.split("/")) {
+      if (part.equals(".") || part.equals("..")) {
+        throw new IllegalArgumentException("key '" + key + "' has a '" + part + "' part; it cannot"
+            + " be persisted to S3 as a path");
+      }
+    }
+    String base = prefix.endsWith("/") ? prefix : prefix + "/";
+    return base + key;
+  }
+
   /** One path component for any key: URL-escaped, so '/' and '%' cannot nest or collide. */
   static String escape(String key) {
     return URLEncoder.encode(key, StandardCharsets.UTF_8).replace("*", "%2A");

@@ -24,6 +24,15 @@ class ObjectPathsTest {
   }
 
   @Test
+  void persistedPathsAreTheKeysUnderThePrefix() {
+    assertEquals("/warehouse/a.parquet", ObjectPaths.persistedPath("/", "warehouse/a.parquet"));
+    assertEquals("/s3/data/x", ObjectPaths.persistedPath("/s3/data", "x"));
+    for (String bad : new String[] {"/abs", "dir/", "a//b", "a/../b", "./a"}) {
+      assertThrows(IllegalArgumentException.class, () -> ObjectPaths.persistedPath("/", bad), bad);
+    }
+  }
+
+  @Test
   void splitNames() {
     assertEquals("d00", ObjectPaths.splitName(0, 10));
     assertEquals("d09", ObjectPaths.splitName(9, 10));
