@@ -1,0 +1,107 @@
+package io.eccache.testkit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Caps the bandwidth a loopback address sends at, with Linux {@code tc} on {@code lo}: an HTB qdisc
+ * whose default class is unlimited and whose second class, for packets from the given address, has
+ * the cap (HTB rather than netem: HTB is what this machine's kernel has, and bandwidth is what the
+ * paper's stragglers lack). Needs root and iproute2; {@link #isAvailable()} says whether this machine
+ * has them. Always close it: closing removes the qdisc (a shutdown hook does so if the JVM exits).
+ */
+public final class LoopbackShaper implements AutoCloseable {
+  private static final String DEVICE = "lo";
+  private final Thread cleanup = new Thread(LoopbackShaper::removeQdisc, "tc-cleanup");
+
+  private LoopbackShaper() {}
+
+  /** Whether tc can shape loopback here (root, iproute2, a kernel with prio and netem). */
+  public static boolean isAvailable() {
+    try {
+      if (run(List.of("tc", "qdisc", "show", "dev", DEVICE)) != 0) {
+        return false;
+      }
+      // Probe by adding and removing a harmless root qdisc: the only proof that we may.
+      boolean ok = run(List.of("tc", "qdisc", "add", "dev", DEVICE, "root", "handle", "1:", "htb",
+          "default", "10")) == 0;
+      removeQdisc();
+      return ok;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Caps what {@code host} sends at {@code kbitPerSecond}; everything else on loopback is unaffected.
+   *
+   * @throws IOException if tc refuses (not root, no HTB, a root qdisc already installed)
+   */
+  public static LoopbackShaper limitFrom(String host, int kbitPerSecond) throws IOException {
+    LoopbackShaper shaper = new LoopbackShaper();
+    Runtime.getRuntime().addShutdownHook(shaper.cleanup);
+    try {
+      check(List.of("tc", "qdisc", "add", "dev", DEVICE, "root", "handle", "1:", "htb", "default",
+          "10"));
+      check(List.of("tc", "class", "add", "dev", DEVICE, "parent", "1:", "classid", "1:10", "htb",
+          "rate", "40gbit", "burst", "4m", "quantum", "200000"));
+      check(List.of("tc", "class", "add", "dev", DEVICE, "parent", "1:", "classid", "1:20", "htb",
+          "rate", kbitPerSecond + "kbit", "ceil", kbitPerSecond + "kbit"));
+      check(List.of("tc", "filter", "add", "dev", DEVICE, "parent", "1:", "protocol", "ip", "prio",
+          "1", "u32", "match", "ip", "src", host + "/32", "flowid", "1:20"));
+    } catch (IOException | RuntimeException e) {
+      shaper.close();
+      throw e;
+    }
+    return shaper;
+  }
+
+  @Override
+  public void close() {
+    removeQdisc();
+    try {
+      Runtime.getRuntime().removeShutdownHook(cleanup);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
+    }
+  }
+
+  private static void removeQdisc() {
+    try {
+      run(List.of("tc", "qdisc", "del", "dev", DEVICE, "root"));
+    } catch (IOException e) {
+      // nothing was added
+    }
+  }
+
+  private static void check(List<String> command) throws IOException {
+    List<String> output = new ArrayList<>();
+    if (run(command, output) != 0) {
+      throw new IOException(String.join(" ", command) + " failed: " + String.join(" ", output)
+          + " (shaping loopback needs root and the sch_htb kernel module)");
+    }
+  }
+
+  private static int run(List<String> command) throws IOException {
+    return run(command, new ArrayList<>());
+  }
+
+  private static int run(List<String> command, List<String> output) throws IOException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    try {
+      output.add(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return -1;
+      }
+      return p.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      p.destroyForcibly();
+      return -1;
+    }
+  }
+}
