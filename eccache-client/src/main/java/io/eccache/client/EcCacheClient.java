@@ -68,6 +68,8 @@ public final class EcCacheClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EcCacheClient.class);
   /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
   private static final int IO_THREADS = 32;
+  private static final int SPLIT_WRITE_ATTEMPTS = 4;
+  private static final long WORKER_LIST_WAIT_MS = 1200;
   /** Bytes per write call: large enough for throughput, small enough to stay in cache. */
   private static final int WRITE_CHUNK = 1 << 20;
 
@@ -124,7 +126,16 @@ public final class EcCacheClient implements AutoCloseable {
    * @throws alluxio.exception.status.InvalidArgumentException for a bad key or code
    */
   public void put(String key, byte[] data, PutOptions options) throws IOException {
+    putCached(key, data, options, false);
+  }
+
+  /** A PUT; {@code alreadyPersisted}: S3 holds exactly {@code data} (a read-through re-caching). */
+  private void putCached(String key, byte[] data, PutOptions options, boolean alreadyPersisted)
+      throws IOException {
     ObjectPaths.checkKey(key);
+    if (data == null || options == null) {
+      throw new IllegalArgumentException("data and options must not be null");
+    }
     AllocateResponse allocation = coordinator.allocate(AllocateRequest.newBuilder().setKey(key)
         .setObjectSize(data.length).setK(options.k()).setR(options.r()).build());
     Layout layout = allocation.getLayout();
@@ -150,7 +161,7 @@ public final class EcCacheClient implements AutoCloseable {
       coder.encode(data0, parity);
     }
     CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
-        .setWriteId(layout.getWriteId());
+        .setWriteId(layout.getWriteId()).setPersisted(alreadyPersisted);
     List<Future<?>> writes = new ArrayList<>();
     for (int i = 0; i < k + r; i++) {
       CRC32C crc = new CRC32C();
@@ -165,6 +176,7 @@ public final class EcCacheClient implements AutoCloseable {
     }
     awaitAll(writes, key);
     if (options.writeMode() == WriteMode.THROUGH) {
+      commit.setPersisted(true);
       try {
         persist(key, data); // before the commit: once visible, the object is also in S3
       } catch (AlluxioException e) {
@@ -196,21 +208,33 @@ public final class EcCacheClient implements AutoCloseable {
   }
 
   private void writeSplit(Split split, ByteBuffer unit, int splitSize)
-      throws IOException, AlluxioException {
+      throws IOException, AlluxioException, InterruptedException {
     CreateFilePOptions options = CreateFilePOptions.newBuilder()
         .setWriteType(WritePType.MUST_CACHE)
         .setWorkerLocation(split.getWorker())
         .setReplicationMax(1)
         // One block per split, so a split lives on exactly one worker.
         .setBlockSizeBytes(Math.max(splitSize, 1 << 20))
+        // A retried attempt replaces what a failed one left behind.
+        .setOverwrite(true)
         .build();
     byte[] chunk = new byte[Math.min(WRITE_CHUNK, Math.max(1, splitSize))];
-    ByteBuffer src = unit.duplicate();
-    try (FileOutStream out = fs.createFile(new AlluxioURI(split.getPath()), options)) {
-      while (src.hasRemaining()) {
-        int n = Math.min(chunk.length, src.remaining());
-        src.get(chunk, 0, n);
-        out.write(chunk, 0, n);
+    for (int attempt = 1; ; attempt++) {
+      ByteBuffer src = unit.duplicate();
+      try (FileOutStream out = fs.createFile(new AlluxioURI(split.getPath()), options)) {
+        while (src.hasRemaining()) {
+          int n = Math.min(chunk.length, src.remaining());
+          src.get(chunk, 0, n);
+          out.write(chunk, 0, n);
+        }
+        return;
+      } catch (IOException e) {
+        // Typically "no worker with enough space": a worker the coordinator just placed on is not in
+        // this client's worker list yet (refreshed every alluxio.user.worker.list.refresh.interval).
+        if (attempt == SPLIT_WRITE_ATTEMPTS) {
+          throw e;
+        }
+        Thread.sleep(WORKER_LIST_WAIT_MS);
       }
     }
   }
@@ -259,13 +283,19 @@ public final class EcCacheClient implements AutoCloseable {
     try {
       lookup = coordinator.lookup(key);
     } catch (NotFoundException notCached) {
-      return readThrough(key, notCached, PutOptions.defaults()); // only in S3: read and cache it
+      // Only in S3 (or nowhere): read it there and cache it; S3 holds exactly these bytes.
+      return readThrough(key, notCached, PutOptions.defaults(), true);
     }
     try {
       return reader.read(lookup, delta);
     } catch (UnavailableException tooFewSplits) {
       Layout layout = lookup.getLayout();
-      return readThrough(key, tooFewSplits, PutOptions.code(layout.getK(), layout.getR()));
+      if (!layout.getPersisted()) {
+        // S3 may hold an older version (or none): serving it would return the wrong bytes.
+        throw tooFewSplits;
+      }
+      return readThrough(key, tooFewSplits, PutOptions.code(layout.getK(), layout.getR())
+          .writeMode(WriteMode.CACHE_ONLY), true);
     }
   }
 
@@ -273,8 +303,8 @@ public final class EcCacheClient implements AutoCloseable {
    * Reads the object from the under store and puts its splits back in the cache; if it is not there
    * either, throws {@code cacheError}, the reason the cache could not serve it.
    */
-  private byte[] readThrough(String key, AlluxioStatusException cacheError, PutOptions recache)
-      throws IOException {
+  private byte[] readThrough(String key, AlluxioStatusException cacheError, PutOptions recache,
+      boolean persisted) throws IOException {
     String path;
     try {
       path = ObjectPaths.persistedPath(ufsPrefix, key);
@@ -293,7 +323,7 @@ public final class EcCacheClient implements AutoCloseable {
     }
     statistics.addFallback();
     try {
-      put(key, data, recache);
+      putCached(key, data, recache, persisted);
     } catch (IOException | RuntimeException e) {
       LOG.warn("eccache: '{}' was read from the under store but could not be cached again: {}", key,
           e.toString());

@@ -226,10 +226,45 @@ class EcCacheClientTest {
     assertEquals(1, cache.readStatistics().fallbacks());
     UnavailableException lost = assertThrows(UnavailableException.class,
         () -> cache.get("cached-only"));
+
     assertTrue(lost.getMessage().contains("PUT the object again"), lost.getMessage());
     for (int i = 0; i < 3; i++) {
       cluster.startWorker(i);
     }
     cluster.awaitLiveWorkers(WORKERS);
+  }
+
+  @Test
+  @Order(10)
+  void aStaleS3CopyIsNeverServed() throws Exception {
+    byte[] old = bytes(50_000, 1);
+    byte[] current = bytes(50_000, 2);
+    cache.put("stale", old, PutOptions.code(2, 1).writeMode(WriteMode.THROUGH));
+    cache.put("stale", current, PutOptions.code(3, 0)); // cache only: S3 still has `old`
+    // Lose the cached splits: stop every worker holding one.
+    Set<Integer> holders = new HashSet<>();
+    String dir = new ObjectPaths("/.eccache").objectDirectory("stale");
+    String write = cluster.fileSystem().listStatus(new AlluxioURI(dir)).get(0).getPath();
+    for (var split : cluster.fileSystem().listStatus(new AlluxioURI(write))) {
+      String host = split.getFileBlockInfos().get(0).getBlockInfo().getLocations().get(0)
+          .getWorkerAddress().getHost();
+      holders.add(cluster.workerIndex(host));
+    }
+    int stopped = 0;
+    for (int w : holders) {
+      if (stopped++ < 1) {
+        cluster.stopWorker(w);
+      }
+    }
+    cluster.awaitLiveWorkers(WORKERS - 1);
+    assertThrows(UnavailableException.class, () -> cache.get("stale"),
+        "RS(3,0) missing a split must not fall back to the older S3 copy");
+    for (int w : holders) {
+      if (!cluster.isWorkerRunning(w)) {
+        cluster.startWorker(w);
+      }
+    }
+    cluster.awaitLiveWorkers(WORKERS);
+    assertArrayEquals(current, cache.get("stale"));
   }
 }

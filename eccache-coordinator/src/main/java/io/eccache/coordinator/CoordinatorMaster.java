@@ -187,7 +187,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       throw new InvalidArgumentException("commit has " + request.getCrc32CCount()
           + " checksums for " + n + " splits");
     }
-    Layout layout = allocated.toBuilder().addAllCrc32C(request.getCrc32CList()).build();
+    Layout layout = allocated.toBuilder().addAllCrc32C(request.getCrc32CList())
+        .setPersisted(request.getPersisted()).build();
     String objectDir = paths.objectDirectory(key);
     asMaster(() -> {
       for (int i = 0; i < n; i++) {
