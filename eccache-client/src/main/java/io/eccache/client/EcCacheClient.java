@@ -9,6 +9,7 @@ import alluxio.conf.AlluxioConfiguration;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.AlluxioStatusException;
+import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
@@ -68,6 +69,9 @@ public final class EcCacheClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EcCacheClient.class);
   /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
   private static final int IO_THREADS = 32;
+  /** The largest object one PUT takes: a Java array's limit. */
+  public static final int MAX_OBJECT_BYTES = Integer.MAX_VALUE - 8;
+
   private static final int SPLIT_WRITE_ATTEMPTS = 4;
   private static final long WORKER_LIST_WAIT_MS = 1200;
   /** Bytes per write call: large enough for throughput, small enough to stay in cache. */
@@ -114,9 +118,25 @@ public final class EcCacheClient implements AutoCloseable {
     put(key, data, PutOptions.defaults());
   }
 
-  /** Stores everything {@code in} yields under {@code key} (read fully into memory first). */
+  /**
+   * Stores everything {@code in} yields under {@code key}. The object is read into memory first, so it
+   * must be smaller than {@link #MAX_OBJECT_BYTES}.
+   *
+   * @throws InvalidArgumentException if the stream holds more than {@link #MAX_OBJECT_BYTES}
+   */
   public void put(String key, InputStream in, PutOptions options) throws IOException {
-    put(key, in.readAllBytes(), options);
+    put(key, readAtMost(in, MAX_OBJECT_BYTES, key), options);
+  }
+
+  /** Reads all of {@code in}, refusing (typed, before running out of memory) past {@code limit}. */
+  static byte[] readAtMost(InputStream in, int limit, String key) throws IOException {
+    byte[] data = in.readNBytes(limit);
+    if (data.length == limit && in.read() != -1) {
+      throw new InvalidArgumentException("object '" + key + "' is larger than " + limit
+          + " bytes, the most one PUT can hold in memory: store it as several objects (streaming"
+          + " PUTs of larger objects are not supported yet)");
+    }
+    return data;
   }
 
   /**

@@ -267,4 +267,59 @@ class EcCacheClientTest {
     cluster.awaitLiveWorkers(WORKERS);
     assertArrayEquals(current, cache.get("stale"));
   }
+
+  @Test
+  @Order(11)
+  void concurrentPutsOfOneKeyLeaveOneWholeVersion() throws Exception {
+    byte[][] versions = new byte[4][];
+    for (int v = 0; v < versions.length; v++) {
+      versions[v] = bytes(400_000 + v * 1000, 1000 + v);
+    }
+    cache.put("contended", versions[0], PutOptions.code(3, 1));
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+    try {
+      List<java.util.concurrent.Future<?>> tasks = new java.util.ArrayList<>();
+      for (int w = 0; w < 2; w++) {
+        final int writer = w;
+        tasks.add(pool.submit(() -> {
+          for (int i = 0; i < 5; i++) {
+            cache.put("contended", versions[1 + (writer + i) % 3], PutOptions.code(3, 1));
+          }
+          return null;
+        }));
+      }
+      tasks.add(pool.submit(() -> {
+        for (int i = 0; i < 20; i++) {
+          byte[] got = cache.get("contended");
+          assertTrue(java.util.Arrays.stream(versions).anyMatch(v -> java.util.Arrays.equals(v, got)),
+              "a GET during concurrent PUTs returned bytes of no single version");
+        }
+        return null;
+      }));
+      for (java.util.concurrent.Future<?> t : tasks) {
+        t.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    byte[] last = cache.get("contended");
+    assertTrue(java.util.Arrays.stream(versions).anyMatch(v -> java.util.Arrays.equals(v, last)));
+    assertEquals(List.of("contended"), cache.list("contended"));
+    // Only the committed write's splits remain.
+    String dir = new ObjectPaths("/.eccache").objectDirectory("contended");
+    assertEquals(1, cluster.fileSystem().listStatus(new AlluxioURI(dir)).size());
+  }
+
+  @Test
+  @Order(12)
+  void anOversizedStreamIsRefusedBeforeItFillsMemory() throws Exception {
+    byte[] ok = EcCacheClient.readAtMost(new java.io.ByteArrayInputStream(new byte[100]), 100, "k");
+    assertEquals(100, ok.length);
+    alluxio.exception.status.InvalidArgumentException big = assertThrows(
+        alluxio.exception.status.InvalidArgumentException.class,
+        () -> EcCacheClient.readAtMost(new java.io.ByteArrayInputStream(new byte[101]), 100, "k"));
+    assertTrue(big.getMessage().contains("several objects"), big.getMessage());
+    cache.put("streamed", new java.io.ByteArrayInputStream(bytes(5000, 6)), PutOptions.code(2, 1));
+    assertArrayEquals(bytes(5000, 6), cache.get("streamed"));
+  }
 }
