@@ -72,8 +72,8 @@ final class LateBindingReader {
     }
     if (candidates.size() < k) {
       throw new UnavailableException("only " + candidates.size() + " of " + (k + r) + " splits of '"
-          + layout.getKey() + "' are on live workers and k = " + k + " are needed; PUT the object"
-          + " again (reading it back from S3 is not built yet)");
+          + layout.getKey() + "' are on live workers and k = " + k + " are needed, and S3 has no"
+          + " copy of this version; PUT the object again (WriteMode.THROUGH keeps one in S3)");
     }
     Collections.shuffle(candidates, ThreadLocalRandom.current());
     AtomicBoolean done = new AtomicBoolean();
