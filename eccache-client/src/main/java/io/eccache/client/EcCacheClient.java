@@ -85,6 +85,8 @@ public final class EcCacheClient implements AutoCloseable {
   private final LateBindingReader reader;
   private final ReadStatistics statistics = new ReadStatistics();
   private final String ufsPrefix;
+  private final long smallObjectThreshold;
+  private final int smallObjectReplicas;
 
   private EcCacheClient(FileSystemContext context, boolean ownsContext) {
     this.context = context;
@@ -101,6 +103,8 @@ public final class EcCacheClient implements AutoCloseable {
     this.io = Executors.newFixedThreadPool(IO_THREADS, threads);
     this.reader = new LateBindingReader(fs, io, statistics);
     this.ufsPrefix = context.getClusterConf().getString(EcCacheKeys.UFS_PREFIX);
+    this.smallObjectThreshold = context.getClusterConf().getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
+    this.smallObjectReplicas = context.getClusterConf().getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS);
   }
 
   /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
@@ -156,23 +160,38 @@ public final class EcCacheClient implements AutoCloseable {
     if (data == null || options == null) {
       throw new IllegalArgumentException("data and options must not be null");
     }
-    AllocateResponse allocation = coordinator.allocate(AllocateRequest.newBuilder().setKey(key)
-        .setObjectSize(data.length).setK(options.k()).setR(options.r()).build());
+    if (options.isDefaultCode() && data.length < smallObjectThreshold) {
+      // Small objects are not worth splitting (paper section 4.1): whole copies instead.
+      options = PutOptions.replicas(smallObjectReplicas).writeMode(options.writeMode());
+    }
+    AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
+        .setObjectSize(data.length).setK(options.k()).setR(options.r());
+    if (options.isReplicas()) {
+      request.setScheme(ObjectPaths.SCHEME_REPLICA);
+    }
+    AllocateResponse allocation = coordinator.allocate(request.build());
     Layout layout = allocation.getLayout();
     int k = layout.getK();
     int r = layout.getR();
+    boolean replicas = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme());
     int splitSize = Math.toIntExact(layout.getSplitSize());
     ByteBuffer[] units = new ByteBuffer[k + r];
-    for (int i = 0; i < k; i++) {
+    if (replicas) {
+      // Every copy is the whole object: one buffer, written k + r times.
+      ByteBuffer whole = ReedSolomon.allocateAligned(splitSize);
+      whole.put(data).clear();
+      java.util.Arrays.fill(units, whole);
+    }
+    for (int i = 0; i < k && !replicas; i++) {
       units[i] = ReedSolomon.allocateAligned(splitSize);
       int from = i * splitSize;
       int len = Math.max(0, Math.min(splitSize, data.length - from));
       units[i].put(data, Math.min(from, data.length), len).clear(); // the rest stays zero: padding
     }
-    for (int i = k; i < k + r; i++) {
+    for (int i = k; i < k + r && !replicas; i++) {
       units[i] = ReedSolomon.allocateAligned(splitSize);
     }
-    if (r > 0 && splitSize > 0) {
+    if (r > 0 && splitSize > 0 && !replicas) {
       ErasureCoder coder = ReedSolomon.coder(k, r);
       ByteBuffer[] data0 = new ByteBuffer[k];
       ByteBuffer[] parity = new ByteBuffer[r];
@@ -307,15 +326,18 @@ public final class EcCacheClient implements AutoCloseable {
       return readThrough(key, notCached, PutOptions.defaults(), true);
     }
     try {
-      return reader.read(lookup, delta);
+      // A replicated object is read from one copy chosen at random (another if that one fails).
+      boolean replicas = ObjectPaths.SCHEME_REPLICA.equals(lookup.getLayout().getScheme());
+      return reader.read(lookup, replicas ? 0 : delta);
     } catch (UnavailableException tooFewSplits) {
       Layout layout = lookup.getLayout();
       if (!layout.getPersisted()) {
         // S3 may hold an older version (or none): serving it would return the wrong bytes.
         throw tooFewSplits;
       }
-      return readThrough(key, tooFewSplits, PutOptions.code(layout.getK(), layout.getR())
-          .writeMode(WriteMode.CACHE_ONLY), true);
+      PutOptions sameShape = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())
+          ? PutOptions.replicas(layout.getR() + 1) : PutOptions.code(layout.getK(), layout.getR());
+      return readThrough(key, tooFewSplits, sameShape, true);
     }
   }
 

@@ -8,6 +8,7 @@ import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
+import io.eccache.common.ObjectPaths;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
@@ -160,6 +161,15 @@ final class LateBindingReader {
     int k = layout.getK();
     int r = layout.getR();
     int size = Math.toIntExact(layout.getSplitSize());
+    if (ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())) {
+      for (ByteBuffer copy : units) {
+        if (copy != null) {
+          byte[] object = new byte[Math.toIntExact(layout.getObjectSize())];
+          copy.duplicate().get(object);
+          return object;
+        }
+      }
+    }
     List<Integer> missing = new ArrayList<>();
     for (int i = 0; i < k; i++) {
       if (units[i] == null) {

@@ -1,5 +1,6 @@
 package io.eccache.client;
 
+import io.eccache.common.ObjectPaths;
 import io.eccache.common.proto.Layout;
 
 /** What eccache knows about a stored object. */
@@ -20,6 +21,11 @@ public final class ObjectStat {
     return layout.getObjectSize();
   }
 
+  /** "ec" (k data + r parity splits) or "replica" (r + 1 whole copies). */
+  public String scheme() {
+    return layout.getScheme();
+  }
+
   /** Data splits. */
   public int k() {
     return layout.getK();
@@ -37,8 +43,9 @@ public final class ObjectStat {
 
   @Override
   public String toString() {
-    return layout.getKey() + ": " + layout.getObjectSize() + " bytes, RS(" + layout.getK() + ","
-        + layout.getR() + "), " + liveSplits + "/" + (layout.getK() + layout.getR())
-        + " splits live";
+    String shape = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())
+        ? (layout.getR() + 1) + " copies" : "RS(" + layout.getK() + "," + layout.getR() + ")";
+    return layout.getKey() + ": " + layout.getObjectSize() + " bytes, " + shape + ", " + liveSplits
+        + "/" + (layout.getK() + layout.getR()) + " live";
   }
 }

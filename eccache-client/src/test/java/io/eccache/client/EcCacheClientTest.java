@@ -167,7 +167,8 @@ class EcCacheClientTest {
     assertArrayEquals(data, cache.get("external/data.bin"));
     assertEquals(1, cache.readStatistics().fallbacks());
     ObjectStat stat = cache.stat("external/data.bin");
-    assertEquals(3, stat.k(), "cached with the coordinator's default code");
+    assertEquals("replica", stat.scheme(), "below 1 MB the default is whole copies");
+    assertEquals(2, stat.r() + 1);
     assertArrayEquals(data, cache.get("external/data.bin"));
     assertEquals(1, cache.readStatistics().fallbacks(), "the second GET is served by the cache");
   }
@@ -321,5 +322,38 @@ class EcCacheClientTest {
     assertTrue(big.getMessage().contains("several objects"), big.getMessage());
     cache.put("streamed", new java.io.ByteArrayInputStream(bytes(5000, 6)), PutOptions.code(2, 1));
     assertArrayEquals(bytes(5000, 6), cache.get("streamed"));
+  }
+
+  @Test
+  @Order(13)
+  void smallObjectsAreStoredAsWholeCopiesOnDistinctWorkers() throws Exception {
+    byte[] small = bytes(200_000, 13);
+    cache.put("small", small);
+    ObjectStat stat = cache.stat("small");
+    assertEquals("replica", stat.scheme());
+    assertEquals(1, stat.k());
+    assertEquals(1, stat.r(), "2 copies by default");
+    String dir = new ObjectPaths("/.eccache").objectDirectory("small");
+    String write = cluster.fileSystem().listStatus(new AlluxioURI(dir)).get(0).getPath();
+    Set<String> hosts = new HashSet<>();
+    for (var copy : cluster.fileSystem().listStatus(new AlluxioURI(write))) {
+      assertEquals(small.length, copy.getLength(), copy.getPath() + " is a whole copy");
+      hosts.add(copy.getFileBlockInfos().get(0).getBlockInfo().getLocations().get(0)
+          .getWorkerAddress().getHost());
+    }
+    assertEquals(2, hosts.size());
+    assertArrayEquals(small, cache.get("small"));
+    // Either copy serves it: stop the worker of one.
+    int stopped = cluster.workerIndex(hosts.iterator().next());
+    cluster.stopWorker(stopped);
+    cluster.awaitLiveWorkers(WORKERS - 1);
+    for (int i = 0; i < 5; i++) {
+      assertArrayEquals(small, cache.get("small"));
+    }
+    cluster.startWorker(stopped);
+    cluster.awaitLiveWorkers(WORKERS);
+    // Large objects and explicit codes are still split.
+    cache.put("large-default", bytes(3_000_000, 14));
+    assertEquals("ec", cache.stat("large-default").scheme());
   }
 }

@@ -29,6 +29,22 @@ public final class EcCacheKeys {
           .setDescription("Parity splits per object (r) when a PUT does not choose.")
           .setIsBuiltIn(false).build();
 
+  /** Objects smaller than this are stored whole with replication, as the paper does. */
+  public static final PropertyKey SMALL_OBJECT_THRESHOLD =
+      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.small.object.threshold")
+          .setDefaultValue("1MB")
+          .setDescription("Objects smaller than this (and PUT without an explicit code) are stored "
+              + "as whole replicas instead of being split.")
+          .setIsBuiltIn(false).build();
+
+  /** Copies of a small object. */
+  public static final PropertyKey SMALL_OBJECT_REPLICAS =
+      PropertyKey.Builder.intBuilder("alluxio.eccache.small.object.replicas")
+          .setDefaultValue(2)
+          .setDescription("Whole copies of an object below the small-object threshold, each on its "
+              + "own worker.")
+          .setIsBuiltIn(false).build();
+
   /** Where eccache keeps its objects in Alluxio's namespace. */
   public static final PropertyKey ROOT =
       PropertyKey.Builder.stringBuilder("alluxio.eccache.root")

@@ -38,9 +38,19 @@ public final class ObjectPaths {
     return objectDirectory(key) + "/" + writeId;
   }
 
-  /** The file name of split {@code index} of a (k, r) layout. */
+  /** The erasure-coded scheme: k data splits and r parity splits. */
+  public static final String SCHEME_EC = "ec";
+  /** The replication scheme: one whole copy and r more, each on its own worker. */
+  public static final String SCHEME_REPLICA = "replica";
+
+  /** The file name of split {@code index} of a (k, r) erasure-coded layout. */
   public static String splitName(int index, int k) {
     return index < k ? String.format("d%02d", index) : String.format("p%02d", index - k);
+  }
+
+  /** The file name of split (or copy) {@code index} of a layout of {@code scheme}. */
+  public static String splitName(int index, int k, String scheme) {
+    return SCHEME_REPLICA.equals(scheme) ? String.format("r%02d", index) : splitName(index, k);
   }
 
   /** The key an object directory's name stands for. */

@@ -132,8 +132,18 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /** Places a new write of {@code key}: a layout and a distinct live worker per split. */
   AllocateResponse allocate(AllocateRequest request) throws IOException, AlluxioException {
     String key = checkKey(request.getKey());
-    int k = request.getK() == 0 ? Configuration.getInt(EcCacheKeys.DEFAULT_K) : request.getK();
-    int r = request.getR() < 0 ? Configuration.getInt(EcCacheKeys.DEFAULT_R) : request.getR();
+    String scheme = request.getScheme().isEmpty() ? ObjectPaths.SCHEME_EC : request.getScheme();
+    boolean replica = scheme.equals(ObjectPaths.SCHEME_REPLICA);
+    if (!replica && !scheme.equals(ObjectPaths.SCHEME_EC)) {
+      throw new InvalidArgumentException("unknown scheme '" + scheme + "': use '"
+          + ObjectPaths.SCHEME_EC + "' or '" + ObjectPaths.SCHEME_REPLICA + "'");
+    }
+    int k = replica ? 1
+        : request.getK() == 0 ? Configuration.getInt(EcCacheKeys.DEFAULT_K) : request.getK();
+    int r = request.getR() < 0
+        ? (replica ? Configuration.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS) - 1
+            : Configuration.getInt(EcCacheKeys.DEFAULT_R))
+        : request.getR();
     if (k < 1 || r < 0 || k + r > 255) {
       throw new InvalidArgumentException("invalid code k=" + k + ", r=" + r
           + ": need k >= 1, r >= 0 and k + r <= 255");
@@ -150,7 +160,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     String writeId = UUID.randomUUID().toString();
     String dir = paths.writeDirectory(key, writeId);
     long splitSize = k == 0 ? 0 : (request.getObjectSize() + k - 1) / k;
-    Layout layout = Layout.newBuilder().setKey(key).setScheme("ec").setK(k).setR(r)
+    Layout layout = Layout.newBuilder().setKey(key).setScheme(scheme).setK(k).setR(r)
         .setObjectSize(request.getObjectSize()).setSplitSize(splitSize).setWriteId(writeId)
         .setDirectory(dir).build();
     asMaster(() -> {
@@ -166,7 +176,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout);
     for (int i = 0; i < k + r; i++) {
       response.addSplits(Split.newBuilder().setIndex(i)
-          .setPath(dir + "/" + ObjectPaths.splitName(i, k))
+          .setPath(dir + "/" + ObjectPaths.splitName(i, k, scheme))
           .setWorker(GrpcUtils.toProto(chosen.get(i).getAddress())).setLive(true));
     }
     return response.build();
@@ -192,7 +202,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     String objectDir = paths.objectDirectory(key);
     asMaster(() -> {
       for (int i = 0; i < n; i++) {
-        String split = layout.getDirectory() + "/" + ObjectPaths.splitName(i, layout.getK());
+        String split = layout.getDirectory() + "/"
+            + ObjectPaths.splitName(i, layout.getK(), layout.getScheme());
         FileInfo info = fileSystemMaster.getFileInfo(new AlluxioURI(split), noSync());
         if (!info.isCompleted() || info.getLength() != layout.getSplitSize()) {
           throw new FailedPreconditionException("split " + split + " is incomplete ("
@@ -239,7 +250,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
       int n = layout.getK() + layout.getR();
       for (int i = 0; i < n; i++) {
-        String name = ObjectPaths.splitName(i, layout.getK());
+        String name = ObjectPaths.splitName(i, layout.getK(), layout.getScheme());
         Split.Builder split = Split.newBuilder().setIndex(i)
             .setPath(layout.getDirectory() + "/" + name);
         FileInfo info = files.get(name);
