@@ -88,9 +88,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final ObjectPaths paths;
   private final Random random = new SecureRandom();
   private final long allocationTimeoutMs;
-  /** write id -> the allocation awaiting its commit. */
-  private final ConcurrentHashMap<String, Layout> pending = new ConcurrentHashMap<>();
-  private final Map<String, Long> pendingSince = new ConcurrentHashMap<>();
+  /** write id -> the allocation awaiting its commit, and when it was made. */
+  private final ConcurrentHashMap<String, PendingWrite> pending = new ConcurrentHashMap<>();
   private final AtomicLong allocations = new AtomicLong();
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong lookups = new AtomicLong();
@@ -170,8 +169,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       return null;
     });
     expireAbandoned();
-    pending.put(writeId, layout);
-    pendingSince.put(writeId, System.currentTimeMillis());
+    pending.put(writeId, new PendingWrite(layout, System.currentTimeMillis()));
     allocations.incrementAndGet();
     AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout);
     for (int i = 0; i < k + r; i++) {
@@ -185,7 +183,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /** Makes a write visible: checks its splits exist, then switches the object's layout to it. */
   void commit(CommitRequest request) throws IOException, AlluxioException {
     String key = checkKey(request.getKey());
-    Layout allocated = pending.get(request.getWriteId());
+    PendingWrite write = pending.get(request.getWriteId());
+    Layout allocated = write == null ? null : write.layout;
     if (allocated == null || !allocated.getKey().equals(key)) {
       throw new NotFoundException("no pending write " + request.getWriteId() + " for key '" + key
           + "': it was committed already, abandoned after "
@@ -223,7 +222,6 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       return null;
     });
     pending.remove(request.getWriteId());
-    pendingSince.remove(request.getWriteId());
     commits.incrementAndGet();
   }
 
@@ -242,9 +240,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       }
       Map<String, FileInfo> files = new HashMap<>();
       for (FileInfo f : fileSystemMaster.listStatus(new AlluxioURI(layout.getDirectory()),
-          ListStatusContext.mergeFrom(ListStatusPOptions.newBuilder()
-              .setLoadMetadataType(LoadMetadataPType.NEVER)
-              .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1))))) {
+          noSyncList())) {
         files.put(f.getName(), f);
       }
       LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
@@ -289,9 +285,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       List<FileInfo> objects;
       try {
         objects = fileSystemMaster.listStatus(new AlluxioURI(paths.objectsDirectory()),
-            ListStatusContext.mergeFrom(ListStatusPOptions.newBuilder()
-                .setLoadMetadataType(LoadMetadataPType.NEVER)
-                .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1))));
+            noSyncList());
       } catch (FileDoesNotExistException nothingYet) {
         return response.build();
       }
@@ -361,6 +355,13 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1)));
   }
 
+  /** eccache's own directories live only in Alluxio: never look for them in the under store. */
+  private static ListStatusContext noSyncList() {
+    return ListStatusContext.mergeFrom(ListStatusPOptions.newBuilder()
+        .setLoadMetadataType(LoadMetadataPType.NEVER)
+        .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1)));
+  }
+
   private void deleteQuietly(String dir) {
     try {
       fileSystemMaster.delete(new AlluxioURI(dir), DeleteContext.mergeFrom(
@@ -373,14 +374,22 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /** Forgets allocations never committed in time; their directories are removed. */
   private void expireAbandoned() {
     long cutoff = System.currentTimeMillis() - allocationTimeoutMs;
-    for (Map.Entry<String, Long> e : new ArrayList<>(pendingSince.entrySet())) {
-      if (e.getValue() < cutoff) {
-        Layout abandoned = pending.remove(e.getKey());
-        pendingSince.remove(e.getKey());
-        if (abandoned != null) {
-          deleteQuietly(abandoned.getDirectory());
-        }
+    for (Map.Entry<String, PendingWrite> e : new ArrayList<>(pending.entrySet())) {
+      // remove(key, value): a write committed meanwhile is not touched.
+      if (e.getValue().sinceMs < cutoff && pending.remove(e.getKey(), e.getValue())) {
+        deleteQuietly(e.getValue().layout.getDirectory());
       }
+    }
+  }
+
+  /** An allocation awaiting its commit. */
+  private static final class PendingWrite {
+    final Layout layout;
+    final long sinceMs;
+
+    PendingWrite(Layout layout, long sinceMs) {
+      this.layout = layout;
+      this.sinceMs = sinceMs;
     }
   }
 
