@@ -1,11 +1,13 @@
 package io.eccache.client;
 
 import alluxio.AlluxioURI;
+import alluxio.client.block.BlockWorkerInfo;
 import alluxio.client.file.FileInStream;
 import alluxio.client.file.FileOutStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
 import alluxio.conf.AlluxioConfiguration;
+import alluxio.conf.PropertyKey;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.AlluxioStatusException;
@@ -20,26 +22,24 @@ import alluxio.master.MasterClientContext;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.EcCacheKeys;
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
-import io.eccache.isal.ErasureCoder;
-import io.eccache.isal.ReedSolomon;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,38 +55,45 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>A PUT asks the coordinator once for a layout and one distinct worker per split, encodes the k
- * data splits into r parities with the ISA-L coder, writes the k + r splits in parallel (each pinned
- * to its worker, cache only), and commits with a CRC32C per split; until the commit, readers see the
- * previous version or nothing. A GET is one lookup and a {@link LateBindingReader late-binding}
- * parallel read. S3 is the source of truth: a GET of a key that is only in the under store (at
- * {@code alluxio.eccache.ufs.prefix}/key), or whose splits are too few to decode, reads the object
- * from there and caches it again. Errors are Alluxio's status exceptions: {@code NotFoundException}
- * for a key in neither, {@code FailedPreconditionException} when k + r exceeds the live workers,
+ * <p>A PUT asks the coordinator once for a layout and one distinct worker per split, then streams:
+ * stripe by stripe it encodes k data cells into r parity cells with the ISA-L coder and appends each
+ * cell to its split file (pinned to its worker, cache only), and finally commits with a CRC32C per
+ * cell; until the commit, readers see the previous version or nothing. Objects up to k cells
+ * ({@code alluxio.eccache.cell.size}, 4 MB) are one stripe, each split a plain 1/k as in the paper.
+ * A GET is one lookup and a {@link LateBindingReader late-binding} parallel read, into an array
+ * ({@link #get(String)}) or window by window ({@link #openStream(String)}). S3 is the source of
+ * truth: a GET of a key that is only in the under store (at {@code alluxio.eccache.ufs.prefix}/key),
+ * or whose splits are too few to decode, reads the object from there and caches it again. Errors
+ * are Alluxio's status exceptions: {@code NotFoundException} for a key in neither,
+ * {@code FailedPreconditionException} when k + r exceeds the live workers,
  * {@code UnavailableException} when fewer than k splits can be read and S3 has no copy.
  */
 public final class EcCacheClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EcCacheClient.class);
   /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
   private static final int IO_THREADS = 32;
-  /** The largest object one PUT takes: a Java array's limit. */
+  /** The largest object {@link #get(String)} returns as an array; larger ones are streamed. */
   public static final int MAX_OBJECT_BYTES = Integer.MAX_VALUE - 8;
-
-  private static final int SPLIT_WRITE_ATTEMPTS = 4;
-  private static final long WORKER_LIST_WAIT_MS = 1200;
-  /** Bytes per write call: large enough for throughput, small enough to stay in cache. */
-  private static final int WRITE_CHUNK = 1 << 20;
 
   private final FileSystemContext context;
   private final boolean ownsContext;
   private final FileSystem fs;
   private final CoordinatorClient coordinator;
+  /** Split reads and writes. */
   private final ExecutorService io;
+  /** Streaming GETs' read-ahead (it waits on split reads, so not on {@link #io}). */
+  private final ExecutorService prefetcher;
+  /** ASYNC persists and re-caching after a fallback, one at a time. */
+  private final ExecutorService background;
+  private final DirectBufferPool pool;
   private final LateBindingReader reader;
+  private final StripedWriter writer;
   private final ReadStatistics statistics = new ReadStatistics();
   private final String ufsPrefix;
   private final long smallObjectThreshold;
   private final int smallObjectReplicas;
+  private final long streamWindowBytes;
+  private final long workerListRefreshMs;
 
   private EcCacheClient(FileSystemContext context, boolean ownsContext) {
     this.context = context;
@@ -94,17 +101,27 @@ public final class EcCacheClient implements AutoCloseable {
     this.fs = FileSystem.Factory.create(context);
     this.coordinator = new CoordinatorClient(
         MasterClientContext.newBuilder(context.getClientContext()).build());
+    this.io = Executors.newFixedThreadPool(IO_THREADS, daemonThreads("eccache-io-"));
+    this.prefetcher = Executors.newCachedThreadPool(daemonThreads("eccache-readahead-"));
+    this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
+    AlluxioConfiguration conf = context.getClusterConf();
+    this.pool = new DirectBufferPool(conf.getBytes(EcCacheKeys.USER_BUFFER_POOL_SIZE));
+    this.reader = new LateBindingReader(fs, io, pool, statistics);
+    this.writer = new StripedWriter(fs, io, pool);
+    this.ufsPrefix = conf.getString(EcCacheKeys.UFS_PREFIX);
+    this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
+    this.smallObjectReplicas = conf.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS);
+    this.streamWindowBytes = conf.getBytes(EcCacheKeys.USER_STREAM_WINDOW);
+    this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger n = new AtomicInteger();
-    ThreadFactory threads = r -> {
-      Thread t = new Thread(r, "eccache-io-" + n.incrementAndGet());
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     };
-    this.io = Executors.newFixedThreadPool(IO_THREADS, threads);
-    this.reader = new LateBindingReader(fs, io, statistics);
-    this.ufsPrefix = context.getClusterConf().getString(EcCacheKeys.UFS_PREFIX);
-    this.smallObjectThreshold = context.getClusterConf().getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
-    this.smallObjectReplicas = context.getClusterConf().getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS);
   }
 
   /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
@@ -123,182 +140,153 @@ public final class EcCacheClient implements AutoCloseable {
   }
 
   /**
-   * Stores everything {@code in} yields under {@code key}. The object is read into memory first, so it
-   * must be smaller than {@link #MAX_OBJECT_BYTES}.
-   *
-   * @throws InvalidArgumentException if the stream holds more than {@link #MAX_OBJECT_BYTES}
-   */
-  public void put(String key, InputStream in, PutOptions options) throws IOException {
-    put(key, readAtMost(in, MAX_OBJECT_BYTES, key), options);
-  }
-
-  /** Reads all of {@code in}, refusing (typed, before running out of memory) past {@code limit}. */
-  static byte[] readAtMost(InputStream in, int limit, String key) throws IOException {
-    byte[] data = in.readNBytes(limit);
-    if (data.length == limit && in.read() != -1) {
-      throw new InvalidArgumentException("object '" + key + "' is larger than " + limit
-          + " bytes, the most one PUT can hold in memory: store it as several objects (streaming"
-          + " PUTs of larger objects are not supported yet)");
-    }
-    return data;
-  }
-
-  /**
    * Stores {@code data} under {@code key}, replacing any previous version atomically.
    *
    * @throws alluxio.exception.status.FailedPreconditionException if k + r exceeds the live workers
    * @throws alluxio.exception.status.InvalidArgumentException for a bad key or code
    */
   public void put(String key, byte[] data, PutOptions options) throws IOException {
-    putCached(key, data, options, false);
+    if (data == null) {
+      throw new IllegalArgumentException("data must not be null");
+    }
+    put(key, ByteSource.of(data), data.length, options, false);
   }
 
-  /** A PUT; {@code alreadyPersisted}: S3 holds exactly {@code data} (a read-through re-caching). */
-  private void putCached(String key, byte[] data, PutOptions options, boolean alreadyPersisted)
-      throws IOException {
-    ObjectPaths.checkKey(key);
-    if (data == null || options == null) {
-      throw new IllegalArgumentException("data and options must not be null");
+  /**
+   * Stores everything {@code in} yields under {@code key}, streaming: the object is encoded and
+   * written stripe by stripe, so its size is not limited by memory. The stream is not closed.
+   *
+   * @param length the exact number of bytes {@code in} holds, or -1 when not known
+   * @throws InvalidArgumentException if {@code in} holds more or fewer bytes than {@code length}
+   */
+  public void put(String key, InputStream in, long length, PutOptions options) throws IOException {
+    if (in == null || length < -1) {
+      throw new IllegalArgumentException("need a stream and a length >= 0 (or -1: unknown)");
     }
-    if (options.isDefaultCode() && data.length < smallObjectThreshold) {
-      // Small objects are not worth splitting (paper section 4.1): whole copies instead.
-      options = PutOptions.replicas(smallObjectReplicas).writeMode(options.writeMode());
+    put(key, ByteSource.of(in), length, options, false);
+  }
+
+  /** Stores everything {@code in} yields under {@code key}, streaming; its length is not known. */
+  public void put(String key, InputStream in, PutOptions options) throws IOException {
+    put(key, in, -1, options);
+  }
+
+  /**
+   * A PUT; {@code alreadyPersisted}: the under store holds exactly these bytes (read-through
+   * re-caching), so the layout may say so without writing them again.
+   */
+  private void put(String key, ByteSource source, long length, PutOptions options,
+      boolean alreadyPersisted) throws IOException {
+    ObjectPaths.checkKey(key);
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null");
+    }
+    if (options.isDefaultCode()) {
+      if (length < 0) {
+        // Find out whether it is small before choosing how to store it.
+        byte[] head = source.readUpTo(Math.toIntExact(smallObjectThreshold));
+        if (head.length < smallObjectThreshold) {
+          length = head.length;
+        }
+        source = ByteSource.concat(head, source);
+      }
+      if (length >= 0 && length < smallObjectThreshold) {
+        // Small objects are not worth splitting (paper section 4.1): whole copies instead.
+        options = PutOptions.replicas(smallObjectReplicas).writeMode(options.writeMode());
+      }
     }
     AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
-        .setObjectSize(data.length).setK(options.k()).setR(options.r());
+        .setObjectSize(length).setK(options.k()).setR(options.r());
     if (options.isReplicas()) {
       request.setScheme(ObjectPaths.SCHEME_REPLICA);
     }
     AllocateResponse allocation = coordinator.allocate(request.build());
-    Layout layout = allocation.getLayout();
-    int k = layout.getK();
-    int r = layout.getR();
-    boolean replicas = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme());
-    int splitSize = Math.toIntExact(layout.getSplitSize());
-    ByteBuffer[] units = new ByteBuffer[k + r];
-    if (replicas) {
-      // Every copy is the whole object: one buffer, written k + r times.
-      ByteBuffer whole = ReedSolomon.allocateAligned(splitSize);
-      whole.put(data).clear();
-      java.util.Arrays.fill(units, whole);
-    }
-    for (int i = 0; i < k && !replicas; i++) {
-      units[i] = ReedSolomon.allocateAligned(splitSize);
-      int from = i * splitSize;
-      int len = Math.max(0, Math.min(splitSize, data.length - from));
-      units[i].put(data, Math.min(from, data.length), len).clear(); // the rest stays zero: padding
-    }
-    for (int i = k; i < k + r && !replicas; i++) {
-      units[i] = ReedSolomon.allocateAligned(splitSize);
-    }
-    if (r > 0 && splitSize > 0 && !replicas) {
-      ErasureCoder coder = ReedSolomon.coder(k, r);
-      ByteBuffer[] data0 = new ByteBuffer[k];
-      ByteBuffer[] parity = new ByteBuffer[r];
-      System.arraycopy(units, 0, data0, 0, k);
-      System.arraycopy(units, k, parity, 0, r);
-      coder.encode(data0, parity);
-    }
-    CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
-        .setWriteId(layout.getWriteId()).setPersisted(alreadyPersisted);
-    List<Future<?>> writes = new ArrayList<>();
-    for (int i = 0; i < k + r; i++) {
-      CRC32C crc = new CRC32C();
-      crc.update(units[i].duplicate());
-      commit.addCrc32C((int) crc.getValue());
-      Split split = allocation.getSplits(i);
-      ByteBuffer unit = units[i];
-      writes.add(io.submit(() -> {
-        writeSplit(split, unit, splitSize);
-        return null;
-      }));
-    }
-    awaitAll(writes, key);
-    if (options.writeMode() == WriteMode.THROUGH) {
-      commit.setPersisted(true);
-      try {
-        persist(key, data); // before the commit: once visible, the object is also in S3
-      } catch (AlluxioException e) {
-        throw new IOException("persisting '" + key + "' to the under store failed, so it was not"
-            + " stored: " + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
+    awaitWorkersKnown(allocation.getSplitsList());
+    boolean through = options.writeMode() == WriteMode.THROUGH && !alreadyPersisted;
+    FileOutStream persist = through ? openUnderStoreForWrite(key) : null;
+    StripedWriter.Result written;
+    try {
+      written = writer.write(allocation, source, length, persist);
+      if (persist != null) {
+        persist.close(); // before the commit: once visible, the object is also in S3
       }
-    }
-    coordinator.commit(commit.build());
-    if (options.writeMode() == WriteMode.ASYNC) {
-      io.submit(() -> {
+    } catch (IOException | RuntimeException e) {
+      // Not committed: readers keep seeing the previous version; the coordinator forgets the
+      // allocation after alluxio.eccache.allocation.timeout.
+      if (persist != null) {
         try {
-          persist(key, data);
-        } catch (IOException | AlluxioException | RuntimeException e) {
-          LOG.warn("eccache: persisting '{}' to the under store failed; it is cached only: {}", key,
-              e.toString());
+          persist.cancel();
+        } catch (IOException | RuntimeException ignored) {
+          // already failing
         }
-        return null;
-      });
-    }
-  }
-
-  /** Writes the whole object to the under store (S3), replacing what was there. */
-  private void persist(String key, byte[] data) throws IOException, AlluxioException {
-    AlluxioURI path = new AlluxioURI(ObjectPaths.persistedPath(ufsPrefix, key));
-    try (FileOutStream out = fs.createFile(path, CreateFilePOptions.newBuilder()
-        .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true).build())) {
-      out.write(data);
-    }
-  }
-
-  private void writeSplit(Split split, ByteBuffer unit, int splitSize)
-      throws IOException, AlluxioException, InterruptedException {
-    CreateFilePOptions options = CreateFilePOptions.newBuilder()
-        .setWriteType(WritePType.MUST_CACHE)
-        .setWorkerLocation(split.getWorker())
-        .setReplicationMax(1)
-        // One block per split, so a split lives on exactly one worker.
-        .setBlockSizeBytes(Math.max(splitSize, 1 << 20))
-        // A retried attempt replaces what a failed one left behind.
-        .setOverwrite(true)
-        .build();
-    byte[] chunk = new byte[Math.min(WRITE_CHUNK, Math.max(1, splitSize))];
-    for (int attempt = 1; ; attempt++) {
-      ByteBuffer src = unit.duplicate();
-      try (FileOutStream out = fs.createFile(new AlluxioURI(split.getPath()), options)) {
-        while (src.hasRemaining()) {
-          int n = Math.min(chunk.length, src.remaining());
-          src.get(chunk, 0, n);
-          out.write(chunk, 0, n);
-        }
-        return;
-      } catch (IOException e) {
-        // Typically "no worker with enough space": a worker the coordinator just placed on is not in
-        // this client's worker list yet (refreshed every alluxio.user.worker.list.refresh.interval).
-        if (attempt == SPLIT_WRITE_ATTEMPTS) {
-          throw e;
-        }
-        Thread.sleep(WORKER_LIST_WAIT_MS);
       }
+      throw e;
+    }
+    Layout layout = allocation.getLayout();
+    coordinator.commit(CommitRequest.newBuilder().setKey(key).setWriteId(layout.getWriteId())
+        .addAllCrc32C(written.crc32c).setObjectSize(written.objectSize)
+        .setPersisted(alreadyPersisted || through).build());
+    if (options.writeMode() == WriteMode.ASYNC && !alreadyPersisted) {
+      background.submit(() -> persistFromCache(key, layout.getWriteId()));
     }
   }
 
-  private static void awaitAll(List<Future<?>> writes, String key) throws IOException {
-    IOException failure = null;
-    for (Future<?> f : writes) {
+  /**
+   * Waits (at most two worker-list refreshes) until this client knows every worker the coordinator
+   * placed a split on: a pinned write to a worker missing from the client's list (one just started)
+   * fails with "no worker with enough space".
+   */
+  private void awaitWorkersKnown(List<Split> splits) throws IOException {
+    Set<String> wanted = new HashSet<>();
+    for (Split s : splits) {
+      wanted.add(s.getWorker().getHost() + ":" + s.getWorker().getRpcPort());
+    }
+    long deadline = System.currentTimeMillis() + 2 * workerListRefreshMs + 1000;
+    while (true) {
+      Set<String> known = new HashSet<>();
+      for (BlockWorkerInfo w : context.getCachedWorkers()) {
+        known.add(w.getNetAddress().getHost() + ":" + w.getNetAddress().getRpcPort());
+      }
+      if (known.containsAll(wanted) || System.currentTimeMillis() > deadline) {
+        return; // past the deadline the write itself reports what is wrong
+      }
       try {
-        f.get();
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause();
-        if (failure == null) {
-          failure = cause instanceof IOException ? (IOException) cause
-              : new IOException("writing a split of '" + key + "' failed: " + cause, cause);
-        }
+        Thread.sleep(50);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IOException("interrupted while writing '" + key + "'", e);
+        throw new IOException("interrupted while waiting for the worker list", e);
       }
     }
-    if (failure != null) {
-      // Not committed: readers keep seeing the previous version, and the coordinator forgets the
-      // allocation after alluxio.eccache.allocation.timeout.
-      throw failure;
+  }
+
+  private FileOutStream openUnderStoreForWrite(String key) throws IOException {
+    AlluxioURI path = new AlluxioURI(ObjectPaths.persistedPath(ufsPrefix, key));
+    try {
+      return fs.createFile(path, CreateFilePOptions.newBuilder()
+          .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true).build());
+    } catch (AlluxioException e) {
+      throw new IOException("cannot write '" + key + "' to the under store (" + path + "): "
+          + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
     }
+  }
+
+  /** An ASYNC PUT's second half: copies the committed write to the under store, then says so. */
+  private Void persistFromCache(String key, String writeId) {
+    try {
+      LookupResponse lookup = coordinator.lookup(key);
+      if (!lookup.getLayout().getWriteId().equals(writeId)) {
+        return null; // replaced meanwhile; the newer PUT persists its own bytes
+      }
+      try (InputStream in = newStream(lookup, 1, null);
+          FileOutStream out = openUnderStoreForWrite(key)) {
+        in.transferTo(out);
+      }
+      coordinator.markPersisted(key, writeId);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("eccache: persisting '{}' to the under store failed; it is cached only: {}", key,
+          e.toString());
+    }
+    return null;
   }
 
   /** The object stored under {@code key}, read with Δ = 1 extra split. */
@@ -312,32 +300,130 @@ public final class EcCacheClient implements AutoCloseable {
    *
    * @param delta extra splits to read beyond k (0 = exactly k, no protection against stragglers)
    * @throws alluxio.exception.status.NotFoundException if there is no such key
+   * @throws InvalidArgumentException if the object is too large for an array: use
+   *     {@link #openStream(String, int)}
    */
   public byte[] get(String key, int delta) throws IOException {
-    if (delta < 0) {
-      throw new IllegalArgumentException("delta (extra reads) must be >= 0, not " + delta);
-    }
+    checkDelta(delta);
     ObjectPaths.checkKey(key);
     LookupResponse lookup;
     try {
       lookup = coordinator.lookup(key);
     } catch (NotFoundException notCached) {
       // Only in S3 (or nowhere): read it there and cache it; S3 holds exactly these bytes.
-      return readThrough(key, notCached, PutOptions.defaults(), true);
+      return readThrough(key, notCached, PutOptions.defaults());
     }
-    try {
-      // A replicated object is read from one copy chosen at random (another if that one fails).
-      boolean replicas = ObjectPaths.SCHEME_REPLICA.equals(lookup.getLayout().getScheme());
-      return reader.read(lookup, replicas ? 0 : delta);
+    Layout layout = lookup.getLayout();
+    checkArraySize(key, layout.getObjectSize());
+    byte[] object = new byte[(int) layout.getObjectSize()];
+    int stripes = StripeGeometry.of(layout).stripes();
+    if (stripes == 0) {
+      return object;
+    }
+    try (StripeWindow all = reader.read(lookup, effectiveDelta(layout, delta), 0, stripes)) {
+      all.copyAll(object, 0);
+      return object;
     } catch (UnavailableException tooFewSplits) {
-      Layout layout = lookup.getLayout();
       if (!layout.getPersisted()) {
         // S3 may hold an older version (or none): serving it would return the wrong bytes.
-        throw tooFewSplits;
+        throw new UnavailableException(tooFewSplits.getMessage() + ", and S3 has no copy of this"
+            + " version; PUT the object again (WriteMode.THROUGH keeps one in S3)", tooFewSplits);
       }
-      PutOptions sameShape = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())
-          ? PutOptions.replicas(layout.getR() + 1) : PutOptions.code(layout.getK(), layout.getR());
-      return readThrough(key, tooFewSplits, sameShape, true);
+      return readThrough(key, tooFewSplits, sameShape(layout));
+    }
+  }
+
+  /** The object stored under {@code key} as a stream, read with Δ = 1; see {@link #openStream(String, int)}. */
+  public InputStream openStream(String key) throws IOException {
+    return openStream(key, 1);
+  }
+
+  /**
+   * The object stored under {@code key} as a stream: read window by window (whole stripes, about
+   * {@code alluxio.eccache.user.stream.window} bytes each), every window a late-binding read of
+   * k + Δ splits, the next one read ahead. Memory stays bounded whatever the object's size. A key
+   * only in the under store is streamed from there and cached in the background. Close the stream.
+   *
+   * @throws alluxio.exception.status.NotFoundException if there is no such key
+   */
+  public InputStream openStream(String key, int delta) throws IOException {
+    checkDelta(delta);
+    ObjectPaths.checkKey(key);
+    LookupResponse lookup;
+    try {
+      lookup = coordinator.lookup(key);
+    } catch (NotFoundException notCached) {
+      InputStream in = openUnderStore(key, 0, notCached);
+      background.submit(() -> recacheFromUnderStore(key, PutOptions.defaults()));
+      return in;
+    }
+    Layout layout = lookup.getLayout();
+    ObjectReadStream.UnderStore rest = !layout.getPersisted() ? null : position -> {
+      background.submit(() -> recacheFromUnderStore(key, sameShape(layout)));
+      return openUnderStore(key, position, null);
+    };
+    return newStream(lookup, delta, rest);
+  }
+
+  private InputStream newStream(LookupResponse lookup, int delta,
+      ObjectReadStream.UnderStore underStore) {
+    return new ObjectReadStream(reader, prefetcher, lookup,
+        effectiveDelta(lookup.getLayout(), delta), streamWindowBytes, underStore, statistics);
+  }
+
+  /** A replicated object is read from one copy chosen at random (another if that one fails). */
+  private static int effectiveDelta(Layout layout, int delta) {
+    return ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme()) ? 0 : delta;
+  }
+
+  private static PutOptions sameShape(Layout layout) {
+    return ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())
+        ? PutOptions.replicas(layout.getR() + 1) : PutOptions.code(layout.getK(), layout.getR());
+  }
+
+  private static void checkDelta(int delta) {
+    if (delta < 0) {
+      throw new IllegalArgumentException("delta (extra reads) must be >= 0, not " + delta);
+    }
+  }
+
+  /** Refuses, typed and before allocating, an object larger than a Java array. */
+  static void checkArraySize(String key, long size) throws InvalidArgumentException {
+    if (size > MAX_OBJECT_BYTES) {
+      throw new InvalidArgumentException("object '" + key + "' has " + size + " bytes, more than"
+          + " an array holds (" + MAX_OBJECT_BYTES + "): read it with openStream(key)");
+    }
+  }
+
+  /**
+   * Opens the object's copy in the under store at {@code position}; when there is none, throws
+   * {@code cacheError} (the reason the cache could not serve it) or a NotFoundException.
+   */
+  private InputStream openUnderStore(String key, long position, AlluxioStatusException cacheError)
+      throws IOException {
+    String path;
+    try {
+      path = ObjectPaths.persistedPath(ufsPrefix, key);
+    } catch (IllegalArgumentException notAPath) {
+      throw cacheError != null ? cacheError : new NotFoundException("no object '" + key + "'");
+    }
+    try {
+      FileInStream in = fs.openFile(new AlluxioURI(path),
+          OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build());
+      if (position > 0) {
+        in.seek(position);
+      }
+      return in;
+    } catch (FileDoesNotExistException | NotFoundException missing) {
+      if (cacheError != null) {
+        throw cacheError;
+      }
+      throw new NotFoundException("object '" + key + "' is in neither eccache nor the under store"
+          + " (" + path + ") any more", missing);
+    } catch (AlluxioException e) {
+      throw new IOException("reading '" + key + "' from the under store failed: " + e.getMessage()
+          + (cacheError == null ? "" : " (the cache could not serve it: " + cacheError.getMessage()
+          + ")") + "; check that S3 is reachable", e);
     }
   }
 
@@ -345,32 +431,34 @@ public final class EcCacheClient implements AutoCloseable {
    * Reads the object from the under store and puts its splits back in the cache; if it is not there
    * either, throws {@code cacheError}, the reason the cache could not serve it.
    */
-  private byte[] readThrough(String key, AlluxioStatusException cacheError, PutOptions recache,
-      boolean persisted) throws IOException {
-    String path;
-    try {
-      path = ObjectPaths.persistedPath(ufsPrefix, key);
-    } catch (IllegalArgumentException notAPath) {
-      throw cacheError;
-    }
+  private byte[] readThrough(String key, AlluxioStatusException cacheError, PutOptions recache)
+      throws IOException {
     byte[] data;
-    try (FileInStream in = fs.openFile(new AlluxioURI(path),
-        OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build())) {
+    try (InputStream in = openUnderStore(key, 0, cacheError)) {
+      if (in instanceof FileInStream) {
+        checkArraySize(key, ((FileInStream) in).remaining());
+      }
       data = in.readAllBytes();
-    } catch (FileDoesNotExistException | NotFoundException missing) {
-      throw cacheError;
-    } catch (AlluxioException e) {
-      throw new IOException("reading '" + key + "' from the under store failed: " + e.getMessage()
-          + " (the cache could not serve it: " + cacheError.getMessage() + ")", e);
     }
     statistics.addFallback();
     try {
-      putCached(key, data, recache, persisted);
+      put(key, ByteSource.of(data), data.length, recache, true);
     } catch (IOException | RuntimeException e) {
       LOG.warn("eccache: '{}' was read from the under store but could not be cached again: {}", key,
           e.toString());
     }
     return data;
+  }
+
+  /** Caches the under store's copy of {@code key} again, streaming it; in the background. */
+  private Void recacheFromUnderStore(String key, PutOptions shape) {
+    try (InputStream in = openUnderStore(key, 0, null)) {
+      long length = in instanceof FileInStream ? ((FileInStream) in).remaining() : -1;
+      put(key, ByteSource.of(in), length, shape, true);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("eccache: could not cache '{}' again from the under store: {}", key, e.toString());
+    }
+    return null;
   }
 
   /** The layout and health of {@code key}. */
@@ -401,6 +489,15 @@ public final class EcCacheClient implements AutoCloseable {
 
   @Override
   public void close() {
+    background.shutdown();
+    try {
+      // Let a pending ASYNC persist finish (it is the object's only way to S3), within reason.
+      background.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    background.shutdownNow();
+    prefetcher.shutdownNow();
     io.shutdownNow();
     coordinator.close();
     if (ownsContext) {

@@ -8,7 +8,7 @@ import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
-import io.eccache.common.ObjectPaths;
+import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
@@ -30,8 +30,11 @@ import java.util.zip.CRC32C;
 /**
  * EC-Cache's read (paper section 4.3): read k + Δ of the live splits, chosen uniformly at random, in
  * parallel, straight from the workers that hold them; finish as soon as any k have arrived intact and
- * cancel the rest; decode only when a data split is among the missing. A failed, corrupt (CRC32C) or
- * slow split costs only its share: another one takes its place.
+ * cancel the rest; decode only when a data split is among the missing. A failed, corrupt (CRC32C per
+ * cell) or slow split costs only its share: another one takes its place.
+ *
+ * <p>One call reads a window of whole stripes: all of them for a GET into memory, a bounded run for a
+ * streaming GET, each window bound late again.
  */
 final class LateBindingReader {
   /** Reads proceed in slices, checking for cancellation between them. */
@@ -39,15 +42,18 @@ final class LateBindingReader {
 
   private final FileSystem fs;
   private final ExecutorService io;
+  private final DirectBufferPool pool;
   private final ReadStatistics statistics;
 
-  LateBindingReader(FileSystem fs, ExecutorService io, ReadStatistics statistics) {
+  LateBindingReader(FileSystem fs, ExecutorService io, DirectBufferPool pool,
+      ReadStatistics statistics) {
     this.fs = fs;
     this.io = io;
+    this.pool = pool;
     this.statistics = statistics;
   }
 
-  /** One split that arrived intact. */
+  /** One split's range that arrived intact. */
   private static final class Arrived {
     final int index;
     final ByteBuffer bytes;
@@ -58,13 +64,18 @@ final class LateBindingReader {
     }
   }
 
-  byte[] read(LookupResponse lookup, int delta) throws IOException {
+  /**
+   * Reads stripes {@code [from, to)} of the object {@code lookup} describes.
+   *
+   * @throws UnavailableException when fewer than k splits could be read
+   */
+  StripeWindow read(LookupResponse lookup, int delta, int from, int to) throws IOException {
     Layout layout = lookup.getLayout();
+    StripeGeometry geometry = StripeGeometry.of(layout);
     int k = layout.getK();
     int r = layout.getR();
-    if (layout.getObjectSize() == 0) {
-      return new byte[0];
-    }
+    long start = geometry.splitOffset(from);
+    int length = Math.toIntExact(geometry.splitOffset(to - 1) + geometry.cellLength(to - 1) - start);
     List<Split> candidates = new ArrayList<>();
     for (Split s : lookup.getSplitsList()) {
       if (s.getLive() && s.hasStatus()) {
@@ -73,20 +84,20 @@ final class LateBindingReader {
     }
     if (candidates.size() < k) {
       throw new UnavailableException("only " + candidates.size() + " of " + (k + r) + " splits of '"
-          + layout.getKey() + "' are on live workers and k = " + k + " are needed, and S3 has no"
-          + " copy of this version; PUT the object again (WriteMode.THROUGH keeps one in S3)");
+          + layout.getKey() + "' are on live workers and k = " + k + " are needed");
     }
     Collections.shuffle(candidates, ThreadLocalRandom.current());
-    AtomicBoolean done = new AtomicBoolean();
+    Range range = new Range(layout, geometry, from, to, length, new AtomicBoolean());
     CompletionService<Arrived> arrivals = new ExecutorCompletionService<>(io);
     int launched = 0;
     for (; launched < Math.min(k + delta, candidates.size()); launched++) {
-      submit(arrivals, candidates.get(launched), layout, done);
+      submit(arrivals, candidates.get(launched), range);
     }
     ByteBuffer[] units = new ByteBuffer[k + r];
     int arrived = 0;
     int pending = launched;
     List<String> failures = new ArrayList<>();
+    boolean complete = false;
     try {
       while (arrived < k) {
         if (pending == 0) {
@@ -103,97 +114,137 @@ final class LateBindingReader {
           failures.add(String.valueOf(e.getCause()));
           // Late binding's second chance: a split not yet asked for replaces the failed one.
           if (launched < candidates.size()) {
-            submit(arrivals, candidates.get(launched++), layout, done);
+            submit(arrivals, candidates.get(launched++), range);
             pending++;
           }
         }
       }
+      decodeMissing(range, units);
+      complete = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while reading '" + layout.getKey() + "'", e);
     } finally {
       // The slower reads stop at their next slice and close their streams in their own threads.
-      done.set(true);
+      range.done.set(true);
+      for (int i = complete ? k : 0; i < units.length; i++) {
+        pool.release(units[i]);
+      }
     }
-    return assemble(layout, units, statistics);
+    ByteBuffer[] data = new ByteBuffer[k];
+    System.arraycopy(units, 0, data, 0, k);
+    return new StripeWindow(geometry, from, to, data, pool);
   }
 
-  private Future<Arrived> submit(CompletionService<Arrived> arrivals, Split split, Layout layout,
-      AtomicBoolean done) {
-    return arrivals.submit(() -> new Arrived(split.getIndex(), readSplit(split, layout, done)));
+  /** What every split read of one window shares. */
+  private static final class Range {
+    final Layout layout;
+    final StripeGeometry geometry;
+    final int from;
+    final int to;
+    final int length;
+    final AtomicBoolean done;
+
+    Range(Layout layout, StripeGeometry geometry, int from, int to, int length,
+        AtomicBoolean done) {
+      this.layout = layout;
+      this.geometry = geometry;
+      this.from = from;
+      this.to = to;
+      this.length = length;
+      this.done = done;
+    }
   }
 
-  private ByteBuffer readSplit(Split split, Layout layout, AtomicBoolean done)
-      throws IOException, AlluxioException {
-    int size = Math.toIntExact(layout.getSplitSize());
-    ByteBuffer unit = ReedSolomon.allocateAligned(size);
-    byte[] slice = new byte[Math.min(SLICE, size)];
+  private void submit(CompletionService<Arrived> arrivals, Split split, Range range) {
+    arrivals.submit(() -> new Arrived(split.getIndex(), readSplit(split, range)));
+  }
+
+  private ByteBuffer readSplit(Split split, Range range) throws IOException, AlluxioException {
+    StripeGeometry g = range.geometry;
+    ByteBuffer buffer = pool.acquire(range.length);
+    boolean ok = false;
     URIStatus status = new URIStatus(GrpcUtils.fromProto(split.getStatus()));
     try (FileInStream in = fs.openFile(status,
         OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build())) {
-      while (unit.hasRemaining()) {
-        if (done.get()) {
-          throw new IOException("cancelled: k splits arrived first");
+      long start = g.splitOffset(range.from);
+      if (start > 0) {
+        in.seek(start);
+      }
+      ByteBuffer target = buffer.duplicate(); // the stream moves position and limit
+      int at = 0;
+      for (int s = range.from; s < range.to; s++) {
+        int cellStart = at;
+        int cellEnd = at + (int) g.cellLength(s);
+        while (at < cellEnd) {
+          if (range.done.get()) {
+            throw new IOException("cancelled: k splits arrived first");
+          }
+          target.clear();
+          int n = in.read(target, at, Math.min(SLICE, cellEnd - at));
+          if (n < 0) {
+            throw new IOException("split " + split.getPath() + " ended at byte " + (start + at)
+                + " of " + g.splitSize());
+          }
+          at += n;
+          statistics.addBytes(split.getWorker().getHost(), n);
         }
-        int n = in.read(slice, 0, Math.min(slice.length, unit.remaining()));
-        if (n < 0) {
-          throw new IOException("split " + split.getPath() + " ended after " + unit.position()
-              + " of " + size + " bytes");
+        CRC32C crc = new CRC32C();
+        crc.update(buffer.duplicate().limit(cellEnd).position(cellStart));
+        int expected = range.layout.getCrc32C(g.checksumIndex(split.getIndex(), s));
+        if ((int) crc.getValue() != expected) {
+          throw new IOException("split " + split.getPath() + " is corrupt in stripe " + s
+              + " (CRC32C " + Integer.toHexString((int) crc.getValue()) + ", expected "
+              + Integer.toHexString(expected) + ")");
         }
-        unit.put(slice, 0, n);
-        statistics.addBytes(split.getWorker().getHost(), n);
+      }
+      ok = true;
+      buffer.position(0).limit(range.length);
+      return buffer;
+    } finally {
+      if (!ok) {
+        pool.release(buffer);
       }
     }
-    unit.flip();
-    CRC32C crc = new CRC32C();
-    crc.update(unit.duplicate());
-    int expected = layout.getCrc32C(split.getIndex());
-    if ((int) crc.getValue() != expected) {
-      throw new IOException("split " + split.getPath() + " is corrupt (CRC32C "
-          + Integer.toHexString((int) crc.getValue()) + ", expected " + Integer.toHexString(expected)
-          + ")");
-    }
-    return unit;
   }
 
-  /** Decodes missing data splits if any, then concatenates the data splits into the object. */
-  private static byte[] assemble(Layout layout, ByteBuffer[] units, ReadStatistics statistics) {
+  /** Rebuilds the data splits not read, stripe by stripe, from the k that were. */
+  private void decodeMissing(Range range, ByteBuffer[] units) {
+    Layout layout = range.layout;
     int k = layout.getK();
-    int r = layout.getR();
-    int size = Math.toIntExact(layout.getSplitSize());
-    if (ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())) {
-      for (ByteBuffer copy : units) {
-        if (copy != null) {
-          byte[] object = new byte[Math.toIntExact(layout.getObjectSize())];
-          copy.duplicate().get(object);
-          return object;
-        }
-      }
-    }
     List<Integer> missing = new ArrayList<>();
     for (int i = 0; i < k; i++) {
       if (units[i] == null) {
         missing.add(i);
       }
     }
-    if (!missing.isEmpty()) {
-      statistics.addDecode();
-      int[] erased = missing.stream().mapToInt(Integer::intValue).toArray();
-      ByteBuffer[] outputs = new ByteBuffer[erased.length];
-      for (int i = 0; i < erased.length; i++) {
-        outputs[i] = ReedSolomon.allocateAligned(size);
-      }
-      ReedSolomon.coder(k, r).decode(units, erased, outputs);
-      for (int i = 0; i < erased.length; i++) {
-        units[erased[i]] = outputs[i];
-      }
+    if (missing.isEmpty()) {
+      return;
     }
-    byte[] object = new byte[Math.toIntExact(layout.getObjectSize())];
-    for (int i = 0, at = 0; i < k && at < object.length; i++) {
-      int n = Math.min(size, object.length - at);
-      units[i].duplicate().get(object, at, n);
-      at += n;
+    long began = System.nanoTime();
+    int[] erased = missing.stream().mapToInt(Integer::intValue).toArray();
+    ByteBuffer[] outputs = new ByteBuffer[erased.length];
+    for (int i = 0; i < erased.length; i++) {
+      outputs[i] = pool.acquire(range.length);
     }
-    return object;
+    StripeGeometry g = range.geometry;
+    long start = g.splitOffset(range.from);
+    for (int s = range.from; s < range.to; s++) {
+      int at = (int) (g.splitOffset(s) - start);
+      int end = at + (int) g.cellLength(s);
+      ByteBuffer[] in = new ByteBuffer[units.length];
+      for (int i = 0; i < units.length; i++) {
+        in[i] = units[i] == null ? null : units[i].duplicate().limit(end).position(at);
+      }
+      ByteBuffer[] out = new ByteBuffer[erased.length];
+      for (int i = 0; i < erased.length; i++) {
+        out[i] = outputs[i].duplicate().limit(end).position(at);
+      }
+      ReedSolomon.coder(k, layout.getR()).decode(in, erased, out);
+    }
+    for (int i = 0; i < erased.length; i++) {
+      units[erased[i]] = outputs[i];
+    }
+    statistics.addDecode(System.nanoTime() - began);
   }
 }

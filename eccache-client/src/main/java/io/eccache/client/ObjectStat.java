@@ -1,6 +1,7 @@
 package io.eccache.client;
 
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 
 /** What eccache knows about a stored object. */
@@ -36,6 +37,16 @@ public final class ObjectStat {
     return layout.getR();
   }
 
+  /** Whether the under store (S3) holds this version too, so reads can fall back to it. */
+  public boolean persisted() {
+    return layout.getPersisted();
+  }
+
+  /** Stripes the object is cut into (1 unless it is larger than k cells). */
+  public int stripes() {
+    return StripeGeometry.of(layout).stripes();
+  }
+
   /** Splits whose worker is alive and holds them now. */
   public int liveSplits() {
     return liveSplits;
@@ -46,6 +57,6 @@ public final class ObjectStat {
     String shape = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())
         ? (layout.getR() + 1) + " copies" : "RS(" + layout.getK() + "," + layout.getR() + ")";
     return layout.getKey() + ": " + layout.getObjectSize() + " bytes, " + shape + ", " + liveSplits
-        + "/" + (layout.getK() + layout.getR()) + " live";
+        + "/" + (layout.getK() + layout.getR()) + " live" + (layout.getPersisted() ? ", in S3" : "");
   }
 }

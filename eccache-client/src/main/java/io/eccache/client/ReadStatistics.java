@@ -13,13 +13,20 @@ public final class ReadStatistics {
   private final ConcurrentHashMap<String, LongAdder> bytesByWorker = new ConcurrentHashMap<>();
   private final LongAdder decodes = new LongAdder();
   private final LongAdder fallbacks = new LongAdder();
+  private final LongAdder decodeNanos = new LongAdder();
 
   void addBytes(String workerHost, long bytes) {
     bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
   }
 
-  void addDecode() {
+  void addDecode(long nanos) {
     decodes.increment();
+    decodeNanos.add(nanos);
+  }
+
+  /** Time spent decoding, in nanoseconds (for the decode share of read time). */
+  public long decodeNanos() {
+    return decodeNanos.sum();
   }
 
   /** Bytes read per worker host since the last {@link #reset()}, sorted by host. */
@@ -38,7 +45,7 @@ public final class ReadStatistics {
     return fallbacks.sum();
   }
 
-  /** GETs that had to decode a missing data split. */
+  /** Reads (windows of a GET) that had to decode a missing data split. */
   public long decodes() {
     return decodes.sum();
   }
@@ -47,5 +54,6 @@ public final class ReadStatistics {
     bytesByWorker.clear();
     decodes.reset();
     fallbacks.reset();
+    decodeNanos.reset();
   }
 }

@@ -40,6 +40,8 @@ class EcCacheClientTest {
   static void start() throws Exception {
     cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
         .workerTimeout("3s").property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
+        // Small cells and windows, so objects of a few MB span many stripes and stream windows.
+        .property(EcCacheKeys.CELL_SIZE, "64KB").property(EcCacheKeys.USER_STREAM_WINDOW, "400KB")
         .start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
   }
@@ -313,15 +315,112 @@ class EcCacheClientTest {
 
   @Test
   @Order(12)
-  void anOversizedStreamIsRefusedBeforeItFillsMemory() throws Exception {
-    byte[] ok = EcCacheClient.readAtMost(new java.io.ByteArrayInputStream(new byte[100]), 100, "k");
-    assertEquals(100, ok.length);
-    alluxio.exception.status.InvalidArgumentException big = assertThrows(
+  void streamedPutsAndGetsSpanManyStripesAndWindows() throws Exception {
+    byte[] data = bytes(3_000_001, 12);
+    // Length not known: striped as it arrives. 64 KB cells, k = 3: 16 stripes.
+    cache.put("streamed", new java.io.ByteArrayInputStream(data), PutOptions.code(3, 2));
+    ObjectStat stat = cache.stat("streamed");
+    assertEquals(data.length, stat.size());
+    assertEquals(16, stat.stripes());
+    assertArrayEquals(data, cache.get("streamed"));
+    assertArrayEquals(data, readInOddChunks(cache.openStream("streamed", 1)));
+    assertArrayEquals(data, readInOddChunks(cache.openStream("streamed", 0)));
+    // Length given; below the small-object threshold the default is whole copies, streamed too.
+    byte[] small = bytes(300_000, 13);
+    cache.put("streamed-small", new java.io.ByteArrayInputStream(small), small.length,
+        PutOptions.defaults());
+    assertEquals("replica", cache.stat("streamed-small").scheme());
+    assertArrayEquals(small, readInOddChunks(cache.openStream("streamed-small")));
+    // A stream shorter or longer than declared is refused and the stored version kept.
+    for (long declared : new long[] {data.length - 1, data.length + 1}) {
+      alluxio.exception.status.InvalidArgumentException wrong = assertThrows(
+          alluxio.exception.status.InvalidArgumentException.class, () -> cache.put("streamed",
+              new java.io.ByteArrayInputStream(bytes(data.length, 99)), declared,
+              PutOptions.code(3, 2)));
+      assertTrue(wrong.getMessage().contains("exact length"), wrong.getMessage());
+    }
+    assertArrayEquals(data, cache.get("streamed"));
+    // An object larger than an array is refused by get(key), which says to stream it.
+    alluxio.exception.status.InvalidArgumentException huge = assertThrows(
         alluxio.exception.status.InvalidArgumentException.class,
-        () -> EcCacheClient.readAtMost(new java.io.ByteArrayInputStream(new byte[101]), 100, "k"));
-    assertTrue(big.getMessage().contains("several objects"), big.getMessage());
-    cache.put("streamed", new java.io.ByteArrayInputStream(bytes(5000, 6)), PutOptions.code(2, 1));
-    assertArrayEquals(bytes(5000, 6), cache.get("streamed"));
+        () -> EcCacheClient.checkArraySize("big", 10L << 30));
+    assertTrue(huge.getMessage().contains("openStream"), huge.getMessage());
+  }
+
+  /** Reads a stream to its end in chunks of varying sizes, as a consumer might. */
+  private static byte[] readInOddChunks(java.io.InputStream in) throws Exception {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    byte[] buf = new byte[100_003];
+    Random sizes = new Random(7);
+    try (in) {
+      int first = in.read();
+      if (first < 0) {
+        return out.toByteArray();
+      }
+      out.write(first);
+      for (int n; (n = in.read(buf, 0, 1 + sizes.nextInt(buf.length))) >= 0; ) {
+        out.write(buf, 0, n);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  @Order(14)
+  void aStreamFinishesFromS3WhenWorkersDieMidRead() throws Exception {
+    byte[] data = bytes(2_500_000, 14);
+    cache.put("mid-read", data, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
+    cache.readStatistics().reset();
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (java.io.InputStream in = cache.openStream("mid-read")) {
+      byte[] first = in.readNBytes(500_000); // the first windows come from the cache
+      out.write(first);
+      for (int i = 0; i < 3; i++) {
+        cluster.stopWorker(i);
+      }
+      in.transferTo(out); // 2 workers left: fewer than k splits, so the rest comes from S3
+    } finally {
+      for (int i = 0; i < 3; i++) {
+        cluster.startWorker(i);
+      }
+    }
+    assertArrayEquals(data, out.toByteArray());
+    assertEquals(1, cache.readStatistics().fallbacks());
+    cluster.awaitLiveWorkers(WORKERS);
+  }
+
+  @Test
+  @Order(15)
+  void anAsyncPutReachesS3AndIsThenMarkedPersisted() throws Exception {
+    byte[] data = bytes(1_500_000, 15);
+    cache.put("async", data, PutOptions.code(3, 1).writeMode(WriteMode.ASYNC));
+    Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET).resolve("async");
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (!cache.stat("async").persisted() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(50);
+    }
+    assertTrue(cache.stat("async").persisted(), "marked persisted once the copy is in S3");
+    assertArrayEquals(data, Files.readAllBytes(object));
+  }
+
+  @Test
+  @Order(16)
+  void withS3DownAThroughPutFailsCleanlyAndTheCacheStillServes() throws Exception {
+    byte[] before = bytes(1_200_000, 16);
+    cache.put("s3-outage", before, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
+    cluster.s3().stop();
+    try {
+      java.io.IOException failed = assertThrows(java.io.IOException.class, () -> cache.put(
+          "s3-outage", bytes(1_200_000, 17), PutOptions.code(3, 1).writeMode(WriteMode.THROUGH)));
+      assertTrue(failed.getMessage().contains("S3"), failed.getMessage());
+      assertArrayEquals(before, cache.get("s3-outage"), "the stored version is untouched");
+      byte[] cachedOnly = bytes(1_100_000, 18);
+      cache.put("during-outage", cachedOnly, PutOptions.code(3, 1));
+      assertArrayEquals(cachedOnly, cache.get("during-outage"));
+      assertThrows(java.io.IOException.class, () -> cache.get("only-in-s3-but-s3-is-down"));
+    } finally {
+      cluster.s3().restart();
+    }
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.eccache.common.proto.DeleteRequest;
 import io.eccache.common.proto.ListRequest;
 import io.eccache.common.proto.ListResponse;
 import io.eccache.common.proto.LookupRequest;
+import io.eccache.common.proto.MarkPersistedRequest;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.StatsRequest;
 import io.eccache.common.proto.StatsResponse;
@@ -61,6 +62,12 @@ public final class CoordinatorClient extends AbstractMasterClient {
 
   public void commit(CommitRequest request) throws AlluxioStatusException {
     retryRPC(() -> stub.commit(request), LOG, "Commit", "key=%s", request.getKey());
+  }
+
+  /** Marks a committed write as copied to the under store; false if the key holds another write. */
+  public boolean markPersisted(String key, String writeId) throws AlluxioStatusException {
+    return retryRPC(() -> stub.markPersisted(MarkPersistedRequest.newBuilder().setKey(key)
+        .setWriteId(writeId).build()), LOG, "MarkPersisted", "key=%s", key).getMarked();
   }
 
   public LookupResponse lookup(String key) throws AlluxioStatusException {

@@ -70,5 +70,32 @@ public final class EcCacheKeys {
               + "key a/b at <prefix>/a/b.")
           .setIsBuiltIn(false).build();
 
+  /**
+   * Largest cell of a striped object. Objects up to k cells are one stripe (each split a plain 1/k
+   * of the object, as in the paper); larger ones are striped so PUT and GET can stream them.
+   */
+  public static final PropertyKey CELL_SIZE =
+      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.cell.size")
+          .setDefaultValue("4MB")
+          .setDescription("Largest stripe cell; objects up to k cells are one stripe. Read by the "
+              + "coordinator when it allocates.")
+          .setIsBuiltIn(false).build();
+
+  /** Direct memory a client keeps for reuse by its PUTs and GETs. */
+  public static final PropertyKey USER_BUFFER_POOL_SIZE =
+      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.user.buffer.pool.size")
+          .setDefaultValue("256MB")
+          .setDescription("Direct buffers a client keeps for reuse across PUTs and GETs; buffers "
+              + "returned beyond this are freed.")
+          .setIsBuiltIn(false).build();
+
+  /** How much of an object a streaming GET reads per late-binding round. */
+  public static final PropertyKey USER_STREAM_WINDOW =
+      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.user.stream.window")
+          .setDefaultValue("64MB")
+          .setDescription("Object bytes a streaming GET (or PUT) holds per window: whole stripes, at "
+              + "least one; one window is read ahead.")
+          .setIsBuiltIn(false).build();
+
   private EcCacheKeys() {}
 }

@@ -42,10 +42,12 @@ import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
 import com.google.common.collect.ImmutableSet;
+import com.google.common.util.concurrent.Striped;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.eccache.common.EcCacheKeys;
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
@@ -66,6 +68,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,6 +91,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final ObjectPaths paths;
   private final Random random = new SecureRandom();
   private final long allocationTimeoutMs;
+  private final long maxCellSize;
+  /** Serialises the layout changes of one key (commit, markPersisted, delete). */
+  private final Striped<Lock> keyLocks = Striped.lock(64);
   /** write id -> the allocation awaiting its commit, and when it was made. */
   private final ConcurrentHashMap<String, PendingWrite> pending = new ConcurrentHashMap<>();
   private final AtomicLong allocations = new AtomicLong();
@@ -102,6 +108,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     this.fileSystemMaster = fileSystemMaster;
     this.paths = new ObjectPaths(Configuration.getString(EcCacheKeys.ROOT));
     this.allocationTimeoutMs = Configuration.getMs(EcCacheKeys.ALLOCATION_TIMEOUT);
+    this.maxCellSize = Configuration.getBytes(EcCacheKeys.CELL_SIZE);
     // Registered once, here: start() runs again on every promotion. Placement reads the live list at
     // each allocation, so the listener only has to count.
     blockMaster.registerWorkerLostListener(address -> {
@@ -147,8 +154,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       throw new InvalidArgumentException("invalid code k=" + k + ", r=" + r
           + ": need k >= 1, r >= 0 and k + r <= 255");
     }
-    if (request.getObjectSize() < 0) {
-      throw new InvalidArgumentException("object size must be >= 0, not " + request.getObjectSize());
+    if (request.getObjectSize() < -1) {
+      throw new InvalidArgumentException("object size must be >= 0 (or -1: not known yet), not "
+          + request.getObjectSize());
     }
     List<WorkerInfo> live = blockMaster.getWorkerInfoList();
     if (k + r > live.size()) {
@@ -158,9 +166,11 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     List<WorkerInfo> chosen = SplitPlacement.chooseDistinct(live, k + r, random);
     String writeId = UUID.randomUUID().toString();
     String dir = paths.writeDirectory(key, writeId);
-    long splitSize = k == 0 ? 0 : (request.getObjectSize() + k - 1) / k;
+    long size = request.getObjectSize();
+    long cellSize = StripeGeometry.cellSizeFor(size, k, maxCellSize);
+    long splitSize = size < 0 ? -1 : new StripeGeometry(size, k, cellSize).splitSize();
     Layout layout = Layout.newBuilder().setKey(key).setScheme(scheme).setK(k).setR(r)
-        .setObjectSize(request.getObjectSize()).setSplitSize(splitSize).setWriteId(writeId)
+        .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
         .setDirectory(dir).build();
     asMaster(() -> {
       fileSystemMaster.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
@@ -192,13 +202,33 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
           + " PUT the object again");
     }
     int n = allocated.getK() + allocated.getR();
-    if (request.getCrc32CCount() != n) {
-      throw new InvalidArgumentException("commit has " + request.getCrc32CCount()
-          + " checksums for " + n + " splits");
+    long size = allocated.getObjectSize() >= 0 ? allocated.getObjectSize() : request.getObjectSize();
+    if (size < 0) {
+      throw new InvalidArgumentException("commit of a streamed PUT must give the object's size");
     }
-    Layout layout = allocated.toBuilder().addAllCrc32C(request.getCrc32CList())
-        .setPersisted(request.getPersisted()).build();
+    StripeGeometry geometry = new StripeGeometry(size, allocated.getK(), allocated.getCellSize());
+    if (request.getCrc32CCount() != geometry.checksums(n)) {
+      throw new InvalidArgumentException("commit has " + request.getCrc32CCount()
+          + " checksums; " + n + " splits of " + geometry.stripes() + " stripes need "
+          + geometry.checksums(n));
+    }
+    Layout layout = allocated.toBuilder().setObjectSize(size).setSplitSize(geometry.splitSize())
+        .addAllCrc32C(request.getCrc32CList()).setPersisted(request.getPersisted()).build();
     String objectDir = paths.objectDirectory(key);
+    Lock lock = keyLocks.get(key);
+    lock.lock();
+    try {
+      commitLocked(layout, objectDir);
+    } finally {
+      lock.unlock();
+    }
+    pending.remove(request.getWriteId());
+    commits.incrementAndGet();
+  }
+
+  /** Switches {@code objectDir} to {@code layout}; the caller holds the key's lock. */
+  private void commitLocked(Layout layout, String objectDir) throws IOException, AlluxioException {
+    int n = layout.getK() + layout.getR();
     asMaster(() -> {
       for (int i = 0; i < n; i++) {
         String split = layout.getDirectory() + "/"
@@ -212,17 +242,44 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       }
       Layout previous = readLayout(objectDir);
       // One xattr update: readers see the old layout or this one, never a mix.
-      fileSystemMaster.setAttribute(new AlluxioURI(objectDir), SetAttributeContext.mergeFrom(
-          SetAttributePOptions.newBuilder()
-              .putXattr(ObjectPaths.LAYOUT_XATTR, layout.toByteString())
-              .setXattrUpdateStrategy(XAttrUpdateStrategy.UNION_REPLACE)));
+      setLayout(objectDir, layout);
       if (previous != null && !previous.getWriteId().equals(layout.getWriteId())) {
         deleteQuietly(previous.getDirectory());
       }
       return null;
     });
-    pending.remove(request.getWriteId());
-    commits.incrementAndGet();
+  }
+
+  /**
+   * Records that write {@code writeId} of {@code key} is now also in the under store, so readers may
+   * fall back to it. Returns false when the key holds another write by now (or none).
+   */
+  boolean markPersisted(String key, String writeId) throws IOException, AlluxioException {
+    checkKey(key);
+    String objectDir = paths.objectDirectory(key);
+    Lock lock = keyLocks.get(key);
+    lock.lock();
+    try {
+      return asMaster(() -> {
+        Layout current = readLayout(objectDir);
+        if (current == null || !current.getWriteId().equals(writeId)) {
+          return false;
+        }
+        if (!current.getPersisted()) {
+          setLayout(objectDir, current.toBuilder().setPersisted(true).build());
+        }
+        return true;
+      });
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void setLayout(String objectDir, Layout layout) throws IOException, AlluxioException {
+    fileSystemMaster.setAttribute(new AlluxioURI(objectDir), SetAttributeContext.mergeFrom(
+        SetAttributePOptions.newBuilder()
+            .putXattr(ObjectPaths.LAYOUT_XATTR, layout.toByteString())
+            .setXattrUpdateStrategy(XAttrUpdateStrategy.UNION_REPLACE)));
   }
 
   /** The committed layout of {@code key} and where every split is now. Counts the access. */
@@ -267,15 +324,21 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /** Removes {@code key}; returns whether it existed. */
   boolean delete(String key) throws IOException, AlluxioException {
     checkKey(key);
-    return asMaster(() -> {
-      String dir = paths.objectDirectory(key);
-      if (readLayout(dir) == null) {
-        return false;
-      }
-      fileSystemMaster.delete(new AlluxioURI(dir), DeleteContext.mergeFrom(
-          DeletePOptions.newBuilder().setRecursive(true).setAlluxioOnly(true)));
-      return true;
-    });
+    Lock lock = keyLocks.get(key);
+    lock.lock();
+    try {
+      return asMaster(() -> {
+        String dir = paths.objectDirectory(key);
+        if (readLayout(dir) == null) {
+          return false;
+        }
+        fileSystemMaster.delete(new AlluxioURI(dir), DeleteContext.mergeFrom(
+            DeletePOptions.newBuilder().setRecursive(true).setAlluxioOnly(true)));
+        return true;
+      });
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Committed objects whose key starts with {@code prefix}. */

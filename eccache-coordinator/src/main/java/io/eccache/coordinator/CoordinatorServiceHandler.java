@@ -11,6 +11,8 @@ import io.eccache.common.proto.DeleteResponse;
 import io.eccache.common.proto.ListRequest;
 import io.eccache.common.proto.ListResponse;
 import io.eccache.common.proto.LookupRequest;
+import io.eccache.common.proto.MarkPersistedRequest;
+import io.eccache.common.proto.MarkPersistedResponse;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.StatsRequest;
 import io.eccache.common.proto.StatsResponse;
@@ -42,6 +44,14 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
       master.commit(request);
       return CommitResponse.getDefaultInstance();
     }, "Commit", "key=%s", out, request.getKey());
+  }
+
+  @Override
+  public void markPersisted(MarkPersistedRequest request,
+      StreamObserver<MarkPersistedResponse> out) {
+    RpcUtils.call(LOG, () -> MarkPersistedResponse.newBuilder()
+        .setMarked(master.markPersisted(request.getKey(), request.getWriteId())).build(),
+        "MarkPersisted", "key=%s", out, request.getKey());
   }
 
   @Override

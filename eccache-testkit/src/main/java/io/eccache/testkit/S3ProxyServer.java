@@ -30,16 +30,23 @@ public final class S3ProxyServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(S3ProxyServer.class);
 
+  private final Path dir;
   private final Path dataDir;
   private final int port;
-  private final Process process;
+  private volatile Process process;
   private final Thread shutdownHook;
 
-  private S3ProxyServer(Path dataDir, int port, Process process, Thread shutdownHook) {
+  private S3ProxyServer(Path dir, Path dataDir, int port) {
+    this.dir = dir;
     this.dataDir = dataDir;
     this.port = port;
-    this.process = process;
-    this.shutdownHook = shutdownHook;
+    // Never leave an orphan behind, even when a test JVM exits without closing the cluster.
+    this.shutdownHook = new Thread(() -> {
+      Process p = process;
+      if (p != null) {
+        p.destroyForcibly();
+      }
+    }, "s3proxy-reaper");
   }
 
   /** Starts s3proxy on 127.0.0.1 with the given buckets (directories under {@code dir/data}). */
@@ -61,24 +68,39 @@ public final class S3ProxyServer implements AutoCloseable {
     try (var out = Files.newBufferedWriter(conf, StandardCharsets.UTF_8)) {
       p.store(out, "eccache EmbeddedCluster");
     }
-    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    Process process = new ProcessBuilder(java.toString(), "-Xmx512m", "-jar", jar.toString(),
-        "--properties", conf.toString())
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("s3proxy.log").toFile())
-        .start();
-    // Never leave an orphan behind, even when a test JVM exits without closing the cluster.
-    Thread hook = new Thread(process::destroyForcibly, "s3proxy-reaper");
-    Runtime.getRuntime().addShutdownHook(hook);
-    S3ProxyServer server = new S3ProxyServer(data, port, process, hook);
-    try {
-      server.awaitReady(60_000);
-    } catch (IOException | RuntimeException e) {
-      server.close();
-      throw e;
-    }
+    S3ProxyServer server = new S3ProxyServer(dir, data, port);
+    Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+    server.launch();
     LOG.info("s3proxy {} serving {} on {}", jar.getFileName(), data, server.endpoint());
     return server;
+  }
+
+  private void launch() throws IOException {
+    Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+    process = new ProcessBuilder(java.toString(), "-Xmx512m", "-jar", jar().toString(),
+        "--properties", dir.resolve("s3proxy.conf").toString())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()))
+        .start();
+    try {
+      awaitReady(60_000);
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Stops the server, keeping its data, to play an S3 outage; {@link #restart()} ends it. */
+  public void stop() {
+    destroy();
+  }
+
+  /** Starts the server again on the same port and data after {@link #stop()}. */
+  public void restart() throws IOException {
+    if (isRunning()) {
+      return;
+    }
+    launch();
   }
 
   /** http://127.0.0.1:port */
@@ -93,7 +115,8 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** Whether the child process is alive. */
   public boolean isRunning() {
-    return process.isAlive();
+    Process p = process;
+    return p != null && p.isAlive();
   }
 
   private void awaitReady(long timeoutMs) throws IOException {
@@ -119,6 +142,19 @@ public final class S3ProxyServer implements AutoCloseable {
 
   @Override
   public void close() {
+    destroy();
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
+    }
+  }
+
+  private void destroy() {
+    Process process = this.process;
+    if (process == null) {
+      return;
+    }
     process.destroy();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -127,11 +163,6 @@ public final class S3ProxyServer implements AutoCloseable {
     } catch (InterruptedException e) {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
-    }
-    try {
-      Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (IllegalStateException shuttingDown) {
-      // the hook runs anyway
     }
   }
 

@@ -165,7 +165,9 @@ class CoordinatorIntegrationTest {
         () -> coordinator.lookup("no-such-key"));
     assertTrue(missing.getMessage().contains("PUT it first"), missing.getMessage());
     assertThrows(InvalidArgumentException.class, () -> allocate("", 100, 2, 1));
-    assertThrows(InvalidArgumentException.class, () -> allocate("neg", -1, 2, 1));
+    assertThrows(InvalidArgumentException.class, () -> allocate("neg", -2, 2, 1));
+    // -1 is "size not known yet" (a streamed PUT), which the commit must then give.
+    assertEquals(-1, allocate("unknown", -1, 2, 1).getLayout().getSplitSize());
     AllocateResponse uncommitted = allocate("half", 100, 2, 1);
     // Committing before the splits exist is refused and the object stays invisible.
     assertThrows(Exception.class, () -> coordinator.commit(CommitRequest.newBuilder()

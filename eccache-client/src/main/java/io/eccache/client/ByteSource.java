@@ -1,0 +1,64 @@
+package io.eccache.client;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+
+/** Where a PUT's bytes come from: an array (copied once) or a stream (through a small chunk). */
+abstract class ByteSource {
+  /** Fills {@code dst} up to its limit; returns the bytes put, less only at the end of the data. */
+  abstract int fill(ByteBuffer dst) throws IOException;
+
+  /** Up to {@code max} bytes, fewer only at the end of the data. */
+  byte[] readUpTo(int max) throws IOException {
+    ByteBuffer head = ByteBuffer.allocate(max);
+    fill(head);
+    return java.util.Arrays.copyOf(head.array(), head.position());
+  }
+
+  static ByteSource of(byte[] data) {
+    return new ByteSource() {
+      private int at;
+
+      @Override
+      int fill(ByteBuffer dst) {
+        int n = Math.min(dst.remaining(), data.length - at);
+        dst.put(data, at, n);
+        at += n;
+        return n;
+      }
+    };
+  }
+
+  /** {@code head}, then what {@code rest} yields. */
+  static ByteSource concat(byte[] head, ByteSource rest) {
+    ByteSource first = of(head);
+    return new ByteSource() {
+      @Override
+      int fill(ByteBuffer dst) throws IOException {
+        int n = first.fill(dst);
+        return dst.hasRemaining() ? n + rest.fill(dst) : n;
+      }
+    };
+  }
+
+  static ByteSource of(InputStream in) {
+    return new ByteSource() {
+      private final byte[] chunk = new byte[64 << 10];
+
+      @Override
+      int fill(ByteBuffer dst) throws IOException {
+        int total = 0;
+        while (dst.hasRemaining()) {
+          int n = in.read(chunk, 0, Math.min(chunk.length, dst.remaining()));
+          if (n < 0) {
+            break;
+          }
+          dst.put(chunk, 0, n);
+          total += n;
+        }
+        return total;
+      }
+    };
+  }
+}

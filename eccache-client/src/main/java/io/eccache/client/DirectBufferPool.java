@@ -1,0 +1,66 @@
+package io.eccache.client;
+
+import io.eccache.isal.ReedSolomon;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reusable cache-line-aligned direct buffers for cells and split ranges, so a busy client does not
+ * allocate (and wait for the GC to free) direct memory per request. Buffers come in power-of-two
+ * capacities; at most {@code maxRetainedBytes} of returned buffers are kept, the rest are left to
+ * the GC. Contents of an acquired buffer are undefined.
+ */
+final class DirectBufferPool {
+  private static final int MIN_CAPACITY = 4096;
+
+  private final long maxRetainedBytes;
+  private final AtomicLong retained = new AtomicLong();
+  private final ConcurrentHashMap<Integer, ConcurrentLinkedDeque<ByteBuffer>> free =
+      new ConcurrentHashMap<>();
+
+  DirectBufferPool(long maxRetainedBytes) {
+    this.maxRetainedBytes = maxRetainedBytes;
+  }
+
+  /** A buffer with position 0 and limit {@code size}. */
+  ByteBuffer acquire(int size) {
+    int capacity = capacityFor(size);
+    ConcurrentLinkedDeque<ByteBuffer> list = free.get(capacity);
+    ByteBuffer buffer = list == null ? null : list.pollFirst();
+    if (buffer == null) {
+      buffer = ReedSolomon.allocateAligned(capacity);
+    } else {
+      retained.addAndGet(-capacity);
+    }
+    buffer.clear().limit(size);
+    return buffer;
+  }
+
+  /** Gives {@code buffer} back; the caller must not touch it afterwards. Null is ignored. */
+  void release(ByteBuffer buffer) {
+    if (buffer == null || Integer.bitCount(buffer.capacity()) != 1
+        || buffer.capacity() < MIN_CAPACITY) {
+      return; // not one of ours
+    }
+    int capacity = buffer.capacity();
+    if (retained.addAndGet(capacity) > maxRetainedBytes) {
+      retained.addAndGet(-capacity);
+      return;
+    }
+    free.computeIfAbsent(capacity, c -> new ConcurrentLinkedDeque<>()).addFirst(buffer);
+  }
+
+  /** Bytes held for reuse now. */
+  long retainedBytes() {
+    return retained.get();
+  }
+
+  private static int capacityFor(int size) {
+    if (size < 0 || size > (1 << 30)) {
+      throw new IllegalArgumentException("buffer size " + size + " outside 0..1 GiB");
+    }
+    return Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, size - 1)) << 1);
+  }
+}

@@ -1,0 +1,336 @@
+package io.eccache.client;
+
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileOutStream;
+import alluxio.client.file.FileSystem;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.status.InvalidArgumentException;
+import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.WritePType;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.Layout;
+import io.eccache.isal.ErasureCoder;
+import io.eccache.isal.ReedSolomon;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes one allocated PUT stripe by stripe: reads k cells from the source, encodes r parity cells
+ * with the ISA-L coder, and appends cell i to split file i, each split pinned to its worker (cache
+ * only, one block). Stripe s + 1 is read and encoded while stripe s is written, so memory stays at
+ * two stripes whatever the object's size. A whole-copy (replica) layout writes the same bytes to
+ * every copy. On any failure every stream is cancelled and nothing is committed.
+ */
+final class StripedWriter {
+  /** Bytes per write call: the stream API takes arrays, so cells pass through this chunk. */
+  private static final ThreadLocal<byte[]> CHUNK = ThreadLocal.withInitial(() -> new byte[1 << 20]);
+
+  private final FileSystem fs;
+  private final ExecutorService io;
+  private final DirectBufferPool pool;
+
+  /** What a finished write commits. */
+  static final class Result {
+    final long objectSize;
+    final List<Integer> crc32c;
+
+    Result(long objectSize, List<Integer> crc32c) {
+      this.objectSize = objectSize;
+      this.crc32c = crc32c;
+    }
+  }
+
+  StripedWriter(FileSystem fs, ExecutorService io, DirectBufferPool pool) {
+    this.fs = fs;
+    this.io = io;
+    this.pool = pool;
+  }
+
+  /**
+   * Writes everything {@code source} yields into the splits of {@code allocation}, and also to
+   * {@code persist} when not null (the whole object, for a THROUGH write).
+   *
+   * @param expectedSize the size the allocation was made for, or -1 when not known
+   */
+  Result write(AllocateResponse allocation, ByteSource source, long expectedSize,
+      FileOutStream persist) throws IOException {
+    Layout layout = allocation.getLayout();
+    int k = layout.getK();
+    int n = k + layout.getR();
+    int cell = Math.toIntExact(layout.getCellSize());
+    boolean replicas = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme());
+    FileOutStream[] outs = new FileOutStream[n];
+    int cellBuffers = replicas ? k : n; // copies all write the one data cell
+    Stripe[] sets = {new Stripe(cellBuffers, cell), new Stripe(cellBuffers, cell)};
+    List<int[]> crcs = new ArrayList<>();
+    List<Future<?>> inFlight = new ArrayList<>();
+    boolean done = false;
+    try {
+      openAll(allocation, outs, layout.getSplitSize());
+      long total = 0;
+      for (int s = 0; ; s++) {
+        Stripe stripe = sets[s & 1];
+        int got = stripe.fill(source, k, cell);
+        if (got == 0) {
+          break;
+        }
+        total += got;
+        if (expectedSize >= 0 && total > expectedSize) {
+          throw new InvalidArgumentException("the stream holds more than the " + expectedSize
+              + " bytes the PUT declared: give its exact length, or -1 if unknown");
+        }
+        int cellLen = got == k * cell ? cell : (got + k - 1) / k;
+        stripe.layOut(k, got, cell, cellLen);
+        ByteBuffer[] units = stripe.units(k, n, cellLen, replicas);
+        if (!replicas && n > k && cellLen > 0) {
+          ByteBuffer[] data = new ByteBuffer[k];
+          ByteBuffer[] parity = new ByteBuffer[n - k];
+          System.arraycopy(units, 0, data, 0, k);
+          System.arraycopy(units, k, parity, 0, n - k);
+          ReedSolomon.coder(k, n - k).encode(data, parity);
+        }
+        int[] stripeCrcs = new int[n];
+        for (int i = 0; i < n; i++) {
+          CRC32C crc = new CRC32C();
+          crc.update(units[i].duplicate());
+          stripeCrcs[i] = (int) crc.getValue();
+        }
+        crcs.add(stripeCrcs);
+        awaitAll(inFlight); // the previous stripe's writes: each stream takes one write at a time
+        for (int i = 0; i < n; i++) {
+          FileOutStream out = outs[i];
+          ByteBuffer unit = units[i];
+          inFlight.add(io.submit(() -> {
+            copy(unit.duplicate(), out);
+            return null;
+          }));
+        }
+        if (persist != null) {
+          int objectBytes = got;
+          inFlight.add(io.submit(() -> {
+            int left = objectBytes;
+            for (int i = 0; i < k && left > 0; i++) {
+              ByteBuffer part = units[i].duplicate();
+              part.limit(Math.min(cellLen, left));
+              left -= part.remaining();
+              copy(part, persist);
+            }
+            return null;
+          }));
+        }
+        if (got < k * cell) {
+          break; // a short stripe is the last
+        }
+      }
+      awaitAll(inFlight);
+      if (expectedSize >= 0 && total != expectedSize) {
+        throw new InvalidArgumentException("the stream ended after " + total + " of the "
+            + expectedSize + " bytes the PUT declared: give its exact length, or -1 if unknown");
+      }
+      closeAll(outs);
+      done = true;
+      return new Result(total, splitMajor(crcs, n));
+    } finally {
+      if (!done) {
+        awaitQuietly(inFlight);
+        for (FileOutStream out : outs) {
+          cancelQuietly(out);
+        }
+      }
+      sets[0].release(pool);
+      sets[1].release(pool);
+    }
+  }
+
+  /** The k data (and r parity) cell buffers of one stripe, reused from stripe to stripe. */
+  private final class Stripe {
+    final ByteBuffer[] cells;
+
+    Stripe(int n, int cell) {
+      cells = new ByteBuffer[n];
+      for (int i = 0; i < n; i++) {
+        cells[i] = pool.acquire(cell);
+      }
+    }
+
+    /** Reads up to k full cells; returns the bytes read (less than k cells only at the end). */
+    int fill(ByteSource source, int k, int cell) throws IOException {
+      int got = 0;
+      for (int i = 0; i < k; i++) {
+        cells[i].clear().limit(cell);
+        int g = source.fill(cells[i]);
+        got += g;
+        if (g < cell) {
+          for (int j = i + 1; j < k; j++) {
+            cells[j].clear(); // position 0: nothing read into it
+          }
+          break;
+        }
+      }
+      return got;
+    }
+
+    /**
+     * Puts the {@code got} bytes read into full-size cells into cells of {@code cellLen} bytes, the
+     * tail zero-padded: the same bytes when the stripe is full or the cells fit already.
+     */
+    void layOut(int k, int got, int cell, int cellLen) {
+      if (cellLen < cell) {
+        byte[] bytes = new byte[got];
+        for (int i = 0, at = 0; i < k && at < got; i++) {
+          int len = Math.min(cell, got - at);
+          cells[i].duplicate().position(0).get(bytes, at, len);
+          at += len;
+        }
+        for (int i = 0; i < k; i++) {
+          int from = Math.min(got, i * cellLen);
+          int len = Math.min(cellLen, got - from);
+          cells[i].clear().put(bytes, from, len);
+        }
+      }
+      for (int i = 0; i < k; i++) {
+        ByteBuffer c = cells[i];
+        // fill() left each cell's position at its last byte read (0 for unread cells)
+        int filled = c.position();
+        c.limit(cellLen);
+        while (filled < cellLen) {
+          c.put(filled++, (byte) 0);
+        }
+        c.position(0);
+      }
+    }
+
+    ByteBuffer[] units(int k, int n, int cellLen, boolean replicas) {
+      ByteBuffer[] units = new ByteBuffer[n];
+      for (int i = 0; i < n; i++) {
+        units[i] = (replicas ? cells[0] : cells[i]).duplicate();
+        units[i].position(0).limit(cellLen);
+      }
+      return units;
+    }
+
+    void release(DirectBufferPool pool) {
+      for (ByteBuffer c : cells) {
+        pool.release(c);
+      }
+    }
+  }
+
+  private void openAll(AllocateResponse allocation, FileOutStream[] outs, long splitSize)
+      throws IOException {
+    CreateFilePOptions options = CreateFilePOptions.newBuilder()
+        .setWriteType(WritePType.MUST_CACHE)
+        .setReplicationMax(1)
+        // One block per split, so a split lives on exactly one worker (1 TiB when not known yet).
+        .setBlockSizeBytes(splitSize < 0 ? 1L << 40 : Math.max(splitSize, 1 << 20))
+        .setOverwrite(true)
+        .setRecursive(true)
+        .buildPartial();
+    List<Future<FileOutStream>> opening = new ArrayList<>();
+    for (int i = 0; i < outs.length; i++) {
+      var split = allocation.getSplits(i);
+      CreateFilePOptions pinned = options.toBuilder().setWorkerLocation(split.getWorker()).build();
+      opening.add(io.submit(() -> fs.createFile(new AlluxioURI(split.getPath()), pinned)));
+    }
+    IOException failure = null;
+    for (int i = 0; i < outs.length; i++) {
+      try {
+        outs[i] = opening.get(i).get();
+      } catch (ExecutionException e) {
+        failure = failure != null ? failure : asIOException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = new IOException("interrupted while opening split files", e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private void closeAll(FileOutStream[] outs) throws IOException {
+    List<Future<?>> closing = new ArrayList<>();
+    for (FileOutStream out : outs) {
+      closing.add(io.submit(() -> {
+        out.close(); // completes the split's block on its worker
+        return null;
+      }));
+    }
+    awaitAll(closing);
+  }
+
+  private static void copy(ByteBuffer src, OutputStream out) throws IOException {
+    byte[] chunk = CHUNK.get();
+    while (src.hasRemaining()) {
+      int len = Math.min(chunk.length, src.remaining());
+      src.get(chunk, 0, len);
+      out.write(chunk, 0, len);
+    }
+  }
+
+  private static List<Integer> splitMajor(List<int[]> byStripe, int n) {
+    List<Integer> crcs = new ArrayList<>(n * byStripe.size());
+    for (int i = 0; i < n; i++) {
+      for (int[] stripe : byStripe) {
+        crcs.add(stripe[i]);
+      }
+    }
+    return crcs;
+  }
+
+  /** Waits for every task; throws the first failure. Clears the list. */
+  static void awaitAll(List<? extends Future<?>> tasks) throws IOException {
+    IOException failure = null;
+    for (Future<?> f : tasks) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        failure = failure != null ? failure : asIOException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = new IOException("interrupted while writing splits", e);
+        break;
+      }
+    }
+    tasks.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static void awaitQuietly(List<? extends Future<?>> tasks) {
+    try {
+      awaitAll(tasks);
+    } catch (IOException ignored) {
+      // already failing; the first error is the one reported
+    }
+  }
+
+  private static void cancelQuietly(FileOutStream out) {
+    if (out != null) {
+      try {
+        out.cancel();
+      } catch (IOException | RuntimeException ignored) {
+        // best effort: the coordinator drops the uncommitted write directory later
+      }
+    }
+  }
+
+  static IOException asIOException(Throwable cause) {
+    if (cause instanceof IOException) {
+      return (IOException) cause;
+    }
+    if (cause instanceof AlluxioException) {
+      return new IOException(cause.getMessage(), cause);
+    }
+    return new IOException("split I/O failed: " + cause, cause);
+  }
+}
