@@ -1,7 +1,11 @@
 package io.eccache.cli;
 
 import io.eccache.client.EcCacheClient;
+import io.eccache.client.ObjectStat;
 import io.eccache.client.PutOptions;
+import io.eccache.client.RedundancyMaintainer;
+import io.eccache.common.EcCacheKeys;
+import io.eccache.common.proto.StatsResponse;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -19,12 +23,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Starts an in-process cluster, stores a set of objects twice (EC-Cache with k data + r parity splits,
- * and a single whole copy on one random worker), replays one Zipf read sequence against each, and
- * prints latency percentiles and the load imbalance λ side by side.
+ * Starts an in-process cluster and stores one set of objects four ways: EC-Cache (k data + r parity
+ * splits, extra parities for popular objects), selective replication and SP-Cache's selective
+ * partition at the same memory budget, and a single whole copy on one random worker. It replays a
+ * Zipf read sequence once so the coordinator learns popularity and re-tunes (a maintainer in this
+ * process moves the bytes), then replays it against each scheme and prints latency percentiles,
+ * memory and the load imbalance λ side by side.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Run EC-Cache against a single-copy baseline on an in-process cluster.")
+    description = "Run EC-Cache against selective replication, SP-Cache and a single copy on an "
+        + "in-process cluster.")
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--workers", description = "Alluxio workers (default ${DEFAULT-VALUE}).")
   int workers = 15;
@@ -56,16 +64,26 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--seed", description = "Random seed (default ${DEFAULT-VALUE}).")
   long seed = 1;
 
+  @Option(names = "--overhead", description = "Memory overhead budget of EC-Cache and selective "
+      + "replication (default ${DEFAULT-VALUE}, the paper's 15%%).")
+  double overhead = 0.15;
+
+  /** Namespaces of the schemes compared, with how the coordinator stores them. */
+  private static final String SCHEMES = "sr=replica,sp=partition";
+
   private final PrintStream progress = System.err;
 
   /** One scheme's measured read phase. */
   static final class Result {
     final String scheme;
     final Histogram latencyMicros = new Histogram(3_600_000_000L, 3);
+    double memory;
     double lambda;
     long bytes;
     double seconds;
     long decodes;
+
+    String namespace;
 
     Result(String scheme) {
       this.scheme = scheme;
@@ -83,8 +101,14 @@ final class DemoCommand implements Callable<Integer> {
     progress.printf("eccache demo: starting %d workers (k=%d, r=%d, delta=%d)...%n", workers, k, r,
         delta);
     try (EmbeddedCluster cluster = EmbeddedCluster.builder().workers(workers)
-        .workerMemoryBytes(perWorker).start();
-        EcCacheClient cache = EcCacheClient.create(cluster.fileSystemContext())) {
+        .workerMemoryBytes(perWorker)
+        .property(EcCacheKeys.DEFAULT_K, k).property(EcCacheKeys.DEFAULT_R, r)
+        .property(EcCacheKeys.MEMORY_OVERHEAD, overhead)
+        .property(EcCacheKeys.NAMESPACE_SCHEMES, SCHEMES)
+        .property(EcCacheKeys.POPULARITY_PERIOD, "1s").property(EcCacheKeys.RETUNE_INTERVAL, "1s")
+        .start();
+        EcCacheClient cache = EcCacheClient.create(cluster.fileSystemContext());
+        RedundancyMaintainer maintainer = RedundancyMaintainer.create(cache)) {
       Random random = new Random(seed);
       List<byte[]> data = new ArrayList<>();
       for (int i = 0; i < objects; i++) {
@@ -92,7 +116,10 @@ final class DemoCommand implements Callable<Integer> {
         random.nextBytes(b);
         data.add(b);
       }
-      put(cache, data, "ec", PutOptions.code(k, r));
+      // Same objects, same memory budget: the namespace says which scheme stores them.
+      for (String ns : List.of("ec", "sr", "sp")) {
+        put(cache, data, ns, PutOptions.defaults());
+      }
       put(cache, data, "single", PutOptions.code(1, 0));
 
       ZipfSampler zipfSampler = new ZipfSampler(objects, zipf);
@@ -100,15 +127,63 @@ final class DemoCommand implements Callable<Integer> {
       for (int i = 0; i < reads; i++) {
         sequence[i] = zipfSampler.next(random);
       }
-      // Warm-up: JIT and connections, so the first scheme measured has no handicap.
-      read(cache, data, "ec", sequence, Math.min(reads, 40), new Result("warmup"));
-      read(cache, data, "single", sequence, Math.min(reads, 40), new Result("warmup"));
-      Result ec = read(cache, data, "ec", sequence, reads,
-          new Result("EC-Cache RS(" + k + "," + r + "), delta " + delta));
-      Result single = read(cache, data, "single", sequence, reads, new Result("single copy"));
-      print(System.out, List.of(ec, single), size);
+      // Learning pass (also JIT and connection warm-up): the coordinator counts these reads and
+      // re-tunes every scheme from them; the maintainer carries the changes out.
+      maintainer.start(200);
+      for (String ns : List.of("ec", "sr", "sp", "single")) {
+        read(cache, data, ns, sequence, reads, new Result("learning"));
+      }
+      awaitSettled(cache, maintainer);
+      List<Result> results = new ArrayList<>();
+      results.add(read(cache, data, "ec", sequence, reads,
+          new Result("EC-Cache RS(" + k + "," + r + "+), delta " + delta)));
+      results.add(read(cache, data, "sr", sequence, reads, new Result("selective replication")));
+      results.add(read(cache, data, "sp", sequence, reads, new Result("SP-Cache partition")));
+      results.add(read(cache, data, "single", sequence, reads, new Result("single copy")));
+      for (Result result : results) {
+        result.memory = memory(cache, result.namespace);
+      }
+      print(System.out, results, size);
     }
     return 0;
+  }
+
+  /** Waits (at most a minute) until every object has the redundancy the coordinator wants. */
+  private void awaitSettled(EcCacheClient cache, RedundancyMaintainer maintainer)
+      throws Exception {
+    long deadline = System.currentTimeMillis() + 60_000;
+    // Two passes at least, so the learning reads have been folded into popularity.
+    long passes = cache.stats().getRetunePasses() + 2;
+    while (System.currentTimeMillis() < deadline) {
+      int unsettled = 0;
+      for (String ns : List.of("ec", "sr", "sp")) {
+        for (String key : cache.list(ns + "/")) {
+          ObjectStat s = cache.stat(key);
+          unsettled += s.current() == s.target() ? 0 : 1;
+        }
+      }
+      StatsResponse stats = cache.stats();
+      progress.printf("\rre-tuning: %d objects to change, %d tasks pending, %d done", unsettled,
+          stats.getTasksPending(), maintainer.tasksDone());
+      if (unsettled == 0 && stats.getTasksPending() == 0 && stats.getRetunePasses() >= passes) {
+        progress.println();
+        return;
+      }
+      Thread.sleep(250);
+    }
+    progress.printf("%nre-tuning did not settle within a minute; measuring as it is%n");
+  }
+
+  /** Cache memory of a namespace's objects over one copy of each (1.0 = no redundancy). */
+  private static double memory(EcCacheClient cache, String ns) throws Exception {
+    long cached = 0;
+    long size = 0;
+    for (String key : cache.list(ns + "/")) {
+      ObjectStat s = cache.stat(key);
+      cached += s.cachedBytes();
+      size += s.size();
+    }
+    return size == 0 ? 0 : (double) cached / size;
   }
 
   private void put(EcCacheClient cache, List<byte[]> data, String prefix, PutOptions options)
@@ -125,6 +200,7 @@ final class DemoCommand implements Callable<Integer> {
   private Result read(EcCacheClient cache, List<byte[]> data, String prefix, int[] sequence,
       int count, Result result) throws Exception {
     cache.readStatistics().reset();
+    result.namespace = prefix;
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long start = System.nanoTime();
@@ -172,13 +248,13 @@ final class DemoCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%n%d objects of %d MiB, %d GETs per scheme, Zipf(%.2f), %d readers,"
         + " %d workers (in-process, unshaped loopback)%n%n", objects, size >> 20, reads, zipf,
         threads, workers);
-    out.println("| scheme | mean ms | median ms | p99 ms | p99.9 ms | λ (load imbalance) | "
-        + "read MB/s | GETs decoded |");
-    out.println("|---|---|---|---|---|---|---|---|");
+    out.println("| scheme | memory | mean ms | median ms | p99 ms | p99.9 ms | λ (load imbalance) | "
+        + "read MB/s | reads decoded |");
+    out.println("|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
       Histogram h = r.latencyMicros;
-      out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f%% | %.0f | %d |%n", r.scheme,
-          h.getMean() / 1000, h.getValueAtPercentile(50) / 1000.0,
+      out.printf(Locale.ROOT, "| %s | %.2fx | %.1f | %.1f | %.1f | %.1f | %.1f%% | %.0f | %d |%n",
+          r.scheme, r.memory, h.getMean() / 1000, h.getValueAtPercentile(50) / 1000.0,
           h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0, r.lambda,
           r.bytes / 1e6 / r.seconds, r.decodes);
     }

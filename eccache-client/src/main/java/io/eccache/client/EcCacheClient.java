@@ -29,6 +29,7 @@ import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
+import io.eccache.common.proto.StatsResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -195,12 +196,9 @@ public final class EcCacheClient implements AutoCloseable {
         options = PutOptions.replicas(smallObjectReplicas).writeMode(options.writeMode());
       }
     }
-    AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
-        .setObjectSize(length).setK(options.k()).setR(options.r());
-    if (options.isReplicas()) {
-      request.setScheme(ObjectPaths.SCHEME_REPLICA);
-    }
-    AllocateResponse allocation = coordinator.allocate(request.build());
+    AllocateResponse allocation = coordinator.allocate(AllocateRequest.newBuilder().setKey(key)
+        .setObjectSize(length).setK(options.k()).setR(options.r()).setScheme(options.scheme())
+        .build());
     awaitWorkersKnown(allocation.getSplitsList());
     boolean through = options.writeMode() == WriteMode.THROUGH && !alreadyPersisted;
     FileOutStream persist = through ? openUnderStoreForWrite(key) : null;
@@ -376,9 +374,19 @@ public final class EcCacheClient implements AutoCloseable {
     return ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme()) ? 0 : delta;
   }
 
-  private static PutOptions sameShape(Layout layout) {
-    return ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())
-        ? PutOptions.replicas(layout.getR() + 1) : PutOptions.code(layout.getK(), layout.getR());
+  /** Options that store an object again as {@code layout} does (defaults if it was tuned). */
+  static PutOptions sameShape(Layout layout) {
+    if (layout.getTuned()) {
+      return PutOptions.defaults();
+    }
+    switch (layout.getScheme()) {
+      case ObjectPaths.SCHEME_REPLICA:
+        return PutOptions.replicas(layout.getR() + 1);
+      case ObjectPaths.SCHEME_PARTITION:
+        return PutOptions.partitions(layout.getK());
+      default:
+        return PutOptions.code(layout.getK(), layout.getR());
+    }
   }
 
   private static void checkDelta(int delta) {
@@ -452,20 +460,19 @@ public final class EcCacheClient implements AutoCloseable {
 
   /** Caches the under store's copy of {@code key} again, streaming it; in the background. */
   private Void recacheFromUnderStore(String key, PutOptions shape) {
-    try (InputStream in = openUnderStore(key, 0, null)) {
-      long length = in instanceof FileInStream ? ((FileInStream) in).remaining() : -1;
-      put(key, ByteSource.of(in), length, shape, true);
+    try {
+      recache(key, shape);
     } catch (IOException | RuntimeException e) {
       LOG.warn("eccache: could not cache '{}' again from the under store: {}", key, e.toString());
     }
     return null;
   }
 
-  /** The layout and health of {@code key}. */
+  /** The layout, health, popularity and target redundancy of {@code key} (not counted as a read). */
   public ObjectStat stat(String key) throws AlluxioStatusException {
-    LookupResponse l = coordinator.lookup(ObjectPaths.checkKey(key));
+    LookupResponse l = coordinator.lookup(ObjectPaths.checkKey(key), true);
     return new ObjectStat(l.getLayout(), (int) l.getSplitsList().stream().filter(Split::getLive)
-        .count());
+        .count(), l.getTarget(), l.getPopularity());
   }
 
   /** Removes {@code key}; returns whether it existed. */
@@ -480,6 +487,56 @@ public final class EcCacheClient implements AutoCloseable {
       keys.add(l.getKey());
     }
     return keys;
+  }
+
+  /**
+   * The coordinator's counters: objects, lookups, workers lost, splits added, dropped and repaired,
+   * maintenance bytes and tasks, and memory per scheme against its redundancy budget.
+   */
+  public StatsResponse stats() throws AlluxioStatusException {
+    return coordinator.stats();
+  }
+
+  // For RedundancyMaintainer, which works through this client's pools.
+  CoordinatorClient coordinator() {
+    return coordinator;
+  }
+
+  LateBindingReader reader() {
+    return reader;
+  }
+
+  FileSystem fileSystem() {
+    return fs;
+  }
+
+  DirectBufferPool pool() {
+    return pool;
+  }
+
+  long streamWindowBytes() {
+    return streamWindowBytes;
+  }
+
+  AlluxioConfiguration conf() {
+    return context.getClusterConf();
+  }
+
+  /** Stores the object again from the under store, as {@code shape}; in the calling thread. */
+  void recache(String key, PutOptions shape) throws IOException {
+    try (InputStream in = openUnderStore(key, 0, null)) {
+      long length = in instanceof FileInStream ? ((FileInStream) in).remaining() : -1;
+      put(key, ByteSource.of(in), length, shape, true);
+    }
+  }
+
+  /** Rewrites a cached object from its current splits as {@code shape} (keeps its S3 status). */
+  void rewrite(LookupResponse lookup, PutOptions shape) throws IOException {
+    Layout layout = lookup.getLayout();
+    try (InputStream in = newStream(lookup, 1, null)) {
+      put(layout.getKey(), ByteSource.of(in), layout.getObjectSize(), shape,
+          layout.getPersisted());
+    }
   }
 
   /** What this client's GETs read, per worker. */

@@ -8,6 +8,7 @@ import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
+import io.eccache.common.ObjectPaths;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
@@ -116,6 +117,16 @@ final class LateBindingReader {
           if (launched < candidates.size()) {
             submit(arrivals, candidates.get(launched++), range);
             pending++;
+          }
+        }
+      }
+      if (ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme()) && units[0] == null) {
+        // Every copy is the whole object: whichever arrived is the data, nothing to decode.
+        for (int i = 1; i < units.length; i++) {
+          if (units[i] != null) {
+            units[0] = units[i];
+            units[i] = null;
+            break;
           }
         }
       }

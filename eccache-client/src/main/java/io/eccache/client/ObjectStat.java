@@ -8,10 +8,14 @@ import io.eccache.common.proto.Layout;
 public final class ObjectStat {
   private final Layout layout;
   private final int liveSplits;
+  private final int target;
+  private final double popularity;
 
-  ObjectStat(Layout layout, int liveSplits) {
+  ObjectStat(Layout layout, int liveSplits, int target, double popularity) {
     this.layout = layout;
     this.liveSplits = liveSplits;
+    this.target = target;
+    this.popularity = popularity;
   }
 
   public String key() {
@@ -22,7 +26,10 @@ public final class ObjectStat {
     return layout.getObjectSize();
   }
 
-  /** "ec" (k data + r parity splits) or "replica" (r + 1 whole copies). */
+  /**
+   * "ec" (k data + r parity splits), "replica" (r + 1 whole copies) or "partition" (SP-Cache: k
+   * partitions).
+   */
   public String scheme() {
     return layout.getScheme();
   }
@@ -37,6 +44,29 @@ public final class ObjectStat {
     return layout.getR();
   }
 
+  /** Whether the coordinator tunes this object's redundancy (it was PUT with default options). */
+  public boolean tuned() {
+    return layout.getTuned();
+  }
+
+  /**
+   * The redundancy the coordinator wants now, in this scheme's unit: r for "ec" and "replica"
+   * (extra copies), k for "partition". Equal to the current one when nothing is to change.
+   */
+  public int target() {
+    return target;
+  }
+
+  /** The redundancy now, in the same unit as {@link #target()}. */
+  public int current() {
+    return ObjectPaths.SCHEME_PARTITION.equals(layout.getScheme()) ? layout.getK() : layout.getR();
+  }
+
+  /** Accesses per popularity period, as an EWMA ({@code alluxio.eccache.popularity.*}). */
+  public double popularity() {
+    return popularity;
+  }
+
   /** Whether the under store (S3) holds this version too, so reads can fall back to it. */
   public boolean persisted() {
     return layout.getPersisted();
@@ -47,6 +77,11 @@ public final class ObjectStat {
     return StripeGeometry.of(layout).stripes();
   }
 
+  /** Bytes the object takes in the cache now: every split or copy. */
+  public long cachedBytes() {
+    return (long) (layout.getK() + layout.getR()) * Math.max(0, layout.getSplitSize());
+  }
+
   /** Splits whose worker is alive and holds them now. */
   public int liveSplits() {
     return liveSplits;
@@ -54,9 +89,20 @@ public final class ObjectStat {
 
   @Override
   public String toString() {
-    String shape = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme())
-        ? (layout.getR() + 1) + " copies" : "RS(" + layout.getK() + "," + layout.getR() + ")";
-    return layout.getKey() + ": " + layout.getObjectSize() + " bytes, " + shape + ", " + liveSplits
-        + "/" + (layout.getK() + layout.getR()) + " live" + (layout.getPersisted() ? ", in S3" : "");
+    String shape;
+    switch (layout.getScheme()) {
+      case ObjectPaths.SCHEME_REPLICA:
+        shape = (layout.getR() + 1) + " copies";
+        break;
+      case ObjectPaths.SCHEME_PARTITION:
+        shape = layout.getK() + " partitions";
+        break;
+      default:
+        shape = "RS(" + layout.getK() + "," + layout.getR() + ")";
+    }
+    return layout.getKey() + ": " + layout.getObjectSize() + " bytes, " + shape
+        + (target != current() ? " (target " + target + ")" : "") + ", " + liveSplits + "/"
+        + (layout.getK() + layout.getR()) + " live" + (layout.getPersisted() ? ", in S3" : "")
+        + String.format(", popularity %.2f", popularity);
   }
 }

@@ -1,25 +1,29 @@
 package io.eccache.client;
 
+import io.eccache.common.ObjectPaths;
+
 /**
- * How to store one object. Unset values come from the coordinator's configuration
- * ({@code alluxio.eccache.default.k}, {@code alluxio.eccache.default.r}).
+ * How to store one object. With {@link #defaults()} the coordinator chooses and keeps tuning the
+ * redundancy (the scheme of the key's namespace, {@code alluxio.eccache.namespace.schemes}, with
+ * parities or copies following popularity); an explicit {@link #code}, {@link #replicas} or
+ * {@link #partitions} is kept as given.
  */
 public final class PutOptions {
+  private final String scheme;
   private final int k;
   private final int r;
   private final WriteMode writeMode;
-  private final boolean replicas;
 
-  private PutOptions(int k, int r, WriteMode writeMode, boolean replicas) {
+  private PutOptions(String scheme, int k, int r, WriteMode writeMode) {
+    this.scheme = scheme;
     this.k = k;
     this.r = r;
     this.writeMode = writeMode;
-    this.replicas = replicas;
   }
 
-  /** The coordinator's defaults (k = 10, r = 1 unless configured otherwise), cache only. */
+  /** The coordinator's choice for the key's namespace (k = 10, r = 1 for "ec"), cache only. */
   public static PutOptions defaults() {
-    return new PutOptions(0, -1, WriteMode.CACHE_ONLY, false);
+    return new PutOptions("", 0, -1, WriteMode.CACHE_ONLY);
   }
 
   /**
@@ -32,7 +36,7 @@ public final class PutOptions {
     if (copies < 1 || copies > 255) {
       throw new IllegalArgumentException("copies must be in 1..255, not " + copies);
     }
-    return new PutOptions(1, copies - 1, WriteMode.CACHE_ONLY, true);
+    return new PutOptions(ObjectPaths.SCHEME_REPLICA, 1, copies - 1, WriteMode.CACHE_ONLY);
   }
 
   /**
@@ -45,7 +49,25 @@ public final class PutOptions {
       throw new IllegalArgumentException("invalid code k=" + k + ", r=" + r
           + ": need k >= 1, r >= 0 and k + r <= 255 (and k + r live workers)");
     }
-    return new PutOptions(k, r, WriteMode.CACHE_ONLY, false);
+    return new PutOptions(ObjectPaths.SCHEME_EC, k, r, WriteMode.CACHE_ONLY);
+  }
+
+  /**
+   * SP-Cache's selective partition: {@code k} partitions on distinct workers, no redundancy, every
+   * partition read.
+   *
+   * @throws IllegalArgumentException unless 1 <= k <= 255
+   */
+  public static PutOptions partitions(int k) {
+    if (k < 1 || k > 255) {
+      throw new IllegalArgumentException("partitions must be in 1..255, not " + k);
+    }
+    return new PutOptions(ObjectPaths.SCHEME_PARTITION, k, 0, WriteMode.CACHE_ONLY);
+  }
+
+  /** The coordinator's choice of scheme with {@code k} set: how re-tuning repartitions. */
+  static PutOptions tunedWithK(int k) {
+    return new PutOptions("", k, -1, WriteMode.CACHE_ONLY);
   }
 
   /** These options with another write mode. */
@@ -53,17 +75,22 @@ public final class PutOptions {
     if (mode == null) {
       throw new IllegalArgumentException("write mode must not be null");
     }
-    return new PutOptions(k, r, mode, replicas);
+    return new PutOptions(scheme, k, r, mode);
   }
 
   /** Whether these options store whole copies rather than splits. */
   public boolean isReplicas() {
-    return replicas;
+    return ObjectPaths.SCHEME_REPLICA.equals(scheme);
   }
 
-  /** Whether neither a code nor replicas was chosen. */
+  /** Whether the coordinator chooses (and tunes) the redundancy. */
   boolean isDefaultCode() {
-    return k == 0 && !replicas;
+    return scheme.isEmpty();
+  }
+
+  /** The scheme asked for, or "" for the coordinator's choice. */
+  public String scheme() {
+    return scheme;
   }
 
   /** Where the PUT persists the object besides the cache. */

@@ -79,4 +79,9 @@ final class StripeWindow implements AutoCloseable {
   int firstStripe() {
     return from;
   }
+
+  /** Data split {@code i}'s bytes for this window's stripes (a view; do not release it). */
+  ByteBuffer data(int i) {
+    return data[i].duplicate();
+  }
 }

@@ -7,6 +7,9 @@ import alluxio.grpc.ServiceType;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.PlanRequest;
+import io.eccache.common.proto.PlanResponse;
 import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.CoordinatorServiceGrpc;
 import io.eccache.common.proto.DeleteRequest;
@@ -70,9 +73,27 @@ public final class CoordinatorClient extends AbstractMasterClient {
         .setWriteId(writeId).build()), LOG, "MarkPersisted", "key=%s", key).getMarked();
   }
 
+  /** The layout and split locations of {@code key}, counted as an access (a read). */
   public LookupResponse lookup(String key) throws AlluxioStatusException {
-    return retryRPC(() -> stub.lookup(LookupRequest.newBuilder().setKey(key).build()), LOG,
-        "Lookup", "key=%s", key);
+    return lookup(key, false);
+  }
+
+  /** As {@link #lookup(String)}; {@code statOnly}: not counted as an access. */
+  public LookupResponse lookup(String key, boolean statOnly) throws AlluxioStatusException {
+    return retryRPC(() -> stub.lookup(LookupRequest.newBuilder().setKey(key)
+        .setStatOnly(statOnly).build()), LOG, "Lookup", "key=%s", key);
+  }
+
+  /** Up to {@code maxTasks} maintenance tasks, each leased to this caller. */
+  public PlanResponse plan(int maxTasks) throws AlluxioStatusException {
+    return retryRPC(() -> stub.plan(PlanRequest.newBuilder().setMaxTasks(maxTasks).build()), LOG,
+        "Plan", "max=%s", maxTasks);
+  }
+
+  /** Reports a leased maintenance task done or failed; false if the object changed meanwhile. */
+  public boolean applyChange(ApplyChangeRequest request) throws AlluxioStatusException {
+    return retryRPC(() -> stub.applyChange(request), LOG, "ApplyChange", "lease=%s",
+        request.getLease()).getApplied();
   }
 
   public boolean delete(String key) throws AlluxioStatusException {

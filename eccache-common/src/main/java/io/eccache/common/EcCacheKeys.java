@@ -97,5 +97,72 @@ public final class EcCacheKeys {
               + "least one; one window is read ahead.")
           .setIsBuiltIn(false).build();
 
+  /**
+   * Redundancy scheme per namespace (a key's first path component), as {@code ns=scheme} pairs,
+   * comma separated; schemes: {@code ec}, {@code replica} (selective replication),
+   * {@code partition} (SP-Cache). Namespaces not listed use {@code ec}.
+   */
+  public static final PropertyKey NAMESPACE_SCHEMES =
+      PropertyKey.Builder.stringBuilder("alluxio.eccache.namespace.schemes")
+          .setDefaultValue("")
+          .setDescription("Redundancy scheme per namespace, e.g. 'sr=replica,sp=partition'; others "
+              + "use ec.")
+          .setIsBuiltIn(false).build();
+
+  /** Memory beyond one copy of every object that redundancy may use (the paper's 15%). */
+  public static final PropertyKey MEMORY_OVERHEAD =
+      PropertyKey.Builder.doubleBuilder("alluxio.eccache.memory.overhead")
+          .setDefaultValue(0.15)
+          .setDescription("Redundancy budget as a fraction of the objects' size, per namespace: "
+              + "base parities first, the rest to the most popular objects.")
+          .setIsBuiltIn(false).build();
+
+  /** Length of a popularity period. */
+  public static final PropertyKey POPULARITY_PERIOD =
+      PropertyKey.Builder.durationBuilder("alluxio.eccache.popularity.period")
+          .setDefaultValue("1min")
+          .setDescription("Accesses are counted per period and folded into an EWMA at its end.")
+          .setIsBuiltIn(false).build();
+
+  /** Weight of the latest period in the popularity EWMA (Agar uses 0.8). */
+  public static final PropertyKey POPULARITY_WEIGHT =
+      PropertyKey.Builder.doubleBuilder("alluxio.eccache.popularity.weight")
+          .setDefaultValue(0.8)
+          .setDescription("popularity = weight * accesses in the last period + (1 - weight) * "
+              + "popularity before.")
+          .setIsBuiltIn(false).build();
+
+  /** How often the coordinator recomputes every object's target redundancy. */
+  public static final PropertyKey RETUNE_INTERVAL =
+      PropertyKey.Builder.durationBuilder("alluxio.eccache.retune.interval")
+          .setDefaultValue("30s")
+          .setDescription("How often the coordinator recomputes target redundancy and plans "
+              + "repairs; also right after a worker is lost. 0 turns re-tuning off.")
+          .setIsBuiltIn(false).build();
+
+  /** How long a maintenance task handed out may stay unfinished before it is planned again. */
+  public static final PropertyKey MAINTENANCE_LEASE =
+      PropertyKey.Builder.durationBuilder("alluxio.eccache.maintenance.lease")
+          .setDefaultValue("5min")
+          .setDescription("A planned repair or re-tuning task not reported done within this is "
+              + "handed out again.")
+          .setIsBuiltIn(false).build();
+
+  /** Bytes per second a maintainer may move (reads plus writes) for repair and re-tuning. */
+  public static final PropertyKey MAINTENANCE_BANDWIDTH =
+      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.maintenance.bandwidth")
+          .setDefaultValue("100MB")
+          .setDescription("Per maintainer process: bytes per second read and written by repair and "
+              + "re-tuning.")
+          .setIsBuiltIn(false).build();
+
+  /** SP-Cache's latency model: bandwidth of one cache server. */
+  public static final PropertyKey PARTITION_SERVER_BANDWIDTH =
+      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.partition.server.bandwidth")
+          .setDefaultValue("125MB")
+          .setDescription("Bytes per second one worker serves, for SP-Cache's choice of partition "
+              + "counts (1 Gbps by default, as in its paper).")
+          .setIsBuiltIn(false).build();
+
   private EcCacheKeys() {}
 }

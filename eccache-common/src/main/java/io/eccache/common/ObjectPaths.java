@@ -42,6 +42,14 @@ public final class ObjectPaths {
   public static final String SCHEME_EC = "ec";
   /** The replication scheme: one whole copy and r more, each on its own worker. */
   public static final String SCHEME_REPLICA = "replica";
+  /** SP-Cache's selective partition: k partitions, no redundancy, every one read. */
+  public static final String SCHEME_PARTITION = "partition";
+
+  /** The namespace of a key: its first path component ("" for a key without '/'). */
+  public static String namespaceOf(String key) {
+    int slash = key.indexOf('/');
+    return slash < 0 ? "" : key.substring(0, slash);
+  }
 
   /** The file name of split {@code index} of a (k, r) erasure-coded layout. */
   public static String splitName(int index, int k) {

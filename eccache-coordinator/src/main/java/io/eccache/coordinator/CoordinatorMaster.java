@@ -9,6 +9,7 @@ import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
+import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateDirectoryPOptions;
 import alluxio.grpc.DeletePOptions;
 import alluxio.grpc.FileSystemMasterCommonPOptions;
@@ -49,6 +50,12 @@ import io.eccache.common.EcCacheKeys;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.ApplyChangeResponse;
+import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.PlanResponse;
+import io.eccache.common.proto.SchemeStats;
+import io.eccache.coordinator.allocation.PopularityTracker;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.Layout;
@@ -58,7 +65,9 @@ import io.eccache.common.proto.Split;
 import io.eccache.common.proto.StatsResponse;
 import java.io.IOException;
 import java.security.SecureRandom;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -67,6 +76,9 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import org.slf4j.Logger;
@@ -101,6 +113,31 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final AtomicLong lookups = new AtomicLong();
   private final AtomicLong workersLost = new AtomicLong();
 
+  // Popularity-driven redundancy: soft state, rebuilt from lookups after a restart.
+  private final NamespaceSchemes schemes;
+  private final PopularityTracker popularity;
+  private final RedundancyPlanner planner;
+  private final long retuneIntervalMs;
+  private final long popularityPeriodMs;
+  private final long leaseMs;
+  private ScheduledExecutorService retuner;
+  /** Guarded by {@code this}: the last pass's plan and the tasks handed out. */
+  private long lastRollMs = System.currentTimeMillis();
+  private long lastPassMs = System.currentTimeMillis();
+  private long lookupsAtLastPass;
+  private final Deque<MaintenanceTask> queued = new ArrayDeque<>();
+  private final Map<String, Lease> leases = new HashMap<>();
+  private final Set<String> leasedKeys = new HashSet<>();
+  private volatile Map<String, Integer> targets = Map.of();
+  private volatile Map<String, SchemeStats> schemeStats = Map.of();
+  private final AtomicLong splitsAdded = new AtomicLong();
+  private final AtomicLong splitsDropped = new AtomicLong();
+  private final AtomicLong splitsRepaired = new AtomicLong();
+  private final AtomicLong repartitions = new AtomicLong();
+  private final AtomicLong maintenanceBytes = new AtomicLong();
+  private final AtomicLong tasksFailed = new AtomicLong();
+  private final AtomicLong retunePasses = new AtomicLong();
+
   CoordinatorMaster(CoreMasterContext context, BlockMaster blockMaster,
       FileSystemMaster fileSystemMaster) {
     super(context, new SystemClock(), ExecutorServiceFactories.cachedThreadPool(NAME));
@@ -109,13 +146,49 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     this.paths = new ObjectPaths(Configuration.getString(EcCacheKeys.ROOT));
     this.allocationTimeoutMs = Configuration.getMs(EcCacheKeys.ALLOCATION_TIMEOUT);
     this.maxCellSize = Configuration.getBytes(EcCacheKeys.CELL_SIZE);
+    this.schemes = NamespaceSchemes.parse(Configuration.getString(EcCacheKeys.NAMESPACE_SCHEMES));
+    this.popularity = new PopularityTracker(Configuration.getDouble(EcCacheKeys.POPULARITY_WEIGHT));
+    this.planner = new RedundancyPlanner(Configuration.getDouble(EcCacheKeys.MEMORY_OVERHEAD),
+        Configuration.getInt(EcCacheKeys.DEFAULT_R),
+        Configuration.getBytes(EcCacheKeys.PARTITION_SERVER_BANDWIDTH));
+    this.retuneIntervalMs = Configuration.getMs(EcCacheKeys.RETUNE_INTERVAL);
+    this.popularityPeriodMs = Configuration.getMs(EcCacheKeys.POPULARITY_PERIOD);
+    this.leaseMs = Configuration.getMs(EcCacheKeys.MAINTENANCE_LEASE);
     // Registered once, here: start() runs again on every promotion. Placement reads the live list at
     // each allocation, so the listener only has to count.
     blockMaster.registerWorkerLostListener(address -> {
       workersLost.incrementAndGet();
-      LOG.info("eccache: worker {}:{} lost; no new splits go there", address.getHost(),
-          address.getRpcPort());
+      LOG.info("eccache: worker {}:{} lost; no new splits go there, its splits are planned for"
+          + " repair", address.getHost(), address.getRpcPort());
+      ScheduledExecutorService r = retuner;
+      if (r != null) {
+        r.execute(this::retuneQuietly);
+      }
     });
+  }
+
+  @Override
+  public void start(Boolean isPrimary) throws IOException {
+    super.start(isPrimary);
+    if (isPrimary && retuneIntervalMs > 0) {
+      retuner = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "eccache-retune");
+        t.setDaemon(true);
+        return t;
+      });
+      retuner.scheduleWithFixedDelay(this::retuneQuietly, retuneIntervalMs, retuneIntervalMs,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public void stop() throws IOException {
+    ScheduledExecutorService r = retuner;
+    retuner = null;
+    if (r != null) {
+      r.shutdownNow();
+    }
+    super.stop();
   }
 
   @Override
@@ -138,18 +211,32 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /** Places a new write of {@code key}: a layout and a distinct live worker per split. */
   AllocateResponse allocate(AllocateRequest request) throws IOException, AlluxioException {
     String key = checkKey(request.getKey());
-    String scheme = request.getScheme().isEmpty() ? ObjectPaths.SCHEME_EC : request.getScheme();
-    boolean replica = scheme.equals(ObjectPaths.SCHEME_REPLICA);
-    if (!replica && !scheme.equals(ObjectPaths.SCHEME_EC)) {
-      throw new InvalidArgumentException("unknown scheme '" + scheme + "': use '"
-          + ObjectPaths.SCHEME_EC + "' or '" + ObjectPaths.SCHEME_REPLICA + "'");
+    // No scheme asked for: the namespace's, and the coordinator tunes its redundancy from now on.
+    boolean tuned = request.getScheme().isEmpty();
+    String scheme = tuned ? schemes.schemeOf(key) : request.getScheme();
+    int k;
+    int r;
+    switch (scheme) {
+      case ObjectPaths.SCHEME_EC:
+        k = request.getK() == 0 ? Configuration.getInt(EcCacheKeys.DEFAULT_K) : request.getK();
+        r = request.getR() < 0 ? Configuration.getInt(EcCacheKeys.DEFAULT_R) : request.getR();
+        break;
+      case ObjectPaths.SCHEME_REPLICA:
+        k = 1;
+        // A tuned replicated object starts as one copy; small objects ask for their copies.
+        r = request.getR() >= 0 ? request.getR()
+            : tuned ? 0 : Configuration.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS) - 1;
+        break;
+      case ObjectPaths.SCHEME_PARTITION:
+        // SP-Cache writes a new object unsplit; re-tuning partitions it by popularity.
+        k = request.getK() == 0 ? 1 : request.getK();
+        r = 0;
+        break;
+      default:
+        throw new InvalidArgumentException("unknown scheme '" + scheme + "': use '"
+            + ObjectPaths.SCHEME_EC + "', '" + ObjectPaths.SCHEME_REPLICA + "' or '"
+            + ObjectPaths.SCHEME_PARTITION + "'");
     }
-    int k = replica ? 1
-        : request.getK() == 0 ? Configuration.getInt(EcCacheKeys.DEFAULT_K) : request.getK();
-    int r = request.getR() < 0
-        ? (replica ? Configuration.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS) - 1
-            : Configuration.getInt(EcCacheKeys.DEFAULT_R))
-        : request.getR();
     if (k < 1 || r < 0 || k + r > 255) {
       throw new InvalidArgumentException("invalid code k=" + k + ", r=" + r
           + ": need k >= 1, r >= 0 and k + r <= 255");
@@ -171,7 +258,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     long splitSize = size < 0 ? -1 : new StripeGeometry(size, k, cellSize).splitSize();
     Layout layout = Layout.newBuilder().setKey(key).setScheme(scheme).setK(k).setR(r)
         .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
-        .setDirectory(dir).build();
+        .setDirectory(dir).setTuned(tuned).build();
     asMaster(() -> {
       fileSystemMaster.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
           CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
@@ -284,41 +371,262 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
 
   /** The committed layout of {@code key} and where every split is now. Counts the access. */
   LookupResponse lookup(String key) throws IOException, AlluxioException {
+    return lookup(key, false);
+  }
+
+  /** As {@link #lookup(String)}; a {@code statOnly} lookup is not counted as an access. */
+  LookupResponse lookup(String key, boolean statOnly) throws IOException, AlluxioException {
     checkKey(key);
-    lookups.incrementAndGet();
+    if (!statOnly) {
+      lookups.incrementAndGet();
+      popularity.record(key);
+    }
     return asMaster(() -> {
       Layout layout = readLayout(paths.objectDirectory(key));
       if (layout == null) {
         throw new NotFoundException("no object '" + key + "' in eccache: PUT it first");
       }
-      Set<String> liveWorkers = new HashSet<>();
-      for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
-        liveWorkers.add(w.getAddress().getHost() + ":" + w.getAddress().getRpcPort());
-      }
-      Map<String, FileInfo> files = new HashMap<>();
-      for (FileInfo f : fileSystemMaster.listStatus(new AlluxioURI(layout.getDirectory()),
-          noSyncList())) {
-        files.put(f.getName(), f);
-      }
-      LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
-      int n = layout.getK() + layout.getR();
-      for (int i = 0; i < n; i++) {
-        String name = ObjectPaths.splitName(i, layout.getK(), layout.getScheme());
-        Split.Builder split = Split.newBuilder().setIndex(i)
-            .setPath(layout.getDirectory() + "/" + name);
-        FileInfo info = files.get(name);
-        WorkerNetAddress where = info == null ? null : location(info);
-        if (info != null) {
-          split.setStatus(GrpcUtils.toProto(info));
-        }
-        if (where != null) {
-          split.setWorker(GrpcUtils.toProto(where))
-              .setLive(liveWorkers.contains(where.getHost() + ":" + where.getRpcPort()));
-        }
-        response.addSplits(split);
-      }
-      return response.build();
+      return describe(layout, liveWorkerIds())
+          .setTarget(targets.getOrDefault(key, RedundancyPlanner.current(layout)))
+          .setPopularity(popularity.popularity(key)).build();
     });
+  }
+
+  private Set<String> liveWorkerIds() throws UnavailableException {
+    Set<String> live = new HashSet<>();
+    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
+      live.add(w.getAddress().getHost() + ":" + w.getAddress().getRpcPort());
+    }
+    return live;
+  }
+
+  /** The layout with every split's file status and live location. */
+  private LookupResponse.Builder describe(Layout layout, Set<String> liveWorkers)
+      throws IOException, AlluxioException {
+    Map<String, FileInfo> files = new HashMap<>();
+    for (FileInfo f : fileSystemMaster.listStatus(new AlluxioURI(layout.getDirectory()),
+        noSyncList())) {
+      files.put(f.getName(), f);
+    }
+    LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
+    int n = layout.getK() + layout.getR();
+    for (int i = 0; i < n; i++) {
+      String name = ObjectPaths.splitName(i, layout.getK(), layout.getScheme());
+      Split.Builder split = Split.newBuilder().setIndex(i)
+          .setPath(layout.getDirectory() + "/" + name);
+      FileInfo info = files.get(name);
+      WorkerNetAddress where = info == null ? null : location(info);
+      if (info != null) {
+        split.setStatus(GrpcUtils.toProto(info));
+      }
+      if (where != null) {
+        split.setWorker(GrpcUtils.toProto(where))
+            .setLive(liveWorkers.contains(where.getHost() + ":" + where.getRpcPort()));
+      }
+      response.addSplits(split);
+    }
+    return response;
+  }
+
+  private void retuneQuietly() {
+    try {
+      retune();
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      LOG.warn("eccache: re-tuning pass failed; the next one retries: {}", e.toString());
+    }
+  }
+
+  /**
+   * One planning pass: folds the popularity period if it is over, recomputes every object's
+   * target redundancy under the budget, drops surplus parities and copies (metadata only), and
+   * queues the repairs and additions for maintainers. Runs every alluxio.eccache.retune.interval
+   * and when a worker is lost.
+   */
+  synchronized void retune() throws IOException, AlluxioException {
+    long now = System.currentTimeMillis();
+    if (now - lastRollMs >= popularityPeriodMs) {
+      popularity.roll();
+      lastRollMs = now;
+    }
+    long seenLookups = lookups.get();
+    double rate = (seenLookups - lookupsAtLastPass) * 1000.0 / Math.max(1, now - lastPassMs);
+    lookupsAtLastPass = seenLookups;
+    lastPassMs = now;
+    List<WorkerNetAddress> live = new ArrayList<>();
+    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
+      live.add(w.getAddress());
+    }
+    Set<String> liveIds = liveWorkerIds();
+    List<RedundancyPlanner.ObjectState> states = new ArrayList<>();
+    for (Layout layout : list("").getObjectsList()) {
+      LookupResponse described;
+      try {
+        described = asMaster(() -> describe(layout, liveIds).build());
+      } catch (FileDoesNotExistException replacedMeanwhile) {
+        continue;
+      }
+      List<WorkerNetAddress> locations = new ArrayList<>();
+      for (Split split : described.getSplitsList()) {
+        locations.add(split.getLive() ? GrpcUtils.fromProto(split.getWorker()) : null);
+      }
+      states.add(new RedundancyPlanner.ObjectState(layout, locations,
+          popularity.popularity(layout.getKey())));
+    }
+    RedundancyPlanner.Result plan = planner.plan(states, live, rate, random);
+    targets = Map.copyOf(plan.targets);
+    schemeStats = Map.copyOf(plan.schemes);
+    for (RedundancyPlanner.Drop drop : plan.drops) {
+      dropSplits(drop);
+    }
+    expireLeases(now);
+    queued.clear();
+    for (MaintenanceTask task : plan.tasks) {
+      if (!leasedKeys.contains(task.getKey())) {
+        queued.add(task);
+      }
+    }
+    retunePasses.incrementAndGet();
+  }
+
+  /** Removes surplus parities or copies: the layout first (readers stop using them), then files. */
+  private void dropSplits(RedundancyPlanner.Drop drop) throws IOException, AlluxioException {
+    String objectDir = paths.objectDirectory(drop.key);
+    Lock lock = keyLocks.get(drop.key);
+    lock.lock();
+    try {
+      asMaster(() -> {
+        Layout current = readLayout(objectDir);
+        if (current == null || !current.getWriteId().equals(drop.writeId)
+            || current.getR() <= drop.toR) {
+          return null;
+        }
+        StripeGeometry g = StripeGeometry.of(current);
+        int keep = current.getK() + drop.toR;
+        Layout smaller = current.toBuilder().setR(drop.toR).clearCrc32C()
+            .addAllCrc32C(current.getCrc32CList().subList(0, g.checksums(keep))).build();
+        setLayout(objectDir, smaller);
+        for (int i = keep; i < current.getK() + current.getR(); i++) {
+          deleteQuietly(current.getDirectory() + "/"
+              + ObjectPaths.splitName(i, current.getK(), current.getScheme()));
+        }
+        splitsDropped.addAndGet(current.getR() - drop.toR);
+        return null;
+      });
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Hands out up to {@code max} maintenance tasks, at most one per object, each under a lease. */
+  synchronized PlanResponse plan(int max) {
+    expireLeases(System.currentTimeMillis());
+    PlanResponse.Builder response = PlanResponse.newBuilder();
+    for (var it = queued.iterator(); it.hasNext() && response.getTasksCount() < max; ) {
+      MaintenanceTask task = it.next();
+      it.remove();
+      if (!leasedKeys.add(task.getKey())) {
+        continue;
+      }
+      String id = UUID.randomUUID().toString();
+      leases.put(id, new Lease(task, System.currentTimeMillis() + leaseMs));
+      response.addTasks(task.toBuilder().setLease(id));
+    }
+    return response.build();
+  }
+
+  private void expireLeases(long now) {
+    for (var it = leases.values().iterator(); it.hasNext(); ) {
+      Lease lease = it.next();
+      if (lease.deadlineMs < now) {
+        it.remove();
+        leasedKeys.remove(lease.task.getKey());
+      }
+    }
+  }
+
+  /** A maintainer reports a task done (or failed); records what it changed. */
+  ApplyChangeResponse applyChange(ApplyChangeRequest request)
+      throws IOException, AlluxioException {
+    Lease lease;
+    synchronized (this) {
+      lease = leases.remove(request.getLease());
+      if (lease != null) {
+        leasedKeys.remove(lease.task.getKey());
+      }
+    }
+    if (lease == null) {
+      throw new NotFoundException("no maintenance task with lease " + request.getLease()
+          + ": it expired after " + leaseMs / 1000 + " s and will be planned again");
+    }
+    maintenanceBytes.addAndGet(request.getBytes());
+    MaintenanceTask task = lease.task;
+    if (request.getFailed()) {
+      tasksFailed.incrementAndGet();
+      LOG.warn("eccache: {} of '{}' failed in a maintainer: {}", task.getKind(), task.getKey(),
+          request.getError());
+      return ApplyChangeResponse.newBuilder().setApplied(false).build();
+    }
+    switch (task.getKind()) {
+      case ADD_SPLITS:
+        return ApplyChangeResponse.newBuilder().setApplied(addSplits(task, request)).build();
+      case REPAIR:
+        splitsRepaired.addAndGet(Math.max(1, task.getSplitsCount()));
+        return ApplyChangeResponse.newBuilder().setApplied(true).build();
+      case REPARTITION:
+        repartitions.incrementAndGet();
+        return ApplyChangeResponse.newBuilder().setApplied(true).build();
+      default:
+        throw new InvalidArgumentException("unknown task kind " + task.getKind());
+    }
+  }
+
+  /** Records parities (or copies) a maintainer wrote: one layout update, after checking them. */
+  private boolean addSplits(MaintenanceTask task, ApplyChangeRequest request)
+      throws IOException, AlluxioException {
+    String objectDir = paths.objectDirectory(task.getKey());
+    Lock lock = keyLocks.get(task.getKey());
+    lock.lock();
+    try {
+      return asMaster(() -> {
+        Layout current = readLayout(objectDir);
+        int added = task.getSplitsCount();
+        if (current == null || !current.getWriteId().equals(task.getWriteId())
+            || current.getR() != task.getTarget() - added) {
+          return false; // replaced, deleted or re-tuned meanwhile: the new files stay unused
+        }
+        StripeGeometry g = StripeGeometry.of(current);
+        if (request.getCrc32CCount() != g.checksums(added)) {
+          throw new InvalidArgumentException("ADD_SPLITS of '" + task.getKey() + "' reported "
+              + request.getCrc32CCount() + " checksums for " + added + " splits of "
+              + g.stripes() + " stripes");
+        }
+        for (int index : task.getSplitsList()) {
+          String split = current.getDirectory() + "/"
+              + ObjectPaths.splitName(index, current.getK(), current.getScheme());
+          FileInfo info = fileSystemMaster.getFileInfo(new AlluxioURI(split), noSync());
+          if (!info.isCompleted() || info.getLength() != current.getSplitSize()) {
+            throw new FailedPreconditionException("new split " + split + " is incomplete");
+          }
+        }
+        setLayout(objectDir, current.toBuilder().setR(task.getTarget())
+            .addAllCrc32C(request.getCrc32CList()).build());
+        splitsAdded.addAndGet(added);
+        return true;
+      });
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A task handed to a maintainer and when it is given up on. */
+  private static final class Lease {
+    final MaintenanceTask task;
+    final long deadlineMs;
+
+    Lease(MaintenanceTask task, long deadlineMs) {
+      this.task = task;
+      this.deadlineMs = deadlineMs;
+    }
   }
 
   /** Removes {@code key}; returns whether it existed. */
@@ -334,6 +642,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         }
         fileSystemMaster.delete(new AlluxioURI(dir), DeleteContext.mergeFrom(
             DeletePOptions.newBuilder().setRecursive(true).setAlluxioOnly(true)));
+        popularity.forget(key);
         return true;
       });
     } finally {
@@ -366,10 +675,18 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   }
 
   StatsResponse stats() throws IOException, AlluxioException {
+    int pending;
+    synchronized (this) {
+      pending = queued.size() + leases.size();
+    }
     return StatsResponse.newBuilder().setLiveWorkers(blockMaster.getWorkerCount())
         .setObjects(list("").getObjectsCount()).setAllocations(allocations.get())
         .setCommits(commits.get()).setLookups(lookups.get()).setWorkersLost(workersLost.get())
-        .build();
+        .setSplitsAdded(splitsAdded.get()).setSplitsDropped(splitsDropped.get())
+        .setSplitsRepaired(splitsRepaired.get()).setRepartitions(repartitions.get())
+        .setMaintenanceBytes(maintenanceBytes.get()).setTasksPending(pending)
+        .setTasksFailed(tasksFailed.get()).setRetunePasses(retunePasses.get())
+        .addAllSchemes(schemeStats.values()).build();
   }
 
   private static String checkKey(String key) throws InvalidArgumentException {

@@ -3,6 +3,10 @@ package io.eccache.coordinator;
 import alluxio.RpcUtils;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.ApplyChangeResponse;
+import io.eccache.common.proto.PlanRequest;
+import io.eccache.common.proto.PlanResponse;
 import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.CommitResponse;
 import io.eccache.common.proto.CoordinatorServiceGrpc;
@@ -57,8 +61,8 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
   @Override
   public void lookup(LookupRequest request, StreamObserver<LookupResponse> out) {
     // An unknown key is an answer, not a failure worth a WARN line.
-    RpcUtils.call(LOG, () -> master.lookup(request.getKey()), "Lookup", true, "key=%s", out,
-        request.getKey());
+    RpcUtils.call(LOG, () -> master.lookup(request.getKey(), request.getStatOnly()), "Lookup", true,
+        "key=%s", out, request.getKey());
   }
 
   @Override
@@ -71,6 +75,18 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
   public void list(ListRequest request, StreamObserver<ListResponse> out) {
     RpcUtils.call(LOG, () -> master.list(request.getPrefix()), "List", "prefix=%s", out,
         request.getPrefix());
+  }
+
+  @Override
+  public void plan(PlanRequest request, StreamObserver<PlanResponse> out) {
+    RpcUtils.call(LOG, () -> master.plan(request.getMaxTasks()), "Plan", "max=%s", out,
+        request.getMaxTasks());
+  }
+
+  @Override
+  public void applyChange(ApplyChangeRequest request, StreamObserver<ApplyChangeResponse> out) {
+    RpcUtils.call(LOG, () -> master.applyChange(request), "ApplyChange", "lease=%s", out,
+        request.getLease());
   }
 
   @Override

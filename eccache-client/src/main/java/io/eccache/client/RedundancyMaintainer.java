@@ -1,0 +1,274 @@
+package io.eccache.client;
+
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileOutStream;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.status.AlluxioStatusException;
+import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.WritePType;
+import com.google.common.util.concurrent.RateLimiter;
+import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.StripeGeometry;
+import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.isal.ReedSolomon;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out what the coordinator plans, outside the master: rebuilds splits lost with a worker,
+ * writes the extra parities (or copies) a newly popular object gets, and repartitions SP-Cache
+ * objects. It runs in any client process (a Spark driver, the {@code eccache} CLI, a dedicated
+ * maintenance process); several may run at once, the coordinator leases each task to one.
+ *
+ * <p>Adding a parity never rewrites the object's other splits: a Cauchy parity row depends only on
+ * k and its index, so parity k + j of a (k, r + 1) code equals parity k + j of (k, r). The new
+ * split is written next to the others, then one layout update makes it visible. Reads and writes
+ * are limited to {@code alluxio.eccache.maintenance.bandwidth} bytes per second.
+ */
+public final class RedundancyMaintainer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RedundancyMaintainer.class);
+  private static final int TASKS_PER_PLAN = 16;
+
+  private final EcCacheClient client;
+  private final RateLimiter bandwidth;
+  private final AtomicLong tasksDone = new AtomicLong();
+  private final AtomicLong bytesMoved = new AtomicLong();
+  private ScheduledExecutorService loop;
+
+  private RedundancyMaintainer(EcCacheClient client) {
+    this.client = client;
+    long bytesPerSecond = client.conf().getBytes(EcCacheKeys.MAINTENANCE_BANDWIDTH);
+    this.bandwidth = RateLimiter.create(Math.max(1, bytesPerSecond));
+  }
+
+  /** A maintainer working through {@code client}'s pools; closing it leaves the client open. */
+  public static RedundancyMaintainer create(EcCacheClient client) {
+    return new RedundancyMaintainer(client);
+  }
+
+  /** Asks the coordinator for work and does it; returns the tasks carried out. */
+  public int runOnce() throws AlluxioStatusException {
+    int done = 0;
+    for (MaintenanceTask task : client.coordinator().plan(TASKS_PER_PLAN).getTasksList()) {
+      long[] moved = {0};
+      ApplyChangeRequest.Builder report = ApplyChangeRequest.newBuilder()
+          .setLease(task.getLease());
+      try {
+        switch (task.getKind()) {
+          case ADD_SPLITS:
+          case REPAIR:
+            writeSplits(task, report, moved);
+            break;
+          case REPARTITION:
+            repartition(task, moved);
+            break;
+          default:
+            throw new IOException("unknown task kind " + task.getKind());
+        }
+        report.setBytes(moved[0]);
+        client.coordinator().applyChange(report.build());
+        done++;
+        tasksDone.incrementAndGet();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("eccache: {} of '{}' failed: {}", task.getKind(), task.getKey(), e.toString());
+        client.coordinator().applyChange(report.setBytes(moved[0]).setFailed(true)
+            .setError(String.valueOf(e)).clearCrc32C().build());
+      }
+      bytesMoved.addAndGet(moved[0]);
+    }
+    return done;
+  }
+
+  /** Runs {@link #runOnce()} every {@code periodMs} in a background thread until closed. */
+  public synchronized RedundancyMaintainer start(long periodMs) {
+    if (loop == null) {
+      loop = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "eccache-maintainer");
+        t.setDaemon(true);
+        return t;
+      });
+      loop.scheduleWithFixedDelay(() -> {
+        try {
+          runOnce();
+        } catch (AlluxioStatusException | RuntimeException e) {
+          LOG.warn("eccache: maintenance round failed; retrying: {}", e.toString());
+        }
+      }, 0, periodMs, TimeUnit.MILLISECONDS);
+    }
+    return this;
+  }
+
+  /** Tasks this maintainer carried out. */
+  public long tasksDone() {
+    return tasksDone.get();
+  }
+
+  /** Bytes it read and wrote doing them. */
+  public long bytesMoved() {
+    return bytesMoved.get();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (loop != null) {
+      loop.shutdownNow();
+      try {
+        loop.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      loop = null;
+    }
+  }
+
+  /**
+   * Writes the task's splits (new parities or copies, or lost splits rebuilt) from the object's
+   * current splits, window by window, each pinned to the worker the coordinator chose.
+   */
+  private void writeSplits(MaintenanceTask task, ApplyChangeRequest.Builder report, long[] moved)
+      throws IOException {
+    LookupResponse lookup = client.coordinator().lookup(task.getKey(), true);
+    Layout layout = lookup.getLayout();
+    if (!layout.getWriteId().equals(task.getWriteId())) {
+      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
+    }
+    if (task.getKind() == MaintenanceTask.Kind.REPAIR && task.getSplitsCount() == 0) {
+      // Too few splits left to decode: store it again from S3.
+      client.recache(task.getKey(), EcCacheClient.sameShape(layout));
+      moved[0] += 2 * layout.getObjectSize();
+      return;
+    }
+    StripeGeometry g = StripeGeometry.of(layout);
+    int k = layout.getK();
+    boolean replica = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme());
+    // Parity rows up to the highest index written (its row does not depend on the others).
+    int highest = 0;
+    for (int index : task.getSplitsList()) {
+      highest = Math.max(highest, index);
+    }
+    int parities = replica ? 0 : Math.max(0, highest - k + 1);
+    int count = task.getSplitsCount();
+    FileOutStream[] outs = new FileOutStream[count];
+    List<int[]> crcs = new ArrayList<>();
+    long stripeBytes = Math.max(1, (long) k * g.cellSize());
+    int windowStripes = (int) Math.max(1, client.streamWindowBytes() / stripeBytes);
+    boolean ok = false;
+    try {
+      for (int j = 0; j < count; j++) {
+        int index = task.getSplits(j);
+        String path = layout.getDirectory() + "/"
+            + ObjectPaths.splitName(index, k, layout.getScheme());
+        outs[j] = client.fileSystem().createFile(new AlluxioURI(path), CreateFilePOptions
+            .newBuilder().setWriteType(WritePType.MUST_CACHE).setReplicationMax(1)
+            .setBlockSizeBytes(Math.max(g.splitSize(), 1 << 20)).setOverwrite(true)
+            .setWorkerLocation(task.getWorkers(j)).build());
+      }
+      for (int from = 0; from < g.stripes(); from += windowStripes) {
+        int to = Math.min(g.stripes(), from + windowStripes);
+        bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, k * (g.splitOffset(to - 1)
+            + g.cellLength(to - 1) - g.splitOffset(from)))));
+        try (StripeWindow window = client.reader().read(lookup, replica ? 0 : 1, from, to)) {
+          moved[0] += (long) k * (g.splitOffset(to - 1) + g.cellLength(to - 1)
+              - g.splitOffset(from));
+          for (int s = from; s < to; s++) {
+            crcs.add(writeStripe(window, g, s, from, k, parities, replica, task, outs));
+          }
+        }
+      }
+      for (FileOutStream out : outs) {
+        out.close();
+      }
+      ok = true;
+    } catch (AlluxioException e) {
+      throw new IOException(e.getMessage(), e);
+    } finally {
+      if (!ok) {
+        for (FileOutStream out : outs) {
+          if (out != null) {
+            try {
+              out.cancel();
+            } catch (IOException | RuntimeException ignored) {
+              // failing already
+            }
+          }
+        }
+      }
+    }
+    moved[0] += (long) count * g.splitSize();
+    if (task.getKind() == MaintenanceTask.Kind.ADD_SPLITS) {
+      for (int j = 0; j < count; j++) {
+        for (int[] stripe : crcs) {
+          report.addCrc32C(stripe[j]);
+        }
+      }
+    }
+  }
+
+  /** Codes one stripe's cells for the task's split indexes and appends them; returns their CRCs. */
+  private int[] writeStripe(StripeWindow window, StripeGeometry g, int s, int from, int k,
+      int parities, boolean replica, MaintenanceTask task, FileOutStream[] outs)
+      throws IOException {
+    int cell = (int) g.cellLength(s);
+    int at = (int) (g.splitOffset(s) - g.splitOffset(from));
+    ByteBuffer[] data = new ByteBuffer[k];
+    for (int i = 0; i < k; i++) {
+      data[i] = window.data(i).limit(at + cell).position(at);
+    }
+    ByteBuffer[] parity = new ByteBuffer[parities];
+    DirectBufferPool pool = client.pool();
+    try {
+      for (int i = 0; i < parities; i++) {
+        parity[i] = pool.acquire(cell);
+      }
+      if (parities > 0 && cell > 0) {
+        ReedSolomon.coder(k, parities).encode(data, parity);
+      }
+      int[] crcs = new int[outs.length];
+      byte[] chunk = new byte[Math.min(cell, 1 << 20)];
+      for (int j = 0; j < outs.length; j++) {
+        int index = task.getSplits(j);
+        ByteBuffer unit = (replica ? data[0] : index < k ? data[index] : parity[index - k])
+            .duplicate();
+        CRC32C crc = new CRC32C();
+        crc.update(unit.duplicate());
+        crcs[j] = (int) crc.getValue();
+        bandwidth.acquire(Math.max(1, cell));
+        while (unit.hasRemaining()) {
+          int n = Math.min(chunk.length, unit.remaining());
+          unit.get(chunk, 0, n);
+          outs[j].write(chunk, 0, n);
+        }
+      }
+      return crcs;
+    } finally {
+      for (ByteBuffer p : parity) {
+        pool.release(p);
+      }
+    }
+  }
+
+  /** SP-Cache: stores the object again with the target number of partitions. */
+  private void repartition(MaintenanceTask task, long[] moved) throws IOException {
+    LookupResponse lookup = client.coordinator().lookup(task.getKey(), true);
+    Layout layout = lookup.getLayout();
+    if (!layout.getWriteId().equals(task.getWriteId())) {
+      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
+    }
+    bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, 2 * layout.getObjectSize())));
+    client.rewrite(lookup, PutOptions.tunedWithK(task.getTarget()));
+    moved[0] += 2 * layout.getObjectSize();
+  }
+}

@@ -1,0 +1,205 @@
+package io.eccache.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.eccache.common.EcCacheKeys;
+import io.eccache.common.proto.StatsResponse;
+import io.eccache.testkit.EmbeddedCluster;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Popularity-driven redundancy end to end: the coordinator re-tunes from lookups, a maintainer in
+ * this JVM (a client, not the master) moves the bytes, and readers keep getting the right bytes.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RedundancyIntegrationTest {
+  private static final int WORKERS = 8;
+  private static final int SIZE = 1_200_000;
+  private static EmbeddedCluster cluster;
+  private static EcCacheClient cache;
+  private static RedundancyMaintainer maintainer;
+  private static final Map<String, byte[]> objects = new HashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(96L << 20)
+        .workerTimeout("3s")
+        .property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
+        .property(EcCacheKeys.CELL_SIZE, "64KB")
+        // k = 3, r = 1 costs 33%; a 60% budget leaves room for extra parities.
+        .property(EcCacheKeys.MEMORY_OVERHEAD, 0.6)
+        .property(EcCacheKeys.POPULARITY_PERIOD, "1s")
+        .property(EcCacheKeys.RETUNE_INTERVAL, "1s")
+        .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+        .start();
+    cache = EcCacheClient.create(cluster.fileSystemContext());
+    maintainer = RedundancyMaintainer.create(cache).start(200);
+    for (String ns : new String[] {"ec", "sr", "sp"}) {
+      for (int i = 0; i < 6; i++) {
+        byte[] data = new byte[SIZE + i];
+        new Random(ns.hashCode() * 31 + i).nextBytes(data);
+        String key = ns + "/o" + i;
+        objects.put(key, data);
+        cache.put(key, data); // defaults: the namespace's scheme, tuned by the coordinator
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (maintainer != null) {
+      maintainer.close();
+    }
+    if (cache != null) {
+      cache.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Readers that GET {@code hot} keys over and over, checking every byte, until stopped. */
+  private static final class Load implements AutoCloseable {
+    final AtomicBoolean stop = new AtomicBoolean();
+    final AtomicLong reads = new AtomicLong();
+    final ExecutorService threads = Executors.newFixedThreadPool(3);
+    final List<Future<?>> running = new ArrayList<>();
+
+    Load(List<String> hot) {
+      for (int t = 0; t < 3; t++) {
+        running.add(threads.submit(() -> {
+          Random random = new Random();
+          while (!stop.get()) {
+            String key = hot.get(random.nextInt(hot.size()));
+            assertArrayEquals(objects.get(key), cache.get(key), key);
+            reads.incrementAndGet();
+          }
+          return null;
+        }));
+      }
+    }
+
+    @Override
+    public void close() throws Exception {
+      stop.set(true);
+      try {
+        for (Future<?> f : running) {
+          f.get(); // rethrows a wrong read
+        }
+      } finally {
+        threads.shutdownNow();
+      }
+    }
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws Exception {
+    // (the failure message lists every object's state and the coordinator's counters)
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        StringBuilder state = new StringBuilder();
+        for (String key : new java.util.TreeSet<>(objects.keySet())) {
+          state.append("\n  ").append(stat(key));
+        }
+        throw new AssertionError("timed out waiting until " + what + "; objects:" + state
+            + "\n" + cache.stats());
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static ObjectStat stat(String key) {
+    try {
+      return cache.stat(key);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aHotObjectGainsParitiesAndLosesThemWhenItCools() throws Exception {
+    assertEquals(1, stat("ec/o0").r());
+    assertTrue(stat("ec/o0").tuned());
+    try (Load load = new Load(List.of("ec/o0"))) {
+      await("ec/o0 has extra parities", () -> stat("ec/o0").r() > 1);
+      await("ec/o0 reached its target", () -> stat("ec/o0").r() == stat("ec/o0").target());
+    }
+    ObjectStat hot = stat("ec/o0");
+    assertEquals(3 + hot.r(), hot.liveSplits(), "every new parity is live: " + hot);
+    assertEquals(1, stat("ec/o3").r(), "a cold object keeps the base parity");
+    // Popularity moves to another object: the first cools and gives its parities back.
+    try (Load load = new Load(List.of("ec/o5"))) {
+      await("ec/o5 has extra parities", () -> stat("ec/o5").r() > 1);
+      await("ec/o0 is back to the base parity", () -> stat("ec/o0").r() == 1);
+    }
+    for (String key : List.of("ec/o0", "ec/o5")) {
+      assertArrayEquals(objects.get(key), cache.get(key, 0), key);
+    }
+    StatsResponse stats = cache.stats();
+    assertTrue(stats.getSplitsAdded() >= 2, stats.toString());
+    assertTrue(stats.getSplitsDropped() >= 1, stats.toString());
+    assertTrue(stats.getMaintenanceBytes() > 0, stats.toString());
+  }
+
+  @Test
+  @Order(2)
+  void selectiveReplicationAndSpCacheFollowPopularityToo() throws Exception {
+    assertEquals("replica", stat("sr/o0").scheme());
+    assertEquals(0, stat("sr/o0").r(), "a tuned replicated object starts as one copy");
+    assertEquals("partition", stat("sp/o0").scheme());
+    assertEquals(1, stat("sp/o0").k(), "SP-Cache writes a new object unsplit");
+    try (Load load = new Load(List.of("sr/o1", "sp/o1"))) {
+      await("sr/o1 has extra copies", () -> stat("sr/o1").r() > 0);
+      await("sp/o1 is partitioned", () -> stat("sp/o1").k() > 1);
+    }
+    assertArrayEquals(objects.get("sp/o1"), cache.get("sp/o1"));
+    assertArrayEquals(objects.get("sr/o1"), cache.get("sr/o1"));
+    assertTrue(cache.stats().getRepartitions() >= 1);
+  }
+
+  @Test
+  @Order(3)
+  void lostSplitsAreRebuiltAndASecondFailureLosesNothing() throws Exception {
+    List<String> ecKeys = new ArrayList<>();
+    for (String key : objects.keySet()) {
+      if (key.startsWith("ec/")) {
+        ecKeys.add(key);
+      }
+    }
+    cluster.stopWorker(0);
+    cluster.awaitLiveWorkers(WORKERS - 1);
+    await("every ec object is back at full redundancy", () -> ecKeys.stream().allMatch(k -> {
+      ObjectStat s = stat(k);
+      return s.liveSplits() == s.k() + s.r();
+    }));
+    assertTrue(cache.stats().getSplitsRepaired() > 0);
+    cluster.stopWorker(1);
+    cluster.awaitLiveWorkers(WORKERS - 2);
+    cache.readStatistics().reset();
+    for (String key : ecKeys) {
+      assertArrayEquals(objects.get(key), cache.get(key), key);
+    }
+    assertEquals(0, cache.readStatistics().fallbacks(), "nothing came from S3: "
+        + Arrays.toString(ecKeys.toArray()));
+  }
+}
