@@ -229,7 +229,9 @@ final class RedundancyPlanner {
       return;
     }
     if (partition) {
-      if (target != k) {
+      // Repartitioning rewrites the whole object: only for a real change, not the jitter of a
+      // noisy latency bound from pass to pass (SP-Cache itself repartitions every 12 hours).
+      if (Math.abs(target - k) >= Math.max(2, k / 4)) {
         changes.add(task(MaintenanceTask.Kind.REPARTITION, l, List.of(), List.of(), target));
       }
       return;

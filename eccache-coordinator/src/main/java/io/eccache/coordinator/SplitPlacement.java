@@ -9,7 +9,7 @@ import java.util.Random;
  * EC-Cache's placement: the splits of one object go to distinct workers chosen uniformly at random
  * (paper section 4.2), which spreads load without any knowledge of popularity.
  */
-final class SplitPlacement {
+public final class SplitPlacement {
   private SplitPlacement() {}
 
   /**
@@ -17,7 +17,7 @@ final class SplitPlacement {
    *
    * @throws IllegalArgumentException if there are fewer candidates than {@code count}
    */
-  static <T> List<T> chooseDistinct(List<T> candidates, int count, Random random) {
+  public static <T> List<T> chooseDistinct(List<T> candidates, int count, Random random) {
     if (count > candidates.size()) {
       throw new IllegalArgumentException("needs " + count + " distinct workers but only "
           + candidates.size() + " are live");
