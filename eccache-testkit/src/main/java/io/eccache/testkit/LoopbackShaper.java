@@ -3,8 +3,14 @@ package io.eccache.testkit;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Caps the bandwidth a loopback address sends at, with Linux {@code tc} on {@code lo}: an HTB qdisc
@@ -15,7 +21,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LoopbackShaper implements AutoCloseable {
   private static final String DEVICE = "lo";
+  private static final Pattern CLASS_LINE = Pattern.compile("^class htb (\\S+) ");
+  private static final Pattern SENT_LINE = Pattern.compile("^\\s*Sent (\\d+) bytes");
   private final Thread cleanup = new Thread(LoopbackShaper::removeQdisc, "tc-cleanup");
+  /** tc class id -> the host whose packets it shapes. */
+  private final Map<String, String> classes = new HashMap<>();
 
   private LoopbackShaper() {}
 
@@ -41,6 +51,19 @@ public final class LoopbackShaper implements AutoCloseable {
    * @throws IOException if tc refuses (not root, no HTB, a root qdisc already installed)
    */
   public static LoopbackShaper limitFrom(String host, int kbitPerSecond) throws IOException {
+    Map<String, Integer> one = new LinkedHashMap<>();
+    one.put(host, kbitPerSecond);
+    return limitEach(one);
+  }
+
+  /**
+   * Gives every listed host its own HTB class capped at its rate (one class per worker address, as
+   * the paper's servers each have their own link), so {@link #bytesSent()} also counts per host.
+   *
+   * @throws IOException if tc refuses (not root, no HTB, a root qdisc already installed)
+   */
+  public static LoopbackShaper limitEach(Map<String, Integer> kbitPerSecondByHost)
+      throws IOException {
     LoopbackShaper shaper = new LoopbackShaper();
     Runtime.getRuntime().addShutdownHook(shaper.cleanup);
     try {
@@ -48,15 +71,47 @@ public final class LoopbackShaper implements AutoCloseable {
           "10"));
       check(List.of("tc", "class", "add", "dev", DEVICE, "parent", "1:", "classid", "1:10", "htb",
           "rate", "40gbit", "burst", "4m", "quantum", "200000"));
-      check(List.of("tc", "class", "add", "dev", DEVICE, "parent", "1:", "classid", "1:20", "htb",
-          "rate", kbitPerSecond + "kbit", "ceil", kbitPerSecond + "kbit"));
-      check(List.of("tc", "filter", "add", "dev", DEVICE, "parent", "1:", "protocol", "ip", "prio",
-          "1", "u32", "match", "ip", "src", host + "/32", "flowid", "1:20"));
+      int id = 100;
+      for (Map.Entry<String, Integer> e : kbitPerSecondByHost.entrySet()) {
+        String classId = "1:" + id++;
+        int kbit = e.getValue();
+        check(List.of("tc", "class", "add", "dev", DEVICE, "parent", "1:", "classid", classId,
+            "htb", "rate", kbit + "kbit", "ceil", kbit + "kbit"));
+        check(List.of("tc", "filter", "add", "dev", DEVICE, "parent", "1:", "protocol", "ip",
+            "prio", "1", "u32", "match", "ip", "src", e.getKey() + "/32", "flowid", classId));
+        shaper.classes.put(classId, e.getKey());
+      }
     } catch (IOException | RuntimeException e) {
       shaper.close();
       throw e;
     }
     return shaper;
+  }
+
+  /**
+   * Bytes each shaped host has sent since the classes were made, from the kernel's own per-class
+   * counters: a count independent of the client's.
+   */
+  public Map<String, Long> bytesSent() throws IOException {
+    List<String> output = new ArrayList<>();
+    if (run(List.of("tc", "-s", "class", "show", "dev", DEVICE), output) != 0) {
+      throw new IOException("tc -s class show failed: " + output);
+    }
+    Map<String, Long> sent = new TreeMap<>();
+    String current = null;
+    for (String line : String.join("\n", output).split("\n")) {
+      Matcher c = CLASS_LINE.matcher(line);
+      if (c.find()) {
+        current = classes.get(c.group(1));
+        continue;
+      }
+      Matcher b = SENT_LINE.matcher(line);
+      if (current != null && b.find()) {
+        sent.put(current, Long.parseLong(b.group(1)));
+        current = null;
+      }
+    }
+    return sent;
   }
 
   @Override
