@@ -1,5 +1,7 @@
 package io.eccache.cli;
 
+import io.eccache.benchmarks.cluster.ZipfSampler;
+
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ObjectStat;
 import io.eccache.client.PutOptions;

@@ -1,5 +1,7 @@
 package io.eccache.cli;
 
+import io.eccache.benchmarks.cluster.ZipfSampler;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.eccache.cli;
+package io.eccache.benchmarks.cluster;
 
 import java.util.Arrays;
 import java.util.Random;
@@ -7,10 +7,11 @@ import java.util.Random;
  * Draws ranks 0..n-1 with P(rank i) proportional to 1 / (i + 1)^s: the Zipf popularity the paper's
  * workloads use (s = 0.9 by default). Rank 0 is the most popular.
  */
-final class ZipfSampler {
+public final class ZipfSampler {
   private final double[] cumulative;
 
-  ZipfSampler(int n, double s) {
+  /** Ranks 0..n-1 with skew {@code s}. */
+  public ZipfSampler(int n, double s) {
     if (n < 1 || s < 0) {
       throw new IllegalArgumentException("Zipf needs n >= 1 and s >= 0, not n=" + n + ", s=" + s);
     }
@@ -26,11 +27,12 @@ final class ZipfSampler {
   }
 
   /** The probability of rank {@code i}. */
-  double probability(int i) {
+  public double probability(int i) {
     return i == 0 ? cumulative[0] : cumulative[i] - cumulative[i - 1];
   }
 
-  int next(Random random) {
+  /** A rank drawn with {@code random}. */
+  public int next(Random random) {
     int i = Arrays.binarySearch(cumulative, random.nextDouble());
     int rank = i >= 0 ? i : -i - 1;
     return Math.min(rank, cumulative.length - 1);

@@ -1,0 +1,61 @@
+package io.eccache.benchmarks.cluster;
+
+import java.util.List;
+
+/**
+ * One measured run of the cluster benchmark: the workload (objects, sizes, Zipf skew, clients) and
+ * the conditions (per-worker bandwidth, background flows, dead workers). Mutable, fluent; scenarios
+ * copy a base and change what they sweep.
+ */
+public final class BenchSettings implements Cloneable {
+  /** Objects stored per scheme. */
+  public int objects = 20;
+  /** Bytes per object. */
+  public long objectBytes = 8L << 20;
+  /** Zipf skew of object popularity (the paper's 0.9). */
+  public double zipf = 0.9;
+  /** Concurrent closed-loop readers. */
+  public int clients = 4;
+  /** Measured GETs per scheme (every request reads the object from every scheme). */
+  public int requests = 200;
+  /** GETs per scheme in the learning pass before measuring (also JIT and connection warm-up). */
+  public int learning = 100;
+  /** Data splits; with {@link #tuned} the cluster's default k is used instead. */
+  public int k = 10;
+  /** Parity splits of a fixed code (not tuned). */
+  public int r = 1;
+  /** Extra splits read per GET. */
+  public int delta = 1;
+  /** Whether objects are PUT with default options (scheme by namespace, redundancy re-tuned). */
+  public boolean tuned = true;
+  /** Schemes compared, as namespaces: ec, sr (selective replication), sp (SP-Cache), single. */
+  public List<String> schemes = List.of("ec", "sr", "sp");
+  /** Fraction of workers whose links carry background flows (paper 6.3); 0 for none. */
+  public double backgroundFraction = 0;
+  /** Background flows per loaded worker. */
+  public int backgroundFlows = 2;
+  /** Also keep every object in S3 (THROUGH), so reads of lost objects fall back there. */
+  public boolean persisted = false;
+  /** Workers stopped before measuring (paper 6.4's failure). */
+  public int deadWorkers = 0;
+  /** Random seed of objects, popularity and the request sequence. */
+  public long seed = 1;
+
+  /** A copy to change. */
+  public BenchSettings copy() {
+    try {
+      return (BenchSettings) clone();
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return String.format(java.util.Locale.ROOT,
+        "%d objects x %.1f MB, Zipf %.2f, %d clients, %d GETs, %s, delta %d, background %.0f%%,"
+            + " %d dead", objects, objectBytes / 1e6, zipf, clients, requests,
+        tuned ? "tuned" : "RS(" + k + "," + r + ")", delta, backgroundFraction * 100,
+        deadWorkers);
+  }
+}

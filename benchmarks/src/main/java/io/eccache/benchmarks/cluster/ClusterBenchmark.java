@@ -1,0 +1,330 @@
+package io.eccache.benchmarks.cluster;
+
+import io.eccache.client.EcCacheClient;
+import io.eccache.client.ObjectStat;
+import io.eccache.client.PutOptions;
+import io.eccache.client.RedundancyMaintainer;
+import io.eccache.client.WriteMode;
+import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.LoopbackShaper;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The DFS-Perf-style driver: stores one set of objects under every scheme compared, lets the
+ * coordinator learn popularity from a first pass and re-tune (a maintainer moves the bytes), then
+ * replays a Zipf request sequence from closed-loop clients. Every request reads its object from
+ * every scheme in a random order, so the schemes share the machine's noise alike; each scheme has
+ * its own client, so its bytes per worker are its own. The shaper's per-worker counters give a second,
+ * independent count of the bytes served.
+ */
+public final class ClusterBenchmark {
+  private final EmbeddedCluster cluster;
+  private final LoopbackShaper shaper;
+  private final Consumer<String> progress;
+  private int runs;
+
+  /**
+   * @param shaper the per-worker link caps, or null when the run is unshaped
+   */
+  public ClusterBenchmark(EmbeddedCluster cluster, LoopbackShaper shaper,
+      Consumer<String> progress) {
+    this.cluster = cluster;
+    this.shaper = shaper;
+    this.progress = progress;
+  }
+
+  /** One scheme's measured phase. */
+  public static final class SchemeResult {
+    public final String scheme;
+    public final Histogram latencyMicros = new Histogram(3_600_000_000L, 3);
+    public Map<String, Long> bytesByWorker = new TreeMap<>();
+    public long usefulBytes;
+    public long decodes;
+    public long decodeNanos;
+    public long fallbacks;
+    /** Cache bytes over object bytes (1.0 = no redundancy). */
+    public double memory;
+
+    SchemeResult(String scheme) {
+      this.scheme = scheme;
+    }
+  }
+
+  /** Everything one run measured. */
+  public static final class Outcome {
+    public final BenchSettings settings;
+    public final Map<String, SchemeResult> schemes = new LinkedHashMap<>();
+    /** The kernel's count of bytes each worker address sent, background flows subtracted. */
+    public Map<String, Long> shaperBytesByWorker = new TreeMap<>();
+    public long backgroundBytes;
+    public double seconds;
+    /** Process CPU over wall time, as a share of all cores. */
+    public double cpuShare;
+    public boolean shaped;
+
+    Outcome(BenchSettings settings) {
+      this.settings = settings;
+    }
+  }
+
+  /** Runs {@code s}: stores, learns, measures, and removes its objects again. */
+  public Outcome run(BenchSettings s) throws Exception {
+    String run = "run" + (++runs);
+    Random random = new Random(s.seed);
+    List<byte[]> data = new ArrayList<>();
+    for (int i = 0; i < s.objects; i++) {
+      byte[] b = new byte[Math.toIntExact(s.objectBytes)];
+      random.nextBytes(b);
+      data.add(b);
+    }
+    ZipfSampler zipf = new ZipfSampler(s.objects, s.zipf);
+    int[] learning = new int[s.learning];
+    for (int i = 0; i < learning.length; i++) {
+      learning[i] = zipf.next(random);
+    }
+    int[] sequence = new int[s.requests];
+    for (int i = 0; i < sequence.length; i++) {
+      sequence[i] = zipf.next(random);
+    }
+    Map<String, EcCacheClient> clients = new LinkedHashMap<>();
+    List<Integer> stopped = new ArrayList<>();
+    Outcome outcome = new Outcome(s);
+    outcome.shaped = shaper != null;
+    try (EcCacheClient admin = EcCacheClient.create(cluster.fileSystemContext())) {
+      for (String ns : s.schemes) {
+        clients.put(ns, EcCacheClient.create(cluster.fileSystemContext()));
+        for (int i = 0; i < data.size(); i++) {
+          admin.put(key(ns, run, i), data.get(i), options(ns, s));
+          progress.accept(String.format("PUT %s %d/%d", ns, i + 1, data.size()));
+        }
+      }
+      try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
+        read(clients, run, data, learning, s, null, "learning");
+        awaitSettled(admin, s, run);
+      }
+      for (int i = 0; i < s.deadWorkers; i++) {
+        cluster.stopWorker(i);
+        stopped.add(i);
+      }
+      if (!stopped.isEmpty()) {
+        cluster.awaitLiveWorkers(cluster.workerCount() - stopped.size());
+      }
+      for (String ns : s.schemes) {
+        SchemeResult r = new SchemeResult(ns);
+        r.memory = memory(admin, ns, run, s.objects);
+        outcome.schemes.put(ns, r);
+      }
+      BackgroundLoad background = startBackground(s, random);
+      Map<String, Long> tcBefore = shaper == null ? Map.of() : shaper.bytesSent();
+      Map<String, Long> bgBefore = background == null ? Map.of() : background.bytesSent();
+      long cpuBefore = processCpuNanos();
+      long start = System.nanoTime();
+      try {
+        read(clients, run, data, sequence, s, outcome, "measured");
+      } finally {
+        outcome.seconds = (System.nanoTime() - start) / 1e9;
+        outcome.cpuShare = (processCpuNanos() - cpuBefore) / 1e9 / outcome.seconds
+            / Runtime.getRuntime().availableProcessors();
+        if (background != null) {
+          Map<String, Long> bgAfter = background.bytesSent();
+          background.close();
+          for (Map.Entry<String, Long> e : bgAfter.entrySet()) {
+            outcome.backgroundBytes += e.getValue() - bgBefore.getOrDefault(e.getKey(), 0L);
+          }
+          bgBefore = delta(bgBefore, bgAfter);
+        }
+        if (shaper != null) {
+          Map<String, Long> tc = delta(tcBefore, shaper.bytesSent());
+          for (Map.Entry<String, Long> e : tc.entrySet()) {
+            long bg = bgBefore.getOrDefault(e.getKey(), 0L);
+            outcome.shaperBytesByWorker.put(e.getKey(), Math.max(0, e.getValue() - bg));
+          }
+        }
+      }
+      for (String ns : s.schemes) {
+        for (int i = 0; i < data.size(); i++) {
+          admin.delete(key(ns, run, i));
+        }
+      }
+    } finally {
+      for (EcCacheClient c : clients.values()) {
+        c.close();
+      }
+      for (int i : stopped) {
+        cluster.startWorker(i);
+      }
+      if (!stopped.isEmpty()) {
+        cluster.awaitLiveWorkers(cluster.workerCount());
+      }
+    }
+    return outcome;
+  }
+
+  private static String key(String ns, String run, int i) {
+    return ns + "/" + run + "/" + i;
+  }
+
+  private static PutOptions options(String ns, BenchSettings s) {
+    PutOptions options;
+    if (ns.equals("single")) {
+      options = PutOptions.code(1, 0);
+    } else if (!s.tuned && ns.equals("ec")) {
+      options = PutOptions.code(s.k, s.r);
+    } else {
+      options = PutOptions.defaults(); // the namespace's scheme, tuned by the coordinator
+    }
+    return options.writeMode(s.persisted ? WriteMode.THROUGH : WriteMode.CACHE_ONLY);
+  }
+
+  private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+    Map<String, Long> d = new TreeMap<>();
+    for (Map.Entry<String, Long> e : after.entrySet()) {
+      d.put(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L));
+    }
+    return d;
+  }
+
+  private BackgroundLoad startBackground(BenchSettings s, Random random) throws IOException {
+    if (s.backgroundFraction <= 0) {
+      return null;
+    }
+    List<Integer> live = new ArrayList<>();
+    for (int i = 0; i < cluster.workerCount(); i++) {
+      if (cluster.isWorkerRunning(i)) {
+        live.add(i);
+      }
+    }
+    Collections.shuffle(live, random);
+    int loaded = Math.max(1, (int) Math.round(s.backgroundFraction * live.size()));
+    Map<String, Integer> flows = new HashMap<>();
+    for (int i = 0; i < loaded; i++) {
+      // Skewed: the first loaded worker carries the most flows, as a shuffle's hot spot would.
+      flows.put(cluster.workerHost(live.get(i)), Math.max(1, s.backgroundFlows * (loaded - i)
+          / loaded));
+    }
+    return new BackgroundLoad(flows);
+  }
+
+  /** Waits (at most 90 s) until the tuned schemes' objects have their target redundancy. */
+  private void awaitSettled(EcCacheClient admin, BenchSettings s, String run) throws Exception {
+    if (!s.tuned) {
+      return;
+    }
+    long deadline = System.currentTimeMillis() + 90_000;
+    long passes = admin.stats().getRetunePasses() + 2;
+    while (System.currentTimeMillis() < deadline) {
+      int unsettled = 0;
+      for (String ns : s.schemes) {
+        if (ns.equals("sp") || ns.equals("single")) {
+          continue; // SP-Cache repartitions only on a real change; single is fixed
+        }
+        for (int i = 0; i < s.objects; i++) {
+          ObjectStat stat = admin.stat(key(ns, run, i));
+          unsettled += stat.current() == stat.target() ? 0 : 1;
+        }
+      }
+      var stats = admin.stats();
+      progress.accept(String.format("re-tuning: %d objects to change, %d tasks pending",
+          unsettled, stats.getTasksPending()));
+      if (unsettled == 0 && stats.getTasksPending() == 0 && stats.getRetunePasses() >= passes) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    progress.accept("re-tuning did not settle within 90 s; measuring as it is");
+  }
+
+  private static double memory(EcCacheClient admin, String ns, String run, int objects)
+      throws Exception {
+    long cached = 0;
+    long size = 0;
+    for (int i = 0; i < objects; i++) {
+      ObjectStat stat = admin.stat(key(ns, run, i));
+      cached += stat.cachedBytes();
+      size += stat.size();
+    }
+    return size == 0 ? 0 : (double) cached / size;
+  }
+
+  /** Replays {@code sequence}; records into {@code outcome} when it is not null. */
+  private void read(Map<String, EcCacheClient> clients, String run, List<byte[]> data,
+      int[] sequence, BenchSettings s, Outcome outcome, String phase) throws Exception {
+    for (EcCacheClient c : clients.values()) {
+      c.readStatistics().reset();
+    }
+    List<String> schemes = new ArrayList<>(clients.keySet());
+    AtomicInteger next = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(s.clients);
+    try {
+      List<Future<?>> readers = new ArrayList<>();
+      for (int t = 0; t < s.clients; t++) {
+        readers.add(pool.submit(() -> {
+          for (int i = next.getAndIncrement(); i < sequence.length; i = next.getAndIncrement()) {
+            int object = sequence[i];
+            List<String> order = new ArrayList<>(schemes);
+            Collections.shuffle(order, new Random(s.seed * 31 + i));
+            for (String ns : order) {
+              long t0 = System.nanoTime();
+              byte[] got = clients.get(ns).get(key(ns, run, object),
+                  ns.equals("ec") ? s.delta : 0);
+              long micros = (System.nanoTime() - t0) / 1000;
+              if (got.length != data.get(object).length) {
+                throw new IllegalStateException("GET " + key(ns, run, object) + " returned "
+                    + got.length + " bytes");
+              }
+              if (outcome != null) {
+                SchemeResult r = outcome.schemes.get(ns);
+                synchronized (r) {
+                  r.latencyMicros.recordValue(Math.max(1, micros));
+                  r.usefulBytes += got.length;
+                }
+              }
+            }
+            int done = i + 1;
+            if (done % 10 == 0 || done == sequence.length) {
+              progress.accept(String.format("GET (%s) %d/%d", phase, done, sequence.length));
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : readers) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    if (outcome != null) {
+      for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
+        SchemeResult r = outcome.schemes.get(e.getKey());
+        r.bytesByWorker = e.getValue().readStatistics().bytesByWorker();
+        r.decodes = e.getValue().readStatistics().decodes();
+        r.decodeNanos = e.getValue().readStatistics().decodeNanos();
+        r.fallbacks = e.getValue().readStatistics().fallbacks();
+      }
+    }
+  }
+
+  private static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean) {
+      return ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,70 @@
+package io.eccache.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Every scenario at a tiny size through the whole pipeline: driver, metrics, λ, report, plots. */
+class BenchCommandTest {
+  @TempDir
+  Path out;
+
+  @Test
+  void everyScenarioWritesItsResultsSummaryAndPlots() throws Exception {
+    int exit = new CommandLine(new EcCacheCli()).execute("bench", "--tiny", "--workers", "12",
+        "--out", out.toString());
+    assertEquals(0, exit);
+    for (String scenario : List.of("skew", "background", "failure", "size", "k", "delta")) {
+      Path dir = out.resolve(scenario);
+      List<String> raw = Files.readAllLines(dir.resolve("raw.csv"));
+      assertTrue(raw.get(0).startsWith("run,scheme,requests,memory,mean_ms"), raw.get(0));
+      int runs = scenario.equals("size") || scenario.equals("k") || scenario.equals("delta") ? 3 : 1;
+      int schemes = scenario.equals("k") || scenario.equals("delta") ? 2 : 3;
+      assertEquals(1 + runs * schemes, raw.size(), scenario + ": " + raw);
+      for (String row : raw.subList(1, raw.size())) {
+        String[] cells = row.split(",");
+        assertEquals("12", cells[2], "every measured GET recorded: " + row);
+        double mean = Double.parseDouble(cells[4]);
+        double p99 = Double.parseDouble(cells[6]);
+        double lambda = Double.parseDouble(cells[8]);
+        assertTrue(mean > 0 && p99 >= Double.parseDouble(cells[5]), row);
+        assertTrue(lambda >= 0 && lambda <= 1100, "λ of 12 workers is at most 1100%: " + row);
+        if (cells[1].equals("sp") || cells[1].equals("ec")) {
+          assertTrue(Double.parseDouble(cells[3]) >= 1.0, row);
+        }
+      }
+      String summary = Files.readString(dir.resolve("summary.md"), StandardCharsets.UTF_8);
+      assertTrue(summary.contains("**Paper:**") && summary.contains("SR/EC median"), summary);
+      assertTrue(summary.lines().filter(l -> l.startsWith("| ")).count() >= 2 + runs * schemes,
+          summary);
+      try (var pngs = Files.list(dir)) {
+        List<Path> plots = pngs.filter(p -> p.toString().endsWith(".png")).collect(
+            java.util.stream.Collectors.toList());
+        assertTrue(plots.size() >= 2 * runs, scenario + " plots: " + plots);
+        for (Path png : plots) {
+          BufferedImage image = ImageIO.read(png.toFile());
+          Set<Integer> colours = new HashSet<>();
+          for (int x = 0; x < image.getWidth(); x += 7) {
+            for (int y = 0; y < image.getHeight(); y += 7) {
+              colours.add(image.getRGB(x, y));
+            }
+          }
+          assertTrue(colours.size() > 3, png + " looks blank");
+        }
+      }
+    }
+    List<String> workers = Files.readAllLines(out.resolve("skew").resolve("workers.csv"));
+    assertTrue(workers.size() > 3, workers.toString());
+  }
+}
