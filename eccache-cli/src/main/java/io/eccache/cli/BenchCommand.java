@@ -32,7 +32,7 @@ final class BenchCommand implements Callable<Integer> {
   String profile = "quick";
 
   @Option(names = "--scenario", description = "Scenarios to run (default: all): "
-      + "skew, background, failure, size, k, delta.")
+      + "skew, background, failure, size, k, delta, writes.")
   List<String> scenarios = new ArrayList<>();
 
   @Option(names = "--workers", description = "Alluxio workers (default ${DEFAULT-VALUE}).")
@@ -61,7 +61,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (chosen.isEmpty()) {
       throw new IllegalArgumentException("no scenario named " + scenarios
-          + ": choose from skew, background, failure, size, k, delta");
+          + ": choose from skew, background, failure, size, k, delta, writes");
     }
     long largest = 0;
     for (Scenario s : chosen) {
@@ -74,7 +74,9 @@ final class BenchCommand implements Callable<Integer> {
     try (EmbeddedCluster cluster = EmbeddedCluster.builder().workers(workers)
         .workerMemoryBytes(perWorker).workerTimeout("5s")
         .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-        .property(EcCacheKeys.POPULARITY_PERIOD, "1s").property(EcCacheKeys.RETUNE_INTERVAL, "1s")
+        // Periods long enough that popularity outlives the settling between learning and
+        // measuring (it decays 5x per idle period), short enough to learn in one pass.
+        .property(EcCacheKeys.POPULARITY_PERIOD, "5s").property(EcCacheKeys.RETUNE_INTERVAL, "1s")
         .property(EcCacheKeys.PARTITION_SERVER_BANDWIDTH, (workerMbit / 8) + "MB")
         .start();
         LoopbackShaper shaper = shape(cluster)) {
@@ -83,7 +85,7 @@ final class BenchCommand implements Callable<Integer> {
             + " running UNSHAPED, CPU-bound; results are labelled so");
       }
       ClusterBenchmark bench = new ClusterBenchmark(cluster, shaper,
-          line -> progress.print("\r" + line + "        "));
+          line -> progress.print("\r" + line + "        "), tiny ? 2 : 6);
       for (Scenario scenario : chosen) {
         progress.printf("%n== %s (%s)%n", scenario.name, scenario.figure);
         Map<String, ClusterBenchmark.Outcome> outcomes = new LinkedHashMap<>();

@@ -25,12 +25,14 @@ class BenchCommandTest {
     int exit = new CommandLine(new EcCacheCli()).execute("bench", "--tiny", "--workers", "12",
         "--out", out.toString());
     assertEquals(0, exit);
-    for (String scenario : List.of("skew", "background", "failure", "size", "k", "delta")) {
+    for (String scenario : List.of("skew", "background", "failure", "size", "k", "delta",
+        "writes")) {
       Path dir = out.resolve(scenario);
       List<String> raw = Files.readAllLines(dir.resolve("raw.csv"));
       assertTrue(raw.get(0).startsWith("run,scheme,requests,memory,mean_ms"), raw.get(0));
-      int runs = scenario.equals("size") || scenario.equals("k") || scenario.equals("delta") ? 3 : 1;
-      int schemes = scenario.equals("k") || scenario.equals("delta") ? 2 : 3;
+      boolean sweep = List.of("size", "k", "delta", "writes").contains(scenario);
+      int runs = sweep ? 3 : 1;
+      int schemes = List.of("k", "delta", "writes").contains(scenario) ? 2 : 3;
       assertEquals(1 + runs * schemes, raw.size(), scenario + ": " + raw);
       for (String row : raw.subList(1, raw.size())) {
         String[] cells = row.split(",");
@@ -45,8 +47,11 @@ class BenchCommandTest {
         }
       }
       String summary = Files.readString(dir.resolve("summary.md"), StandardCharsets.UTF_8);
-      assertTrue(summary.contains("**Paper:**") && summary.contains("SR/EC median"), summary);
-      assertTrue(summary.lines().filter(l -> l.startsWith("| ")).count() >= 2 + runs * schemes,
+      assertTrue(summary.contains("**Paper:**") && summary.contains("SR/EC median")
+          && summary.contains("encode % of PUT"), summary);
+      // ratios, reads and writes tables: headers plus a row per run (and per run and scheme)
+      assertTrue(summary.lines().filter(l -> l.startsWith("| ")).count()
+          >= 3 + runs + 2 * runs * schemes,
           summary);
       try (var pngs = Files.list(dir)) {
         List<Path> plots = pngs.filter(p -> p.toString().endsWith(".png")).collect(

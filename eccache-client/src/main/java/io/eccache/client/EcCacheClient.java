@@ -108,7 +108,7 @@ public final class EcCacheClient implements AutoCloseable {
     AlluxioConfiguration conf = context.getClusterConf();
     this.pool = new DirectBufferPool(conf.getBytes(EcCacheKeys.USER_BUFFER_POOL_SIZE));
     this.reader = new LateBindingReader(fs, io, pool, statistics);
-    this.writer = new StripedWriter(fs, io, pool);
+    this.writer = new StripedWriter(fs, io, pool, statistics);
     this.ufsPrefix = conf.getString(EcCacheKeys.UFS_PREFIX);
     this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
     this.smallObjectReplicas = conf.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS);

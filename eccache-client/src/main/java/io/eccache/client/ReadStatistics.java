@@ -6,14 +6,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Bytes this client read from each worker, counted as they arrive (cancelled reads included: they
- * loaded the worker too). The load imbalance the paper measures is computed from these.
+ * What this client's transfers cost: bytes read from each worker, counted as they arrive (cancelled
+ * reads included: they loaded the worker too), decodes, fallbacks to S3, and coding time (encoding
+ * is its PUTs'). The load imbalance the paper measures is computed from the bytes.
  */
 public final class ReadStatistics {
   private final ConcurrentHashMap<String, LongAdder> bytesByWorker = new ConcurrentHashMap<>();
   private final LongAdder decodes = new LongAdder();
   private final LongAdder fallbacks = new LongAdder();
   private final LongAdder decodeNanos = new LongAdder();
+  private final LongAdder encodeNanos = new LongAdder();
 
   void addBytes(String workerHost, long bytes) {
     bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
@@ -22,6 +24,15 @@ public final class ReadStatistics {
   void addDecode(long nanos) {
     decodes.increment();
     decodeNanos.add(nanos);
+  }
+
+  void addEncode(long nanos) {
+    encodeNanos.add(nanos);
+  }
+
+  /** Time this client's PUTs spent encoding parities, in nanoseconds. */
+  public long encodeNanos() {
+    return encodeNanos.sum();
   }
 
   /** Time spent decoding, in nanoseconds (for the decode share of read time). */
@@ -55,5 +66,6 @@ public final class ReadStatistics {
     decodes.reset();
     fallbacks.reset();
     decodeNanos.reset();
+    encodeNanos.reset();
   }
 }

@@ -48,10 +48,14 @@ final class StripedWriter {
     }
   }
 
-  StripedWriter(FileSystem fs, ExecutorService io, DirectBufferPool pool) {
+  private final ReadStatistics statistics;
+
+  StripedWriter(FileSystem fs, ExecutorService io, DirectBufferPool pool,
+      ReadStatistics statistics) {
     this.fs = fs;
     this.io = io;
     this.pool = pool;
+    this.statistics = statistics;
   }
 
   /**
@@ -95,7 +99,9 @@ final class StripedWriter {
           ByteBuffer[] parity = new ByteBuffer[n - k];
           System.arraycopy(units, 0, data, 0, k);
           System.arraycopy(units, k, parity, 0, n - k);
+          long began = System.nanoTime();
           ReedSolomon.coder(k, n - k).encode(data, parity);
+          statistics.addEncode(System.nanoTime() - began);
         }
         int[] stripeCrcs = new int[n];
         for (int i = 0; i < n; i++) {

@@ -37,6 +37,9 @@ public final class BenchReport {
     MarkdownTable ratios = new MarkdownTable(scenario.sweep.isEmpty() ? "run" : scenario.sweep,
         "SR/EC mean", "SR/EC median", "SR/EC p99", "SR/EC p99.9", "λ SR", "λ EC", "CPU %",
         "tc/client bytes");
+    MarkdownTable writes = new MarkdownTable(scenario.sweep.isEmpty() ? "run" : scenario.sweep,
+        "scheme", "PUT mean ms", "PUT median ms", "PUT p99 ms", "encode % of PUT");
+    Map<String, double[][]> putMedians = new LinkedHashMap<>();
     Map<String, double[][]> medianRatio = new LinkedHashMap<>();
     double[] xs = new double[outcomes.size()];
     double[] ys = new double[outcomes.size()];
@@ -70,6 +73,14 @@ public final class BenchReport {
             perWorker.row(e.getKey(), w.getKey(), r.scheme, w.getValue(),
                 o.shaperBytesByWorker.getOrDefault(w.getKey(), 0L));
           }
+          LatencySummary put = LatencySummary.of(r.putMicros);
+          double putMs = put.meanMillis() * put.count();
+          writes.row(e.getKey(), NAMES.getOrDefault(r.scheme, r.scheme), put.meanMillis(),
+              put.medianMillis(), put.p99Millis(), putMs == 0 ? 0 : r.encodeNanos / 1e6 / putMs * 100);
+          double[][] pm = putMedians.computeIfAbsent(NAMES.getOrDefault(r.scheme, r.scheme),
+              n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
+          pm[0][point] = parseOr(e.getKey(), point);
+          pm[1][point] = put.medianMillis();
           table.row(e.getKey(), NAMES.getOrDefault(r.scheme, r.scheme),
               String.format(Locale.ROOT, "%.2fx", r.memory), l.meanMillis(), l.medianMillis(),
               l.p99Millis(), l.p999Millis(), lambda, eta,
@@ -104,12 +115,16 @@ public final class BenchReport {
       medianRatio.put("SR/EC median", new double[][] {xs, ys});
       Plots.lines(dir.resolve("improvement.png"), scenario.name + ": SR/EC median latency",
           scenario.sweep, "SR/EC median", medianRatio);
+      Plots.lines(dir.resolve("put-latency.png"), scenario.name + ": median PUT latency",
+          scenario.sweep, "PUT median ms", putMedians);
     }
     ClusterBenchmark.Outcome first = outcomes.values().iterator().next();
     String summary = "# " + scenario.name + ": " + scenario.figure + "\n\n"
         + "Network: " + network + "; " + workers + " in-process workers on 2 cores; "
         + first.settings + ". Command: `bin/eccache bench --scenario " + scenario.name + "`.\n\n"
         + "**Paper:** " + scenario.paper + "\n\n**Ours:**\n\n" + ratios + "\n" + table + "\n"
+        + "Writes (storing the objects; encode share of PUT time, paper Fig. 17):\n\n" + writes
+        + "\n"
         + "λ = (L_max − L_avg*)/L_avg* over bytes each worker served, L_avg* = useful bytes /"
         + " workers (the paper's); η = SP-Cache's (over bytes served). \"tc/client bytes\" compares"
         + " the kernel's per-worker counters (all schemes together, background flows subtracted)"

@@ -36,22 +36,30 @@ public final class ClusterBenchmark {
   private final EmbeddedCluster cluster;
   private final LoopbackShaper shaper;
   private final Consumer<String> progress;
+  private final int settlePasses;
   private int runs;
 
   /**
    * @param shaper the per-worker link caps, or null when the run is unshaped
+   * @param settlePasses re-tuning passes to wait for after learning at least: enough for one
+   *     popularity period to end, so the learning reads are folded in
    */
   public ClusterBenchmark(EmbeddedCluster cluster, LoopbackShaper shaper,
-      Consumer<String> progress) {
+      Consumer<String> progress, int settlePasses) {
     this.cluster = cluster;
     this.shaper = shaper;
     this.progress = progress;
+    this.settlePasses = settlePasses;
   }
 
   /** One scheme's measured phase. */
   public static final class SchemeResult {
     public final String scheme;
     public final Histogram latencyMicros = new Histogram(3_600_000_000L, 3);
+    /** PUT latencies of storing the objects (paper Fig. 17). */
+    public final Histogram putMicros = new Histogram(3_600_000_000L, 3);
+    /** Time those PUTs spent encoding. */
+    public long encodeNanos;
     public Map<String, Long> bytesByWorker = new TreeMap<>();
     public long usefulBytes;
     public long decodes;
@@ -107,11 +115,17 @@ public final class ClusterBenchmark {
     outcome.shaped = shaper != null;
     try (EcCacheClient admin = EcCacheClient.create(cluster.fileSystemContext())) {
       for (String ns : s.schemes) {
-        clients.put(ns, EcCacheClient.create(cluster.fileSystemContext()));
+        EcCacheClient client = EcCacheClient.create(cluster.fileSystemContext());
+        clients.put(ns, client);
+        SchemeResult r = new SchemeResult(ns);
+        outcome.schemes.put(ns, r);
         for (int i = 0; i < data.size(); i++) {
-          admin.put(key(ns, run, i), data.get(i), options(ns, s));
+          long t0 = System.nanoTime();
+          client.put(key(ns, run, i), data.get(i), options(ns, s));
+          r.putMicros.recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
           progress.accept(String.format("PUT %s %d/%d", ns, i + 1, data.size()));
         }
+        r.encodeNanos = client.readStatistics().encodeNanos();
       }
       try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
         read(clients, run, data, learning, s, null, "learning");
@@ -125,9 +139,7 @@ public final class ClusterBenchmark {
         cluster.awaitLiveWorkers(cluster.workerCount() - stopped.size());
       }
       for (String ns : s.schemes) {
-        SchemeResult r = new SchemeResult(ns);
-        r.memory = memory(admin, ns, run, s.objects);
-        outcome.schemes.put(ns, r);
+        outcome.schemes.get(ns).memory = memory(admin, ns, run, s.objects);
       }
       BackgroundLoad background = startBackground(s, random);
       Map<String, Long> tcBefore = shaper == null ? Map.of() : shaper.bytesSent();
@@ -226,7 +238,7 @@ public final class ClusterBenchmark {
       return;
     }
     long deadline = System.currentTimeMillis() + 90_000;
-    long passes = admin.stats().getRetunePasses() + 2;
+    long passes = admin.stats().getRetunePasses() + settlePasses;
     while (System.currentTimeMillis() < deadline) {
       int unsettled = 0;
       for (String ns : s.schemes) {

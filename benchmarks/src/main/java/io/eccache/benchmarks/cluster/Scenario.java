@@ -87,6 +87,19 @@ public final class Scenario {
     }
     all.add(new Scenario("delta", "Figs. 15-16 (extra reads Δ)",
         "Δ = 0 hurts the tail badly; Δ = 1 captures most of the gain", "Δ", deltas));
+    Map<String, BenchSettings> writes = new LinkedHashMap<>();
+    for (long mib : quick ? new long[] {2, 8, 32} : new long[] {10, 40, 100}) {
+      BenchSettings s = base.copy();
+      s.objectBytes = mib << 20;
+      s.objects = quick ? (int) Math.max(6, Math.min(16, 128 / mib)) : base.objects;
+      s.requests = quick ? 20 : 100;
+      s.learning = quick ? 10 : 50;
+      s.schemes = List.of("ec", "sr");
+      writes.put(String.valueOf(mib), s);
+    }
+    all.add(new Scenario("writes", "Fig. 17 (write latency, encode share)",
+        "encode under 10% of write time; EC writes faster than SR above 40 MB", "object MiB",
+        writes));
     return all;
   }
 
