@@ -1,6 +1,7 @@
 package io.eccache.cli;
 
 import io.eccache.benchmarks.cluster.ZipfSampler;
+import io.eccache.benchmarks.report.LoadImbalance;
 
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ObjectStat;
@@ -281,7 +282,9 @@ final class DemoCommand implements Callable<Integer> {
       EcCacheClient client = clients.get(e.getKey());
       Map<String, Long> served = client.readStatistics().bytesByWorker();
       result.seconds = seconds;
-      result.lambda = LoadImbalance.percent(served.values(), workers);
+      // The paper's λ: against the useful bytes (whole objects requested) spread evenly.
+      result.lambda = LoadImbalance.lambdaPercent(served, workers,
+          (long) sequence.length * data.get(0).length);
       result.bytes = served.values().stream().mapToLong(Long::longValue).sum();
       result.decodes = client.readStatistics().decodes();
     }

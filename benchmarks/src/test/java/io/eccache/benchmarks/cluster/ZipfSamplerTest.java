@@ -1,29 +1,13 @@
-package io.eccache.cli;
-
-import io.eccache.benchmarks.cluster.ZipfSampler;
+package io.eccache.benchmarks.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** λ and the Zipf sampler against hand-computed values. */
-class MetricsTest {
-  @Test
-  void loadImbalanceCountsIdleWorkers() {
-    // 4 workers, loads 30, 10, 0 (idle), 0 (idle): avg 10, max 30 -> (30 - 10) / 10 = 200%.
-    assertEquals(200.0, LoadImbalance.percent(List.of(30L, 10L), 4), 1e-9);
-    // Perfect balance.
-    assertEquals(0.0, LoadImbalance.percent(List.of(5L, 5L, 5L), 3), 1e-9);
-    // The paper's form: max 6, avg 5 -> 20%.
-    assertEquals(20.0, LoadImbalance.percent(List.of(6L, 4L, 5L, 5L), 4), 1e-9);
-    assertEquals(0.0, LoadImbalance.percent(List.of(), 3), 1e-9);
-    assertThrows(IllegalArgumentException.class, () -> LoadImbalance.percent(List.of(1L, 2L), 1));
-  }
-
+class ZipfSamplerTest {
   @Test
   void zipfProbabilitiesAreHandComputable() {
     // s = 1, n = 3: weights 1, 1/2, 1/3; sum 11/6 -> 6/11, 3/11, 2/11.
