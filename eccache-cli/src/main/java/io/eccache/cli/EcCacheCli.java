@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 /** The {@code eccache} command. */
 @Command(name = "eccache", mixinStandardHelpOptions = true, version = "eccache 0.1.0",
     description = "EC-Cache on Alluxio: erasure-coded cluster caching with late binding.",
-    subcommands = {DemoCommand.class, BenchCommand.class, MaintainCommand.class})
+    subcommands = {PutCommand.class, GetCommand.class, StatCommand.class, ListCommand.class,
+        RemoveCommand.class, StatsCommand.class, DemoCommand.class, BenchCommand.class,
+        MaintainCommand.class})
 public final class EcCacheCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -16,7 +18,12 @@ public final class EcCacheCli implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
+  /** The command line with eccache's exit codes and one-line error messages. */
+  static CommandLine commandLine() {
+    return new CommandLine(new EcCacheCli()).setExecutionExceptionHandler(new ExitCodes());
+  }
+
   public static void main(String[] args) {
-    System.exit(new CommandLine(new EcCacheCli()).execute(args));
+    System.exit(commandLine().execute(args));
   }
 }

@@ -150,7 +150,7 @@ public final class EcCacheClient implements AutoCloseable {
     if (data == null) {
       throw new IllegalArgumentException("data must not be null");
     }
-    put(key, ByteSource.of(data), data.length, options, false);
+    timedPut(key, ByteSource.of(data), data.length, options);
   }
 
   /**
@@ -164,7 +164,7 @@ public final class EcCacheClient implements AutoCloseable {
     if (in == null || length < -1) {
       throw new IllegalArgumentException("need a stream and a length >= 0 (or -1: unknown)");
     }
-    put(key, ByteSource.of(in), length, options, false);
+    timedPut(key, ByteSource.of(in), length, options);
   }
 
   /** Stores everything {@code in} yields under {@code key}, streaming; its length is not known. */
@@ -176,6 +176,14 @@ public final class EcCacheClient implements AutoCloseable {
    * A PUT; {@code alreadyPersisted}: the under store holds exactly these bytes (read-through
    * re-caching), so the layout may say so without writing them again.
    */
+  /** A user's PUT: timed into the PUT latency metric (re-caching and maintenance are not). */
+  private void timedPut(String key, ByteSource source, long length, PutOptions options)
+      throws IOException {
+    long began = System.nanoTime();
+    put(key, source, length, options, false);
+    ClientMetrics.PUT_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+  }
+
   private void put(String key, ByteSource source, long length, PutOptions options,
       boolean alreadyPersisted) throws IOException {
     ObjectPaths.checkKey(key);
@@ -302,6 +310,13 @@ public final class EcCacheClient implements AutoCloseable {
    *     {@link #openStream(String, int)}
    */
   public byte[] get(String key, int delta) throws IOException {
+    long began = System.nanoTime();
+    byte[] object = read(key, delta);
+    ClientMetrics.GET_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+    return object;
+  }
+
+  private byte[] read(String key, int delta) throws IOException {
     checkDelta(delta);
     ObjectPaths.checkKey(key);
     LookupResponse lookup;

@@ -111,8 +111,10 @@ final class LateBindingReader {
           Arrived a = next.get();
           units[a.index] = a.bytes;
           arrived++;
+          ClientMetrics.SPLITS_READ.inc();
         } catch (ExecutionException e) {
           failures.add(String.valueOf(e.getCause()));
+          ClientMetrics.READS_FAILED.inc();
           // Late binding's second chance: a split not yet asked for replaces the failed one.
           if (launched < candidates.size()) {
             submit(arrivals, candidates.get(launched++), range);
@@ -189,6 +191,7 @@ final class LateBindingReader {
         int cellEnd = at + (int) g.cellLength(s);
         while (at < cellEnd) {
           if (range.done.get()) {
+            ClientMetrics.READS_CANCELLED.inc();
             throw new IOException("cancelled: k splits arrived first");
           }
           target.clear();

@@ -87,20 +87,21 @@ public final class ObjectStat {
     return liveSplits;
   }
 
-  @Override
-  public String toString() {
-    String shape;
+  /** How the object is stored, for people: "RS(10,2)", "3 copies" or "4 partitions". */
+  public String shape() {
     switch (layout.getScheme()) {
       case ObjectPaths.SCHEME_REPLICA:
-        shape = (layout.getR() + 1) + " copies";
-        break;
+        return (layout.getR() + 1) + " copies";
       case ObjectPaths.SCHEME_PARTITION:
-        shape = layout.getK() + " partitions";
-        break;
+        return layout.getK() + " partitions";
       default:
-        shape = "RS(" + layout.getK() + "," + layout.getR() + ")";
+        return "RS(" + layout.getK() + "," + layout.getR() + ")";
     }
-    return layout.getKey() + ": " + layout.getObjectSize() + " bytes, " + shape
+  }
+
+  @Override
+  public String toString() {
+    return layout.getKey() + ": " + layout.getObjectSize() + " bytes, " + shape()
         + (target != current() ? " (target " + target + ")" : "") + ", " + liveSplits + "/"
         + (layout.getK() + layout.getR()) + " live" + (layout.getPersisted() ? ", in S3" : "")
         + String.format(", popularity %.2f", popularity);

@@ -65,6 +65,55 @@ public final class PutOptions {
     return new PutOptions(ObjectPaths.SCHEME_PARTITION, k, 0, WriteMode.CACHE_ONLY);
   }
 
+  /**
+   * Options from their text form, as {@link #toString()} writes it: {@code default} (the
+   * coordinator's tuned choice), {@code rs-K-R} (also {@code K+R}), {@code replica-N} (N copies) or
+   * {@code partition-K}; cache only. For command lines and configuration.
+   *
+   * @throws IllegalArgumentException for any other text, saying what is accepted
+   */
+  public static PutOptions parse(String text) {
+    String t = text == null ? "" : text.trim().toLowerCase(java.util.Locale.ROOT);
+    try {
+      if (t.equals("default")) {
+        return defaults();
+      }
+      if (t.matches("\\d+\\+\\d+")) {
+        String[] kr = t.split("\\+");
+        return code(Integer.parseInt(kr[0]), Integer.parseInt(kr[1]));
+      }
+      if (t.matches("rs-\\d+-\\d+")) {
+        String[] kr = t.split("-");
+        return code(Integer.parseInt(kr[1]), Integer.parseInt(kr[2]));
+      }
+      if (t.matches("replica-\\d+")) {
+        return replicas(Integer.parseInt(t.substring("replica-".length())));
+      }
+      if (t.matches("partition-\\d+")) {
+        return partitions(Integer.parseInt(t.substring("partition-".length())));
+      }
+    } catch (NumberFormatException tooLarge) {
+      // falls through to the message below
+    }
+    throw new IllegalArgumentException("unknown scheme '" + text + "': use default, rs-K-R (or K+R,"
+        + " e.g. rs-10-2), replica-N or partition-K");
+  }
+
+  /** The text form {@link #parse} reads: default, rs-K-R, replica-N or partition-K. */
+  @Override
+  public String toString() {
+    switch (scheme) {
+      case "":
+        return "default";
+      case ObjectPaths.SCHEME_REPLICA:
+        return "replica-" + (r + 1);
+      case ObjectPaths.SCHEME_PARTITION:
+        return "partition-" + k;
+      default:
+        return "rs-" + k + "-" + r;
+    }
+  }
+
   /** The coordinator's choice of scheme with {@code k} set: how re-tuning repartitions. */
   static PutOptions tunedWithK(int k) {
     return new PutOptions("", k, -1, WriteMode.CACHE_ONLY);

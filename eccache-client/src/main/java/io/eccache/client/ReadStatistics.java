@@ -3,6 +3,7 @@ package io.eccache.client;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -19,15 +20,18 @@ public final class ReadStatistics {
 
   void addBytes(String workerHost, long bytes) {
     bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
+    ClientMetrics.BYTES_READ.inc(bytes);
   }
 
   void addDecode(long nanos) {
     decodes.increment();
     decodeNanos.add(nanos);
+    ClientMetrics.DECODE_TIME.update(nanos, TimeUnit.NANOSECONDS);
   }
 
   void addEncode(long nanos) {
     encodeNanos.add(nanos);
+    ClientMetrics.ENCODE_TIME.update(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** Time this client's PUTs spent encoding parities, in nanoseconds. */
@@ -49,6 +53,7 @@ public final class ReadStatistics {
 
   void addFallback() {
     fallbacks.increment();
+    ClientMetrics.UNDER_STORE_FALLBACKS.inc();
   }
 
   /** GETs served from the under store (S3) because the cache could not serve them. */

@@ -82,6 +82,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
         client.coordinator().applyChange(report.build());
         done++;
         tasksDone.incrementAndGet();
+        ClientMetrics.MAINTENANCE_TASKS.inc();
       } catch (IOException | RuntimeException e) {
         LOG.warn("eccache: {} of '{}' failed: {}", task.getKind(), task.getKey(), e.toString());
         client.coordinator().applyChange(report.setBytes(moved[0]).setFailed(true)

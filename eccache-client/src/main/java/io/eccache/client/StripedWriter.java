@@ -116,6 +116,7 @@ final class StripedWriter {
           ByteBuffer unit = units[i];
           inFlight.add(io.submit(() -> {
             copy(unit.duplicate(), out);
+            ClientMetrics.BYTES_WRITTEN.inc(unit.remaining());
             return null;
           }));
         }

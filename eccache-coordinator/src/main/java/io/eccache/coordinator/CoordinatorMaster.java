@@ -31,6 +31,7 @@ import alluxio.master.file.contexts.GetStatusContext;
 import alluxio.master.file.contexts.ListStatusContext;
 import alluxio.master.file.contexts.SetAttributeContext;
 import alluxio.master.journal.NoopJournaled;
+import alluxio.metrics.MetricsSystem;
 import alluxio.proto.journal.File.XAttrUpdateStrategy;
 import alluxio.security.User;
 import alluxio.security.authentication.AuthenticatedClientUser;
@@ -54,6 +55,7 @@ import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.ApplyChangeResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.PlanResponse;
+import io.eccache.common.EcCacheMetrics;
 import io.eccache.common.proto.SchemeStats;
 import io.eccache.coordinator.allocation.PopularityTracker;
 import io.eccache.common.proto.AllocateResponse;
@@ -70,6 +72,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -81,6 +84,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,6 +158,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     this.retuneIntervalMs = Configuration.getMs(EcCacheKeys.RETUNE_INTERVAL);
     this.popularityPeriodMs = Configuration.getMs(EcCacheKeys.POPULARITY_PERIOD);
     this.leaseMs = Configuration.getMs(EcCacheKeys.MAINTENANCE_LEASE);
+    registerMetrics();
     // Registered once, here: start() runs again on every promotion. Placement reads the live list at
     // each allocation, so the listener only has to count.
     blockMaster.registerWorkerLostListener(address -> {
@@ -164,6 +169,43 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       if (r != null) {
         r.execute(this::retuneQuietly);
       }
+    });
+  }
+
+  /**
+   * Publishes the counters and the last pass's memory per scheme as gauges in Alluxio's metrics
+   * system, so they reach the master's sinks. Replaces those of an earlier instance in this JVM.
+   */
+  private void registerMetrics() {
+    Map<String, LongSupplier> gauges = new LinkedHashMap<>();
+    gauges.put(EcCacheMetrics.OBJECTS,
+        () -> schemeStats.values().stream().mapToLong(SchemeStats::getObjects).sum());
+    gauges.put(EcCacheMetrics.LOOKUPS, lookups::get);
+    gauges.put(EcCacheMetrics.SPLITS_ADDED, splitsAdded::get);
+    gauges.put(EcCacheMetrics.SPLITS_DROPPED, splitsDropped::get);
+    gauges.put(EcCacheMetrics.SPLITS_REPAIRED, splitsRepaired::get);
+    gauges.put(EcCacheMetrics.REPARTITIONS, repartitions::get);
+    gauges.put(EcCacheMetrics.WORKERS_LOST, workersLost::get);
+    gauges.put(EcCacheMetrics.TASKS_PENDING, () -> {
+      synchronized (this) {
+        return queued.size() + leases.size();
+      }
+    });
+    for (String scheme : new String[] {ObjectPaths.SCHEME_EC, ObjectPaths.SCHEME_REPLICA,
+        ObjectPaths.SCHEME_PARTITION}) {
+      gauges.put(EcCacheMetrics.cachedBytes(scheme), () -> {
+        SchemeStats st = schemeStats.get(scheme);
+        return st == null ? 0 : st.getCachedBytes();
+      });
+      gauges.put(EcCacheMetrics.objectBytes(scheme), () -> {
+        SchemeStats st = schemeStats.get(scheme);
+        return st == null ? 0 : st.getObjectBytes();
+      });
+    }
+    gauges.forEach((name, value) -> {
+      String metric = MetricsSystem.getMasterMetricName(name);
+      MetricsSystem.removeMetrics(metric);
+      MetricsSystem.registerGaugeIfAbsent(metric, value::getAsLong);
     });
   }
 

@@ -1,0 +1,46 @@
+package io.eccache.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.eccache.client.ObjectStat;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code --json} output: one JSON document per command on stdout, field names in camelCase. */
+final class Json {
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private Json() {}
+
+  static void print(PrintWriter out, Object value) {
+    try {
+      out.println(MAPPER.writeValueAsString(value));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Everything {@code eccache stat} knows about an object. */
+  static Map<String, Object> of(ObjectStat stat) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("key", stat.key());
+    m.put("size", stat.size());
+    m.put("scheme", stat.scheme());
+    m.put("k", stat.k());
+    m.put("r", stat.r());
+    m.put("shape", stat.shape());
+    m.put("tuned", stat.tuned());
+    m.put("redundancy", stat.current());
+    m.put("targetRedundancy", stat.target());
+    m.put("liveSplits", stat.liveSplits());
+    m.put("stripes", stat.stripes());
+    m.put("cachedBytes", stat.cachedBytes());
+    m.put("persisted", stat.persisted());
+    m.put("popularity", stat.popularity());
+    return m;
+  }
+}

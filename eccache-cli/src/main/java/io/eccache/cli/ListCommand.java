@@ -1,0 +1,64 @@
+package io.eccache.cli;
+
+import alluxio.exception.status.NotFoundException;
+import alluxio.util.FormatUtils;
+import io.eccache.client.EcCacheClient;
+import io.eccache.client.ObjectStat;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code eccache ls [PREFIX]}: the keys stored, optionally with size and scheme. */
+@Command(name = "ls", mixinStandardHelpOptions = true,
+    description = "List the keys that start with PREFIX (all keys without one).")
+final class ListCommand implements Callable<Integer> {
+  @Parameters(paramLabel = "PREFIX", arity = "0..1", defaultValue = "",
+      description = "Key prefix, e.g. logs/2026/.")
+  String prefix;
+
+  @Option(names = {"-l", "--long"}, description = "Also size, scheme, live splits and S3 copy.")
+  boolean details;
+
+  @Mixin ClusterOptions cluster;
+  @Mixin TransferOptions output;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    try (EcCacheClient cache = cluster.connect()) {
+      List<String> keys = cache.list(prefix);
+      if (!details && !output.json) {
+        keys.forEach(out::println);
+        return ExitCodes.OK;
+      }
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (String key : keys) {
+        ObjectStat s;
+        try {
+          s = cache.stat(key);
+        } catch (NotFoundException deletedMeanwhile) {
+          continue;
+        }
+        if (output.json) {
+          rows.add(Json.of(s));
+        } else {
+          out.printf("%10s  %-14s %3d/%-3d %-5s %s%n", FormatUtils.getSizeFromBytes(s.size()),
+              s.shape(), s.liveSplits(), s.k() + s.r(), s.persisted() ? "S3" : "-", s.key());
+        }
+      }
+      if (output.json) {
+        Json.print(out, rows);
+      }
+    }
+    return ExitCodes.OK;
+  }
+}

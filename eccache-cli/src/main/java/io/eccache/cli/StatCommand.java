@@ -1,0 +1,52 @@
+package io.eccache.cli;
+
+import alluxio.util.FormatUtils;
+import io.eccache.client.EcCacheClient;
+import io.eccache.client.ObjectStat;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code eccache stat KEY}: how an object is stored, its health and popularity (not counted as a read). */
+@Command(name = "stat", mixinStandardHelpOptions = true,
+    description = "Show how KEY is stored: scheme, k and r (and the coordinator's target), live "
+        + "splits, memory, S3 copy, popularity.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:shown", "1:failed", "2:bad command line", "3:no such key",
+        "4:cluster unavailable"})
+final class StatCommand implements Callable<Integer> {
+  @Parameters(paramLabel = "KEY", description = "Object key.")
+  String key;
+
+  @Mixin ClusterOptions cluster;
+  @Mixin TransferOptions output;
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    try (EcCacheClient cache = cluster.connect()) {
+      ObjectStat s = cache.stat(key);
+      PrintWriter out = spec.commandLine().getOut();
+      if (output.json) {
+        Json.print(out, Json.of(s));
+        return ExitCodes.OK;
+      }
+      out.printf("key:          %s%n", s.key());
+      out.printf("size:         %s (%d bytes)%n", FormatUtils.getSizeFromBytes(s.size()), s.size());
+      out.printf("stored as:    %s%s%n", s.shape(), s.tuned()
+          ? (s.target() != s.current() ? ", tuned (target " + s.target() + ")" : ", tuned")
+          : ", fixed");
+      out.printf("live splits:  %d of %d%n", s.liveSplits(), s.k() + s.r());
+      out.printf("stripes:      %d%n", s.stripes());
+      out.printf("memory:       %s (%.2fx)%n", FormatUtils.getSizeFromBytes(s.cachedBytes()),
+          s.size() == 0 ? 0 : (double) s.cachedBytes() / s.size());
+      out.printf("in S3:        %s%n", s.persisted() ? "yes" : "no (cache only)");
+      out.printf("popularity:   %.2f accesses per period%n", s.popularity());
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,64 @@
+package io.eccache.common;
+
+/**
+ * The name of every eccache metric, in one place. They live in Alluxio's metrics system
+ * ({@code alluxio.metrics.MetricsSystem}), so they reach whatever sinks the Alluxio user configured
+ * in {@code metrics.properties} (JMX, Prometheus, CSV, console, Graphite). Alluxio prefixes each with
+ * the process type: {@code Master.EcCache...} in the master (the coordinator), {@code
+ * Client.EcCache...} in a client. docs/metrics.md describes each.
+ */
+public final class EcCacheMetrics {
+  private EcCacheMetrics() {}
+
+  // Client: timers are in nanoseconds and count events; counters count events or bytes.
+  /** Timer: one GET (byte array) or one whole-stream read, from lookup to last byte. */
+  public static final String GET_LATENCY = "EcCacheGetLatency";
+  /** Timer: one PUT, from allocation to commit. */
+  public static final String PUT_LATENCY = "EcCachePutLatency";
+  /** Counter: split (or copy, partition) reads that arrived intact and were used. */
+  public static final String SPLITS_READ = "EcCacheSplitsRead";
+  /** Counter: late binding's extra reads stopped because k splits had arrived first. */
+  public static final String READS_CANCELLED = "EcCacheSplitReadsCancelled";
+  /** Counter: split reads that failed (dead worker, corrupt cell) and were replaced or given up. */
+  public static final String READS_FAILED = "EcCacheSplitReadsFailed";
+  /** Counter: bytes read from workers, extra reads included. */
+  public static final String BYTES_READ = "EcCacheBytesRead";
+  /** Counter: bytes of splits written (parities included). */
+  public static final String BYTES_WRITTEN = "EcCacheBytesWritten";
+  /** Timer: decoding missing data splits of one read window. */
+  public static final String DECODE_TIME = "EcCacheDecodeTime";
+  /** Timer: encoding the parities of one stripe. */
+  public static final String ENCODE_TIME = "EcCacheEncodeTime";
+  /** Counter: reads served from the under store (S3) because the cache could not. */
+  public static final String UNDER_STORE_FALLBACKS = "EcCacheUnderStoreFallbacks";
+  /** Counter: maintenance tasks (add, repair, repartition) a client carried out. */
+  public static final String MAINTENANCE_TASKS = "EcCacheMaintenanceTasks";
+
+  // Coordinator (master): gauges over its counters and its last re-tuning pass.
+  /** Gauge: objects stored. */
+  public static final String OBJECTS = "EcCacheObjects";
+  /** Gauge: lookups served (each GET is one). */
+  public static final String LOOKUPS = "EcCacheLookups";
+  /** Gauge: splits (parities, copies) added for popular objects. */
+  public static final String SPLITS_ADDED = "EcCacheSplitsAdded";
+  /** Gauge: splits dropped from objects that cooled. */
+  public static final String SPLITS_DROPPED = "EcCacheSplitsDropped";
+  /** Gauge: splits rebuilt after their worker was lost. */
+  public static final String SPLITS_REPAIRED = "EcCacheSplitsRepaired";
+  /** Gauge: SP-Cache objects repartitioned. */
+  public static final String REPARTITIONS = "EcCacheRepartitions";
+  /** Gauge: maintenance tasks queued or leased. */
+  public static final String TASKS_PENDING = "EcCacheMaintenanceTasksPending";
+  /** Gauge: workers lost since the master started. */
+  public static final String WORKERS_LOST = "EcCacheWorkersLost";
+
+  /** Gauge per scheme ("ec", "replica", "partition"): bytes the scheme's objects take in the cache. */
+  public static String cachedBytes(String scheme) {
+    return "EcCacheCachedBytes." + scheme;
+  }
+
+  /** Gauge per scheme: bytes of the scheme's objects themselves (memory overhead = cached / this - 1). */
+  public static String objectBytes(String scheme) {
+    return "EcCacheObjectBytes." + scheme;
+  }
+}

@@ -1,0 +1,83 @@
+package alluxio.cli.fs.command;
+
+import alluxio.client.file.FileSystemContext;
+import alluxio.exception.status.InvalidArgumentException;
+import alluxio.util.FormatUtils;
+import io.eccache.client.ObjectStat;
+import io.eccache.client.PutOptions;
+import io.eccache.client.WriteMode;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+
+/** {@code alluxio fs ecPut [-s SCHEME] [-w MODE] <localFile> <key>}: stores a local file in eccache. */
+public final class EcPutCommand extends EcCacheFsCommand {
+  private static final Option SCHEME = Option.builder("s").longOpt("scheme").hasArg()
+      .argName("scheme").desc("default, rs-K-R, replica-N or partition-K").build();
+  private static final Option MODE = Option.builder("w").longOpt("write-mode").hasArg()
+      .argName("mode").desc("CACHE_ONLY (default), THROUGH or ASYNC").build();
+
+  /** Made by Alluxio's shell, with its context. */
+  public EcPutCommand(FileSystemContext context) {
+    super(context);
+  }
+
+  @Override
+  public String getCommandName() {
+    return "ecPut";
+  }
+
+  @Override
+  public Options getOptions() {
+    return new Options().addOption(SCHEME).addOption(MODE);
+  }
+
+  @Override
+  public void validateArgs(CommandLine cl) throws InvalidArgumentException {
+    checkArgs(cl, 2);
+  }
+
+  @Override
+  public int run(CommandLine cl) throws IOException {
+    Path file = Path.of(cl.getArgs()[0]);
+    String key = cl.getArgs()[1];
+    PutOptions options;
+    try {
+      options = PutOptions.parse(cl.getOptionValue(SCHEME.getOpt(), "default"))
+          .writeMode(WriteMode.valueOf(cl.getOptionValue(MODE.getOpt(), "CACHE_ONLY")
+              .toUpperCase(Locale.ROOT)));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException(e.getMessage() + ". Usage: " + getUsage());
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toString(), null, "no such local file");
+    }
+    long started = System.nanoTime();
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
+      cache().put(key, in, Files.size(file), options);
+    }
+    ObjectStat stat = cache().stat(key);
+    System.out.printf("Stored %s as %s (%s) in %.2f s%n", key, stat.shape(),
+        FormatUtils.getSizeFromBytes(stat.size()), (System.nanoTime() - started) / 1e9);
+    return 0;
+  }
+
+  @Override
+  public String getUsage() {
+    return "ecPut [-s default|rs-K-R|replica-N|partition-K] [-w CACHE_ONLY|THROUGH|ASYNC] "
+        + "<localFile> <key>";
+  }
+
+  @Override
+  public String getDescription() {
+    return "Stores a local file in eccache under key: erasure-coded (or replicated, partitioned)"
+        + " across workers.";
+  }
+}
