@@ -2,6 +2,7 @@ package io.eccache.cli;
 
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.Configuration;
+import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
 import io.eccache.client.EcCacheClient;
@@ -36,8 +37,12 @@ final class ClusterOptions {
       description = "Set one Alluxio or alluxio.eccache.* property (repeatable); wins over files.")
   Map<String, String> properties = new LinkedHashMap<>();
 
-  /** Alluxio's global configuration with this command's overrides applied. */
+  /**
+   * A copy of Alluxio's global configuration with this command's overrides applied (a copy, so one
+   * command's overrides never leak into another's in the same JVM).
+   */
   AlluxioConfiguration configuration() throws IOException {
+    InstancedConfiguration result = Configuration.copyGlobal();
     // The eccache keys must be registered before property files naming them are parsed.
     EcCacheKeys.DEFAULT_K.getName();
     if (conf != null) {
@@ -47,10 +52,10 @@ final class ClusterOptions {
       } catch (IOException e) {
         throw new IOException("cannot read --conf " + conf + ": " + e.getMessage(), e);
       }
-      Configuration.merge(file, Source.siteProperty(conf.toString()));
+      result.merge(file, Source.siteProperty(conf.toString()));
     }
     if (!properties.isEmpty()) {
-      Configuration.merge(properties, Source.RUNTIME);
+      result.merge(properties, Source.RUNTIME);
     }
     if (master != null) {
       int colon = master.lastIndexOf(':');
@@ -59,17 +64,17 @@ final class ClusterOptions {
         throw new IllegalArgumentException("--master needs a host name, e.g. --master "
             + "alluxio-master:19998");
       }
-      Configuration.set(PropertyKey.MASTER_HOSTNAME, host, Source.RUNTIME);
+      result.set(PropertyKey.MASTER_HOSTNAME, host, Source.RUNTIME);
       if (colon >= 0) {
         try {
-          Configuration.set(PropertyKey.MASTER_RPC_PORT,
+          result.set(PropertyKey.MASTER_RPC_PORT,
               Integer.parseInt(master.substring(colon + 1)), Source.RUNTIME);
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException("--master " + master + ": the port is not a number");
         }
       }
     }
-    return Configuration.global();
+    return result;
   }
 
   /** A client of the configured cluster; the caller closes it. */
@@ -79,6 +84,7 @@ final class ClusterOptions {
 
   /** Where the master is, for messages. */
   static String masterOf(AlluxioConfiguration conf) {
-    return conf.getString(PropertyKey.MASTER_HOSTNAME) + ":" + conf.getInt(PropertyKey.MASTER_RPC_PORT);
+    return conf.getString(PropertyKey.MASTER_HOSTNAME) + ":"
+        + conf.getInt(PropertyKey.MASTER_RPC_PORT);
   }
 }

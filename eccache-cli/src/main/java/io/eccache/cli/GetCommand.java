@@ -1,7 +1,6 @@
 package io.eccache.cli;
 
 import alluxio.exception.status.NotFoundException;
-import alluxio.util.FormatUtils;
 import com.google.common.io.CountingOutputStream;
 import io.eccache.client.EcCacheClient;
 import java.io.BufferedOutputStream;
@@ -93,7 +92,7 @@ final class GetCommand implements Callable<Integer> {
         Json.print(spec.commandLine().getOut(), result);
       } else if (!stdout) {
         spec.commandLine().getOut().printf("get %s: %s to %s in %.2f s%n", key,
-            FormatUtils.getSizeFromBytes(bytes), file, seconds);
+            ByteSizes.format(bytes), file, seconds);
       }
     }
     return ExitCodes.OK;

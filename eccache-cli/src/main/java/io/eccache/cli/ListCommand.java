@@ -1,7 +1,6 @@
 package io.eccache.cli;
 
 import alluxio.exception.status.NotFoundException;
-import alluxio.util.FormatUtils;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ObjectStat;
 import java.io.PrintWriter;
@@ -51,7 +50,7 @@ final class ListCommand implements Callable<Integer> {
         if (output.json) {
           rows.add(Json.of(s));
         } else {
-          out.printf("%10s  %-14s %3d/%-3d %-5s %s%n", FormatUtils.getSizeFromBytes(s.size()),
+          out.printf("%10s  %-14s %3d/%-3d %-5s %s%n", ByteSizes.format(s.size()),
               s.shape(), s.liveSplits(), s.k() + s.r(), s.persisted() ? "S3" : "-", s.key());
         }
       }

@@ -1,6 +1,5 @@
 package io.eccache.cli;
 
-import alluxio.util.FormatUtils;
 import com.google.common.io.CountingInputStream;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ObjectStat;
@@ -68,9 +67,9 @@ final class PutCommand implements Callable<Integer> {
         Json.print(spec.commandLine().getOut(), result);
       } else {
         spec.commandLine().getOut().printf("put %s: %s as %s%s in %.2f s (%s/s)%n", key,
-            FormatUtils.getSizeFromBytes(stat.size()), stat.shape(),
+            ByteSizes.format(stat.size()), stat.shape(),
             writeMode == WriteMode.CACHE_ONLY ? "" : ", " + writeMode, seconds,
-            FormatUtils.getSizeFromBytes((long) (stat.size() / Math.max(seconds, 1e-9))));
+            ByteSizes.format((long) (stat.size() / Math.max(seconds, 1e-9))));
       }
     }
     return ExitCodes.OK;

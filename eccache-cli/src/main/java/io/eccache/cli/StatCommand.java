@@ -1,6 +1,5 @@
 package io.eccache.cli;
 
-import alluxio.util.FormatUtils;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ObjectStat;
 import java.io.PrintWriter;
@@ -36,13 +35,14 @@ final class StatCommand implements Callable<Integer> {
         return ExitCodes.OK;
       }
       out.printf("key:          %s%n", s.key());
-      out.printf("size:         %s (%d bytes)%n", FormatUtils.getSizeFromBytes(s.size()), s.size());
+      out.printf("size:         %s (%d bytes)%n", ByteSizes.format(s.size()),
+          s.size());
       out.printf("stored as:    %s%s%n", s.shape(), s.tuned()
           ? (s.target() != s.current() ? ", tuned (target " + s.target() + ")" : ", tuned")
           : ", fixed");
       out.printf("live splits:  %d of %d%n", s.liveSplits(), s.k() + s.r());
       out.printf("stripes:      %d%n", s.stripes());
-      out.printf("memory:       %s (%.2fx)%n", FormatUtils.getSizeFromBytes(s.cachedBytes()),
+      out.printf("memory:       %s (%.2fx)%n", ByteSizes.format(s.cachedBytes()),
           s.size() == 0 ? 0 : (double) s.cachedBytes() / s.size());
       out.printf("in S3:        %s%n", s.persisted() ? "yes" : "no (cache only)");
       out.printf("popularity:   %.2f accesses per period%n", s.popularity());

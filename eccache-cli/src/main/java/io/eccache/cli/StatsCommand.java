@@ -5,7 +5,6 @@ import alluxio.client.metrics.RetryHandlingMetricsMasterClient;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.grpc.MetricValue;
 import alluxio.master.MasterClientContext;
-import alluxio.util.FormatUtils;
 import io.eccache.client.EcCacheClient;
 import io.eccache.common.proto.SchemeStats;
 import io.eccache.common.proto.StatsResponse;
@@ -61,7 +60,7 @@ final class StatsCommand implements Callable<Integer> {
     out.printf("re-tuning: %d passes, splits added %d, dropped %d, repaired %d, repartitions %d,"
         + " %s moved, tasks pending %d, failed %d%n", stats.getRetunePasses(),
         stats.getSplitsAdded(), stats.getSplitsDropped(), stats.getSplitsRepaired(),
-        stats.getRepartitions(), FormatUtils.getSizeFromBytes(stats.getMaintenanceBytes()),
+        stats.getRepartitions(), ByteSizes.format(stats.getMaintenanceBytes()),
         stats.getTasksPending(), stats.getTasksFailed());
     if (stats.getSchemesCount() > 0) {
       out.println();
@@ -69,10 +68,10 @@ final class StatsCommand implements Callable<Integer> {
       out.println("|---|---|---|---|---|---|");
       for (SchemeStats s : stats.getSchemesList()) {
         out.printf("| %s | %d | %s | %s | %.2fx | %s |%n", s.getScheme(), s.getObjects(),
-            FormatUtils.getSizeFromBytes(s.getObjectBytes()),
-            FormatUtils.getSizeFromBytes(s.getCachedBytes()),
+            ByteSizes.format(s.getObjectBytes()),
+            ByteSizes.format(s.getCachedBytes()),
             s.getObjectBytes() == 0 ? 0 : (double) s.getCachedBytes() / s.getObjectBytes(),
-            FormatUtils.getSizeFromBytes(s.getBudgetBytes()));
+            ByteSizes.format(s.getBudgetBytes()));
       }
     }
     if (!metrics.isEmpty()) {

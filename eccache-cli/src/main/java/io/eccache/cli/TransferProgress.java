@@ -1,6 +1,5 @@
 package io.eccache.cli;
 
-import alluxio.util.FormatUtils;
 import java.io.PrintWriter;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -58,11 +57,11 @@ final class TransferProgress implements AutoCloseable {
       s.append('[').append("=".repeat(filled)).append(" ".repeat(BAR - filled)).append("] ")
           .append(String.format("%3d%% ", Math.min(100, 100 * bytes / total)));
     }
-    s.append(FormatUtils.getSizeFromBytes(bytes));
+    s.append(ByteSizes.format(bytes));
     if (total >= 0) {
-      s.append(" / ").append(FormatUtils.getSizeFromBytes(total));
+      s.append(" / ").append(ByteSizes.format(total));
     }
-    s.append(String.format("  %s/s", FormatUtils.getSizeFromBytes((long) rate)));
+    s.append(String.format("  %s/s", ByteSizes.format((long) rate)));
     if (done) {
       s.append(String.format("  in %.1f s", seconds));
     } else if (total > 0 && rate > 0) {

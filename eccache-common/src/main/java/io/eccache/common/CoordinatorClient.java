@@ -2,9 +2,11 @@ package io.eccache.common;
 
 import alluxio.AbstractMasterClient;
 import alluxio.Constants;
+import alluxio.conf.PropertyKey;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.grpc.ServiceType;
 import alluxio.master.MasterClientContext;
+import alluxio.retry.ExponentialTimeBoundedRetry;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.ApplyChangeRequest;
@@ -36,7 +38,16 @@ public final class CoordinatorClient extends AbstractMasterClient {
   private CoordinatorServiceGrpc.CoordinatorServiceBlockingStub stub;
 
   public CoordinatorClient(MasterClientContext context) {
-    super(context);
+    // Alluxio's default retry reads the global configuration; this one honours the context's own,
+    // so a client made from a per-command configuration gives up when that configuration says.
+    super(context, () -> ExponentialTimeBoundedRetry.builder()
+        .withMaxDuration(context.getClusterConf().getDuration(
+            PropertyKey.USER_RPC_RETRY_MAX_DURATION))
+        .withInitialSleep(context.getClusterConf().getDuration(
+            PropertyKey.USER_RPC_RETRY_BASE_SLEEP_MS))
+        .withMaxSleep(context.getClusterConf().getDuration(
+            PropertyKey.USER_RPC_RETRY_MAX_SLEEP_MS))
+        .build());
   }
 
   @Override
