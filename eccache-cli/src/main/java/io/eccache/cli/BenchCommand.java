@@ -1,5 +1,7 @@
 package io.eccache.cli;
 
+import alluxio.client.file.FileSystemContext;
+import io.eccache.benchmarks.cluster.BenchCluster;
 import io.eccache.benchmarks.cluster.BenchReport;
 import io.eccache.benchmarks.cluster.BenchSettings;
 import io.eccache.benchmarks.cluster.ClusterBenchmark;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,7 +28,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Reproduce the EC-Cache paper's figures on an in-process cluster with shaped "
-        + "per-worker links; results, summaries and plots under --out.")
+        + "per-worker links (or, unshaped, on a running one: --master); results, summaries and "
+        + "plots under --out.")
 final class BenchCommand implements Callable<Integer> {
   @Option(names = "--profile", description = "quick (~15 min on 2 cores) or full (default "
       + "${DEFAULT-VALUE}).")
@@ -45,6 +49,8 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--out", description = "Results directory (default ${DEFAULT-VALUE}).")
   Path out = Paths.get("benchmarks", "results");
 
+  @Mixin ClusterOptions cluster;
+
   /** For the smoke test: shrink every run to this many objects and requests. */
   @Option(names = "--tiny", hidden = true)
   boolean tiny;
@@ -63,6 +69,9 @@ final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("no scenario named " + scenarios
           + ": choose from skew, background, failure, size, k, delta, writes");
     }
+    if (cluster.master != null) {
+      return runRemote(chosen);
+    }
     long largest = 0;
     for (Scenario s : chosen) {
       for (BenchSettings b : s.runs.values()) {
@@ -71,7 +80,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     long perWorker = Math.max(256L << 20, 3 * largest / workers);
     progress.printf("eccache bench (%s): starting %d workers...%n", profile, workers);
-    try (EmbeddedCluster cluster = EmbeddedCluster.builder().workers(workers)
+    try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
         .workerMemoryBytes(perWorker).workerTimeout("5s")
         .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
         // Periods long enough that popularity outlives the settling between learning and
@@ -79,28 +88,59 @@ final class BenchCommand implements Callable<Integer> {
         .property(EcCacheKeys.POPULARITY_PERIOD, "5s").property(EcCacheKeys.RETUNE_INTERVAL, "1s")
         .property(EcCacheKeys.PARTITION_SERVER_BANDWIDTH, (workerMbit / 8) + "MB")
         .start();
-        LoopbackShaper shaper = shape(cluster)) {
+        LoopbackShaper shaper = shape(embedded)) {
       if (shaper == null) {
         progress.println("eccache bench: tc cannot shape loopback here (needs root and HTB):"
             + " running UNSHAPED, CPU-bound; results are labelled so");
       }
-      ClusterBenchmark bench = new ClusterBenchmark(cluster, shaper,
-          line -> progress.print("\r" + line + "        "), tiny ? 2 : 6);
-      for (Scenario scenario : chosen) {
-        progress.printf("%n== %s (%s)%n", scenario.name, scenario.figure);
-        Map<String, ClusterBenchmark.Outcome> outcomes = new LinkedHashMap<>();
-        for (Map.Entry<String, BenchSettings> run : scenario.runs.entrySet()) {
-          progress.printf("%n-- %s: %s%n", run.getKey(), run.getValue());
-          outcomes.put(run.getKey(), bench.run(run.getValue()));
-        }
-        Path dir = out.resolve(scenario.name);
-        String summary = BenchReport.write(dir, scenario, outcomes, workers,
-            shaper == null ? "unshaped" : workerMbit + " Mbit/s per worker");
-        progress.println();
-        System.out.println(summary);
+      runAll(chosen, new ClusterBenchmark(BenchCluster.of(embedded), shaper,
+          line -> progress.print("\r" + line + "        "), tiny ? 2 : 6), workers,
+          shaper == null ? "unshaped" : workerMbit + " Mbit/s per worker");
+    }
+    return ExitCodes.OK;
+  }
+
+  /**
+   * Against a running cluster: no shaping and no worker it could stop or send from, so the
+   * failure and background scenarios are left out, saying so.
+   */
+  private int runRemote(List<Scenario> chosen) throws Exception {
+    List<Scenario> possible = new ArrayList<>();
+    for (Scenario s : chosen) {
+      boolean needsWorkers = s.runs.values().stream()
+          .anyMatch(b -> b.deadWorkers > 0 || b.backgroundFraction > 0);
+      if (needsWorkers) {
+        progress.printf("eccache bench: skipping %s: it stops workers or sends from their "
+            + "addresses, which only the in-process cluster allows%n", s.name);
+      } else {
+        possible.add(s);
       }
     }
-    return 0;
+    try (FileSystemContext context = FileSystemContext.create(cluster.configuration())) {
+      BenchCluster remote = BenchCluster.remote(context);
+      progress.printf("eccache bench (%s): %d workers at %s, unshaped%n", profile,
+          remote.workerCount(), cluster.master);
+      runAll(possible, new ClusterBenchmark(remote, null,
+          line -> progress.print("\r" + line + "        "), tiny ? 2 : 6), remote.workerCount(),
+          "running cluster at " + cluster.master + ", unshaped");
+    }
+    return ExitCodes.OK;
+  }
+
+  private void runAll(List<Scenario> chosen, ClusterBenchmark bench, int workerCount,
+      String conditions) throws Exception {
+    for (Scenario scenario : chosen) {
+      progress.printf("%n== %s (%s)%n", scenario.name, scenario.figure);
+      Map<String, ClusterBenchmark.Outcome> outcomes = new LinkedHashMap<>();
+      for (Map.Entry<String, BenchSettings> run : scenario.runs.entrySet()) {
+        progress.printf("%n-- %s: %s%n", run.getKey(), run.getValue());
+        outcomes.put(run.getKey(), bench.run(run.getValue()));
+      }
+      Path dir = out.resolve(scenario.name);
+      String summary = BenchReport.write(dir, scenario, outcomes, workerCount, conditions);
+      progress.println();
+      System.out.println(summary);
+    }
   }
 
   private LoopbackShaper shape(EmbeddedCluster cluster) throws Exception {

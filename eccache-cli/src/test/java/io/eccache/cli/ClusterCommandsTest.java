@@ -14,9 +14,12 @@ import io.eccache.common.EcCacheKeys;
 import io.eccache.common.EcCacheMetrics;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +43,11 @@ class ClusterCommandsTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = EmbeddedCluster.builder().workers(4).workerMemoryBytes(64L << 20)
-        .property(EcCacheKeys.DEFAULT_K, 2).property(EcCacheKeys.DEFAULT_R, 1).start();
+        .property(EcCacheKeys.DEFAULT_K, 2).property(EcCacheKeys.DEFAULT_R, 1)
+        // What a deployment running the demo and the benchmark sets on its master.
+        .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+        .property(EcCacheKeys.POPULARITY_PERIOD, "5s").property(EcCacheKeys.RETUNE_INTERVAL, "1s")
+        .start();
     master = Configuration.getString(PropertyKey.MASTER_HOSTNAME) + ":"
         + Configuration.getInt(PropertyKey.MASTER_RPC_PORT);
   }
@@ -199,5 +206,35 @@ class ClusterCommandsTest {
         .mapToLong(e -> e.getValue().getCount()).sum();
     assertTrue(splitsRead >= 2, "a GET of an RS(2,1) object uses at least k = 2 splits");
     assertEquals(0, gets, "the CLI streams (openStream), it does not time byte-array GETs");
+  }
+
+  @Test
+  void demoAndBenchRunAgainstARunningCluster() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    Run demo;
+    Run bench;
+    Path results = dir.resolve("bench");
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      demo = eccache("demo", "--objects", "4", "--object-mb", "2", "--reads", "12", "--threads",
+          "2");
+      bench = eccache("bench", "--tiny", "--scenario", "skew", "--scenario", "failure", "--out",
+          results.toString());
+    } finally {
+      System.setOut(stdout);
+    }
+    String printed = captured.toString(StandardCharsets.UTF_8);
+    assertEquals(ExitCodes.OK, demo.exit, demo + printed);
+    assertTrue(printed.contains("4 workers (running cluster at " + master + ")"), printed);
+    for (String scheme : new String[] {"| EC-Cache delta 1 |", "| selective replication |",
+        "| SP-Cache partition |", "| single copy |"}) {
+      assertTrue(printed.contains(scheme), scheme + " missing: " + printed);
+    }
+    assertEquals(ExitCodes.OK, bench.exit, bench + printed);
+    String summary = Files.readString(results.resolve("skew").resolve("summary.md"));
+    assertTrue(summary.contains("running cluster at " + master), summary);
+    assertFalse(Files.exists(results.resolve("failure")), "failure needs the in-process cluster");
+    assertEquals("", eccache("ls", "ec/").out, "the benchmark removes its objects");
   }
 }

@@ -5,7 +5,7 @@ import io.eccache.client.ObjectStat;
 import io.eccache.client.PutOptions;
 import io.eccache.client.RedundancyMaintainer;
 import io.eccache.client.WriteMode;
-import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.common.EcCacheKeys;
 import io.eccache.testkit.LoopbackShaper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -33,10 +33,12 @@ import org.HdrHistogram.Histogram;
  * independent count of the bytes served.
  */
 public final class ClusterBenchmark {
-  private final EmbeddedCluster cluster;
+  private final BenchCluster cluster;
   private final LoopbackShaper shaper;
   private final Consumer<String> progress;
   private final int settlePasses;
+  /** Keys of this benchmark's runs start with it: runs against a shared cluster do not collide. */
+  private final String runPrefix = "run-" + Long.toString(System.currentTimeMillis(), 36) + "-";
   private int runs;
 
   /**
@@ -44,7 +46,7 @@ public final class ClusterBenchmark {
    * @param settlePasses re-tuning passes to wait for after learning at least: enough for one
    *     popularity period to end, so the learning reads are folded in
    */
-  public ClusterBenchmark(EmbeddedCluster cluster, LoopbackShaper shaper,
+  public ClusterBenchmark(BenchCluster cluster, LoopbackShaper shaper,
       Consumer<String> progress, int settlePasses) {
     this.cluster = cluster;
     this.shaper = shaper;
@@ -92,7 +94,11 @@ public final class ClusterBenchmark {
 
   /** Runs {@code s}: stores, learns, measures, and removes its objects again. */
   public Outcome run(BenchSettings s) throws Exception {
-    String run = "run" + (++runs);
+    if (!cluster.isInProcess() && (s.deadWorkers > 0 || s.backgroundFraction > 0)) {
+      throw new IllegalArgumentException("dead workers and background flows need the in-process "
+          + "cluster (they stop workers and send from their addresses): run without --master");
+    }
+    String run = runPrefix + (++runs);
     Random random = new Random(s.seed);
     List<byte[]> data = new ArrayList<>();
     for (int i = 0; i < s.objects; i++) {
@@ -113,9 +119,9 @@ public final class ClusterBenchmark {
     List<Integer> stopped = new ArrayList<>();
     Outcome outcome = new Outcome(s);
     outcome.shaped = shaper != null;
-    try (EcCacheClient admin = EcCacheClient.create(cluster.fileSystemContext())) {
+    try (EcCacheClient admin = EcCacheClient.create(cluster.context())) {
       for (String ns : s.schemes) {
-        EcCacheClient client = EcCacheClient.create(cluster.fileSystemContext());
+        EcCacheClient client = EcCacheClient.create(cluster.context());
         clients.put(ns, client);
         SchemeResult r = new SchemeResult(ns);
         outcome.schemes.put(ns, r);
@@ -126,6 +132,7 @@ public final class ClusterBenchmark {
           progress.accept(String.format("PUT %s %d/%d", ns, i + 1, data.size()));
         }
         r.encodeNanos = client.readStatistics().encodeNanos();
+        checkScheme(admin, ns, key(ns, run, 0));
       }
       try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
         read(clients, run, data, learning, s, null, "learning");
@@ -134,9 +141,6 @@ public final class ClusterBenchmark {
       for (int i = 0; i < s.deadWorkers; i++) {
         cluster.stopWorker(i);
         stopped.add(i);
-      }
-      if (!stopped.isEmpty()) {
-        cluster.awaitLiveWorkers(cluster.workerCount() - stopped.size());
       }
       for (String ns : s.schemes) {
         outcome.schemes.get(ns).memory = memory(admin, ns, run, s.objects);
@@ -180,11 +184,22 @@ public final class ClusterBenchmark {
       for (int i : stopped) {
         cluster.startWorker(i);
       }
-      if (!stopped.isEmpty()) {
-        cluster.awaitLiveWorkers(cluster.workerCount());
-      }
     }
     return outcome;
+  }
+
+  /** The scheme each namespace stands for; a master configured otherwise would compare nothing. */
+  private static final Map<String, String> SCHEME_OF_NAMESPACE =
+      Map.of("sr", "replica", "sp", "partition");
+
+  private static void checkScheme(EcCacheClient admin, String ns, String key) throws Exception {
+    String expected = SCHEME_OF_NAMESPACE.get(ns);
+    String actual = admin.stat(key).scheme();
+    if (expected != null && !expected.equals(actual)) {
+      throw new IllegalStateException("the coordinator stores " + ns + "/ objects as '" + actual
+          + "', not '" + expected + "': set " + EcCacheKeys.NAMESPACE_SCHEMES.getName()
+          + "=sr=replica,sp=partition in the master's alluxio-site.properties");
+    }
   }
 
   private static String key(String ns, String run, int i) {
