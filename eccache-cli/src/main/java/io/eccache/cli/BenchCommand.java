@@ -36,7 +36,7 @@ final class BenchCommand implements Callable<Integer> {
   String profile = "quick";
 
   @Option(names = "--scenario", description = "Scenarios to run (default: all): "
-      + "skew, background, failure, size, k, delta, writes.")
+      + "skew, background, failure, size, k, delta, writes, spcache.")
   List<String> scenarios = new ArrayList<>();
 
   @Option(names = "--workers", description = "Alluxio workers (default ${DEFAULT-VALUE}).")
@@ -67,7 +67,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (chosen.isEmpty()) {
       throw new IllegalArgumentException("no scenario named " + scenarios
-          + ": choose from skew, background, failure, size, k, delta, writes");
+          + ": choose from skew, background, failure, size, k, delta, writes, spcache");
     }
     if (cluster.master != null) {
       return runRemote(chosen);

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class BenchCommandTest {
         "--out", out.toString());
     assertEquals(0, exit);
     for (String scenario : List.of("skew", "background", "failure", "size", "k", "delta",
-        "writes")) {
+        "writes", "spcache")) {
       Path dir = out.resolve(scenario);
       List<String> raw = Files.readAllLines(dir.resolve("raw.csv"));
       assertTrue(raw.get(0).startsWith("run,scheme,requests,memory,mean_ms"), raw.get(0));
@@ -44,6 +45,12 @@ class BenchCommandTest {
         assertTrue(lambda >= 0 && lambda <= 1100, "λ of 12 workers is at most 1100%: " + row);
         if (cells[1].equals("sp") || cells[1].equals("ec")) {
           assertTrue(Double.parseDouble(cells[3]) >= 1.0, row);
+        }
+        if (scenario.equals("spcache")) {
+          // SP-Cache's baselines: RS(5,2) is 40% extra; 4 copies of the hottest of 4 objects.
+          double memory = Double.parseDouble(cells[3]);
+          double expected = Map.of("ec", 1.4, "sr", (4 + 3) / 4.0, "sp", 1.0).get(cells[1]);
+          assertEquals(expected, memory, 0.01, row);
         }
       }
       String summary = Files.readString(dir.resolve("summary.md"), StandardCharsets.UTF_8);

@@ -38,6 +38,19 @@ public final class BenchSettings implements Cloneable {
   public boolean persisted = false;
   /** Workers stopped before measuring (paper 6.4's failure). */
   public int deadWorkers = 0;
+  /**
+   * Open loop: requests arrive as a Poisson process at this rate (per second), each read from every
+   * scheme at once, latency counted from its arrival; 0 = closed loop ({@link #clients} readers,
+   * each issuing its next request when the last is done).
+   */
+  public double arrivalsPerSecond = 0;
+  /**
+   * SP-Cache's selective-replication baseline instead of the tuned one: the hottest this fraction of
+   * objects get {@link #hotReplicas} copies, the rest one; 0 = tuned by the coordinator.
+   */
+  public double hotReplicaFraction = 0;
+  /** Copies of a hot object under {@link #hotReplicaFraction}. */
+  public int hotReplicas = 4;
   /** Random seed of objects, popularity and the request sequence. */
   public long seed = 1;
 
@@ -53,8 +66,10 @@ public final class BenchSettings implements Cloneable {
   @Override
   public String toString() {
     return String.format(java.util.Locale.ROOT,
-        "%d objects x %.1f MB, Zipf %.2f, %d clients, %d GETs, %s, delta %d, background %.0f%%,"
-            + " %d dead", objects, objectBytes / 1e6, zipf, clients, requests,
+        "%d objects x %.1f MB, Zipf %.2f, %s, %d GETs, %s, delta %d, background %.0f%%,"
+            + " %d dead", objects, objectBytes / 1e6, zipf, arrivalsPerSecond > 0
+            ? String.format(java.util.Locale.ROOT, "Poisson %.1f req/s", arrivalsPerSecond)
+            : clients + " clients", requests,
         tuned ? "tuned" : "RS(" + k + "," + r + ")", delta, backgroundFraction * 100,
         deadWorkers);
   }

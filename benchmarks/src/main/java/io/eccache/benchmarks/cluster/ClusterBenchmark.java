@@ -127,7 +127,7 @@ public final class ClusterBenchmark {
         outcome.schemes.put(ns, r);
         for (int i = 0; i < data.size(); i++) {
           long t0 = System.nanoTime();
-          client.put(key(ns, run, i), data.get(i), options(ns, s));
+          client.put(key(ns, run, i), data.get(i), options(ns, s, i));
           r.putMicros.recordValue(Math.max(1, (System.nanoTime() - t0) / 1000));
           progress.accept(String.format("PUT %s %d/%d", ns, i + 1, data.size()));
         }
@@ -206,10 +206,14 @@ public final class ClusterBenchmark {
     return ns + "/" + run + "/" + i;
   }
 
-  private static PutOptions options(String ns, BenchSettings s) {
+  private static PutOptions options(String ns, BenchSettings s, int rank) {
     PutOptions options;
     if (ns.equals("single")) {
       options = PutOptions.code(1, 0);
+    } else if (ns.equals("sr") && s.hotReplicaFraction > 0) {
+      // SP-Cache's baseline: a fixed number of copies for the hottest objects (rank 0 is hottest).
+      boolean hot = rank < Math.ceil(s.hotReplicaFraction * s.objects);
+      options = PutOptions.replicas(hot ? s.hotReplicas : 1);
     } else if (!s.tuned && ns.equals("ec")) {
       options = PutOptions.code(s.k, s.r);
     } else {
@@ -294,6 +298,82 @@ public final class ClusterBenchmark {
     for (EcCacheClient c : clients.values()) {
       c.readStatistics().reset();
     }
+    if (s.arrivalsPerSecond > 0) {
+      readOpenLoop(clients, run, data, sequence, s, outcome, phase);
+    } else {
+      readClosedLoop(clients, run, data, sequence, s, outcome, phase);
+    }
+    if (outcome != null) {
+      for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
+        SchemeResult r = outcome.schemes.get(e.getKey());
+        r.bytesByWorker = e.getValue().readStatistics().bytesByWorker();
+        r.decodes = e.getValue().readStatistics().decodes();
+        r.decodeNanos = e.getValue().readStatistics().decodeNanos();
+        r.fallbacks = e.getValue().readStatistics().fallbacks();
+      }
+    }
+  }
+
+  /** One GET of {@code object} from scheme {@code ns}, recorded from {@code issuedNanos}. */
+  private static void get(EcCacheClient client, String ns, String run, int object, byte[] expected,
+      BenchSettings s, Outcome outcome, long issuedNanos) throws IOException {
+    byte[] got = client.get(key(ns, run, object), ns.equals("ec") ? s.delta : 0);
+    long micros = (System.nanoTime() - issuedNanos) / 1000;
+    if (got.length != expected.length) {
+      throw new IllegalStateException("GET " + key(ns, run, object) + " returned " + got.length
+          + " bytes");
+    }
+    if (outcome != null) {
+      SchemeResult r = outcome.schemes.get(ns);
+      synchronized (r) {
+        r.latencyMicros.recordValue(Math.max(1, micros));
+        r.usefulBytes += got.length;
+      }
+    }
+  }
+
+  /**
+   * Poisson arrivals at {@code s.arrivalsPerSecond}: each request is read from every scheme at once,
+   * and its latency runs from its arrival, so time spent waiting behind earlier requests counts, as
+   * in SP-Cache's evaluation.
+   */
+  private void readOpenLoop(Map<String, EcCacheClient> clients, String run, List<byte[]> data,
+      int[] sequence, BenchSettings s, Outcome outcome, String phase) throws Exception {
+    Random gaps = new Random(s.seed * 17 + sequence.length);
+    ExecutorService pool = Executors.newCachedThreadPool();
+    List<Future<?>> inFlight = new ArrayList<>();
+    long start = System.nanoTime();
+    double at = 0;
+    try {
+      for (int i = 0; i < sequence.length; i++) {
+        at += -Math.log(1 - gaps.nextDouble()) / s.arrivalsPerSecond;
+        long arrival = start + (long) (at * 1e9);
+        long wait = arrival - System.nanoTime();
+        if (wait > 0) {
+          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        int object = sequence[i];
+        for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
+          inFlight.add(pool.submit(() -> {
+            get(e.getValue(), e.getKey(), run, object, data.get(object), s, outcome, arrival);
+            return null;
+          }));
+        }
+        if ((i + 1) % 10 == 0 || i + 1 == sequence.length) {
+          progress.accept(String.format("GET (%s, Poisson %.1f/s) %d/%d", phase,
+              s.arrivalsPerSecond, i + 1, sequence.length));
+        }
+      }
+      for (Future<?> f : inFlight) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void readClosedLoop(Map<String, EcCacheClient> clients, String run, List<byte[]> data,
+      int[] sequence, BenchSettings s, Outcome outcome, String phase) throws Exception {
     List<String> schemes = new ArrayList<>(clients.keySet());
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(s.clients);
@@ -306,21 +386,8 @@ public final class ClusterBenchmark {
             List<String> order = new ArrayList<>(schemes);
             Collections.shuffle(order, new Random(s.seed * 31 + i));
             for (String ns : order) {
-              long t0 = System.nanoTime();
-              byte[] got = clients.get(ns).get(key(ns, run, object),
-                  ns.equals("ec") ? s.delta : 0);
-              long micros = (System.nanoTime() - t0) / 1000;
-              if (got.length != data.get(object).length) {
-                throw new IllegalStateException("GET " + key(ns, run, object) + " returned "
-                    + got.length + " bytes");
-              }
-              if (outcome != null) {
-                SchemeResult r = outcome.schemes.get(ns);
-                synchronized (r) {
-                  r.latencyMicros.recordValue(Math.max(1, micros));
-                  r.usefulBytes += got.length;
-                }
-              }
+              get(clients.get(ns), ns, run, object, data.get(object), s, outcome,
+                  System.nanoTime());
             }
             int done = i + 1;
             if (done % 10 == 0 || done == sequence.length) {
@@ -335,15 +402,6 @@ public final class ClusterBenchmark {
       }
     } finally {
       pool.shutdownNow();
-    }
-    if (outcome != null) {
-      for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
-        SchemeResult r = outcome.schemes.get(e.getKey());
-        r.bytesByWorker = e.getValue().readStatistics().bytesByWorker();
-        r.decodes = e.getValue().readStatistics().decodes();
-        r.decodeNanos = e.getValue().readStatistics().decodeNanos();
-        r.fallbacks = e.getValue().readStatistics().fallbacks();
-      }
     }
   }
 
