@@ -41,6 +41,8 @@ public final class BenchReport {
         "scheme", "PUT mean ms", "PUT median ms", "PUT p99 ms", "encode % of PUT");
     Map<String, double[][]> putMedians = new LinkedHashMap<>();
     Map<String, double[][]> medianRatio = new LinkedHashMap<>();
+    Map<String, double[][]> lambdaByScheme = new LinkedHashMap<>();
+    Map<String, double[][]> ecLatency = new LinkedHashMap<>();
     double[] xs = new double[outcomes.size()];
     double[] ys = new double[outcomes.size()];
     int point = 0;
@@ -81,6 +83,18 @@ public final class BenchReport {
               n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
           pm[0][point] = parseOr(e.getKey(), point);
           pm[1][point] = put.medianMillis();
+          double[][] lam = lambdaByScheme.computeIfAbsent(NAMES.getOrDefault(r.scheme, r.scheme),
+              n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
+          lam[0][point] = pm[0][point];
+          lam[1][point] = lambda;
+          if (r.scheme.equals("ec")) {
+            for (String q : new String[] {"median", "p99"}) {
+              double[][] series = ecLatency.computeIfAbsent("EC-Cache " + q,
+                  n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
+              series[0][point] = pm[0][point];
+              series[1][point] = q.equals("median") ? l.medianMillis() : l.p99Millis();
+            }
+          }
           table.row(e.getKey(), NAMES.getOrDefault(r.scheme, r.scheme),
               String.format(Locale.ROOT, "%.2fx", r.memory), l.meanMillis(), l.medianMillis(),
               l.p99Millis(), l.p999Millis(), lambda, eta,
@@ -117,6 +131,12 @@ public final class BenchReport {
           scenario.sweep, "SR/EC median", medianRatio);
       Plots.lines(dir.resolve("put-latency.png"), scenario.name + ": median PUT latency",
           scenario.sweep, "PUT median ms", putMedians);
+      Plots.lines(dir.resolve("load-imbalance.png"), scenario.name + ": load imbalance λ",
+          scenario.sweep, "λ %", lambdaByScheme);
+      if (!ecLatency.isEmpty()) {
+        Plots.lines(dir.resolve("ec-latency.png"), scenario.name + ": EC-Cache read latency",
+            scenario.sweep, "ms", ecLatency);
+      }
     }
     ClusterBenchmark.Outcome first = outcomes.values().iterator().next();
     String summary = "# " + scenario.name + ": " + scenario.figure + "\n\n"
