@@ -55,7 +55,8 @@ class BenchCommandTest {
       }
       String summary = Files.readString(dir.resolve("summary.md"), StandardCharsets.UTF_8);
       assertTrue(summary.contains("**Paper:**") && summary.contains("SR/EC median")
-          && summary.contains("encode % of PUT"), summary);
+          && summary.contains("encode % of PUT")
+          && summary.contains("extra reads cancelled by late binding"), summary);
       // ratios, reads and writes tables: headers plus a row per run (and per run and scheme)
       assertTrue(summary.lines().filter(l -> l.startsWith("| ")).count()
           >= 3 + runs + 2 * runs * schemes,

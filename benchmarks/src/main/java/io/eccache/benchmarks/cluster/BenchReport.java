@@ -138,13 +138,23 @@ public final class BenchReport {
             scenario.sweep, "ms", ecLatency);
       }
     }
+    StringBuilder metrics = new StringBuilder();
+    for (Map.Entry<String, ClusterBenchmark.Outcome> e : outcomes.entrySet()) {
+      ClusterBenchmark.Outcome o = e.getValue();
+      metrics.append(String.format(Locale.ROOT, "- %s: %d split reads used, %d extra reads "
+          + "cancelled by late binding, %d failed%n", e.getKey(), o.splitsRead, o.readsCancelled,
+          o.readsFailed));
+    }
     ClusterBenchmark.Outcome first = outcomes.values().iterator().next();
     String summary = "# " + scenario.name + ": " + scenario.figure + "\n\n"
-        + "Network: " + network + "; " + workers + " in-process workers on 2 cores; "
+        + "Network: " + network + "; " + workers + " workers; this machine has "
+        + Runtime.getRuntime().availableProcessors() + " cores; "
         + first.settings + ". Command: `bin/eccache bench --scenario " + scenario.name + "`.\n\n"
         + "**Paper:** " + scenario.paper + "\n\n**Ours:**\n\n" + ratios + "\n" + table + "\n"
         + "Writes (storing the objects; encode share of PUT time, paper Fig. 17):\n\n" + writes
         + "\n"
+        + "Split reads in the measured phase, every scheme, from Alluxio's metrics system:\n\n"
+        + metrics + "\n"
         + "λ = (L_max − L_avg*)/L_avg* over bytes each worker served, L_avg* = useful bytes /"
         + " workers (the paper's); η = SP-Cache's (over bytes served). \"tc/client bytes\" compares"
         + " the kernel's per-worker counters (all schemes together, background flows subtracted)"

@@ -1,11 +1,14 @@
 package io.eccache.benchmarks.cluster;
 
+import alluxio.metrics.MetricsSystem;
+import com.codahale.metrics.Counter;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ObjectStat;
 import io.eccache.client.PutOptions;
 import io.eccache.client.RedundancyMaintainer;
 import io.eccache.client.WriteMode;
 import io.eccache.common.EcCacheKeys;
+import io.eccache.common.EcCacheMetrics;
 import io.eccache.testkit.LoopbackShaper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -86,6 +89,13 @@ public final class ClusterBenchmark {
     /** Process CPU over wall time, as a share of all cores. */
     public double cpuShare;
     public boolean shaped;
+    /**
+     * The measured phase's split reads, all schemes together, as Alluxio's metrics system counted
+     * them ({@link EcCacheMetrics}): used, cancelled by late binding, failed.
+     */
+    public long splitsRead;
+    public long readsCancelled;
+    public long readsFailed;
 
     Outcome(BenchSettings settings) {
       this.settings = settings;
@@ -149,11 +159,16 @@ public final class ClusterBenchmark {
       Map<String, Long> tcBefore = shaper == null ? Map.of() : shaper.bytesSent();
       Map<String, Long> bgBefore = background == null ? Map.of() : background.bytesSent();
       long cpuBefore = processCpuNanos();
+      long[] metricsBefore = readMetrics();
       long start = System.nanoTime();
       try {
         read(clients, run, data, sequence, s, outcome, "measured");
       } finally {
         outcome.seconds = (System.nanoTime() - start) / 1e9;
+        long[] metricsAfter = readMetrics();
+        outcome.splitsRead = metricsAfter[0] - metricsBefore[0];
+        outcome.readsCancelled = metricsAfter[1] - metricsBefore[1];
+        outcome.readsFailed = metricsAfter[2] - metricsBefore[2];
         outcome.cpuShare = (processCpuNanos() - cpuBefore) / 1e9 / outcome.seconds
             / Runtime.getRuntime().availableProcessors();
         if (background != null) {
@@ -403,6 +418,20 @@ public final class ClusterBenchmark {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** This process's split-read counters from Alluxio's metrics system: used, cancelled, failed. */
+  private static long[] readMetrics() {
+    String[] names = {EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_CANCELLED,
+        EcCacheMetrics.READS_FAILED};
+    long[] values = new long[names.length];
+    for (int i = 0; i < names.length; i++) {
+      String name = names[i];
+      // Alluxio prefixes the process type (and client tags): match the name inside.
+      values[i] = MetricsSystem.METRIC_REGISTRY.getCounters((n, m) -> n.contains(name)).values()
+          .stream().mapToLong(Counter::getCount).sum();
+    }
+    return values;
   }
 
   private static long processCpuNanos() {
