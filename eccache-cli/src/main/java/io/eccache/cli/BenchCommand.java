@@ -49,6 +49,11 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--out", description = "Results directory (default ${DEFAULT-VALUE}).")
   Path out = Paths.get("benchmarks", "results");
 
+  @Option(names = "--client-jvms", description = "Run each closed-loop measured phase's readers "
+      + "in this many JVMs of their own, as the paper's separate client machines (default "
+      + "${DEFAULT-VALUE}: threads in this JVM).")
+  int clientJvms = 0;
+
   @Mixin ClusterOptions cluster;
 
   /** For the smoke test: shrink every run to this many objects and requests. */
@@ -63,6 +68,9 @@ final class BenchCommand implements Callable<Integer> {
     for (Scenario s : Scenario.all(profile)) {
       if (scenarios.isEmpty() || scenarios.contains(s.name)) {
         chosen.add(tiny ? shrink(s) : s);
+        for (BenchSettings run : s.runs.values()) {
+          run.clientProcesses = run.arrivalsPerSecond > 0 ? 0 : clientJvms;
+        }
       }
     }
     if (chosen.isEmpty()) {

@@ -219,8 +219,8 @@ class ClusterCommandsTest {
       System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
       demo = eccache("demo", "--objects", "4", "--object-mb", "2", "--reads", "12", "--threads",
           "2");
-      bench = eccache("bench", "--tiny", "--scenario", "skew", "--scenario", "failure", "--out",
-          results.toString());
+      bench = eccache("bench", "--tiny", "--scenario", "skew", "--scenario", "failure",
+          "--client-jvms", "2", "--out", results.toString());
     } finally {
       System.setOut(stdout);
     }
@@ -234,6 +234,17 @@ class ClusterCommandsTest {
     assertEquals(ExitCodes.OK, bench.exit, bench + printed);
     String summary = Files.readString(results.resolve("skew").resolve("summary.md"));
     assertTrue(summary.contains("running cluster at " + master), summary);
+    // Two reader JVMs served the 12 measured requests: every one is in the merged results.
+    List<String> raw = Files.readAllLines(results.resolve("skew").resolve("raw.csv"));
+    assertEquals(4, raw.size(), raw.toString());
+    for (String row : raw.subList(1, raw.size())) {
+      String[] cells = row.split(",");
+      assertEquals("12", cells[2], "every measured GET recorded: " + row);
+      assertTrue(Long.parseLong(cells[11]) >= Long.parseLong(cells[10]),
+          "bytes served (from the readers' own counts) cover the useful bytes: " + row);
+    }
+    assertTrue(summary.contains("split reads used") && !summary.contains(": 0 split reads used"),
+        "the readers' metrics came back: " + summary);
     assertFalse(Files.exists(results.resolve("failure")), "failure needs the in-process cluster");
     assertEquals("", eccache("ls", "ec/").out, "the benchmark removes its objects");
   }

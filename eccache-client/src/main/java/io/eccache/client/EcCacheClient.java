@@ -111,7 +111,7 @@ public final class EcCacheClient implements AutoCloseable {
     this.writer = new StripedWriter(fs, io, pool, statistics);
     this.ufsPrefix = conf.getString(EcCacheKeys.UFS_PREFIX);
     this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
-    this.smallObjectReplicas = conf.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS);
+    this.smallObjectReplicas = EcCacheKeys.getInt(conf, EcCacheKeys.SMALL_OBJECT_REPLICAS);
     this.streamWindowBytes = conf.getBytes(EcCacheKeys.USER_STREAM_WINDOW);
     this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
   }

@@ -1,6 +1,9 @@
 package io.eccache.common;
 
+import alluxio.conf.AlluxioConfiguration;
+import alluxio.conf.Configuration;
 import alluxio.conf.PropertyKey;
+import alluxio.conf.Source;
 
 /**
  * Every {@code alluxio.eccache.*} configuration key, in one place. They are ordinary Alluxio property
@@ -10,92 +13,92 @@ import alluxio.conf.PropertyKey;
 public final class EcCacheKeys {
   /** Whether the coordinator master runs in an Alluxio master that has the eccache jar. */
   public static final PropertyKey COORDINATOR_ENABLED =
-      PropertyKey.Builder.booleanBuilder("alluxio.eccache.coordinator.enabled")
+      register(PropertyKey.Builder.booleanBuilder("alluxio.eccache.coordinator.enabled")
           .setDefaultValue(true)
           .setDescription("Whether the eccache coordinator runs in this Alluxio master.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Data splits per object when a PUT does not say (the paper's k = 10). */
   public static final PropertyKey DEFAULT_K =
-      PropertyKey.Builder.intBuilder("alluxio.eccache.default.k")
+      register(PropertyKey.Builder.intBuilder("alluxio.eccache.default.k")
           .setDefaultValue(10)
           .setDescription("Data splits per object (k) when a PUT does not choose.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Parity splits per object when a PUT does not say (the paper's baseline r = 1). */
   public static final PropertyKey DEFAULT_R =
-      PropertyKey.Builder.intBuilder("alluxio.eccache.default.r")
+      register(PropertyKey.Builder.intBuilder("alluxio.eccache.default.r")
           .setDefaultValue(1)
           .setDescription("Parity splits per object (r) when a PUT does not choose.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Objects smaller than this are stored whole with replication, as the paper does. */
   public static final PropertyKey SMALL_OBJECT_THRESHOLD =
-      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.small.object.threshold")
+      register(PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.small.object.threshold")
           .setDefaultValue("1MB")
           .setDescription("Objects smaller than this (and PUT without an explicit code) are stored "
               + "as whole replicas instead of being split.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Copies of a small object. */
   public static final PropertyKey SMALL_OBJECT_REPLICAS =
-      PropertyKey.Builder.intBuilder("alluxio.eccache.small.object.replicas")
+      register(PropertyKey.Builder.intBuilder("alluxio.eccache.small.object.replicas")
           .setDefaultValue(2)
           .setDescription("Whole copies of an object below the small-object threshold, each on its "
               + "own worker.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Where eccache keeps its objects in Alluxio's namespace. */
   public static final PropertyKey ROOT =
-      PropertyKey.Builder.stringBuilder("alluxio.eccache.root")
+      register(PropertyKey.Builder.stringBuilder("alluxio.eccache.root")
           .setDefaultValue("/.eccache")
           .setDescription("Alluxio directory under which eccache stores split files and layouts.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** How long an allocation may stay uncommitted before the coordinator forgets it. */
   public static final PropertyKey ALLOCATION_TIMEOUT =
-      PropertyKey.Builder.durationBuilder("alluxio.eccache.allocation.timeout")
+      register(PropertyKey.Builder.durationBuilder("alluxio.eccache.allocation.timeout")
           .setDefaultValue("10min")
           .setDescription("An allocated but uncommitted PUT is abandoned after this long.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /**
    * The Alluxio directory whose under store (S3) holds the objects themselves: key {@code a/b} is the
    * file {@code <prefix>/a/b}. The splits are a cache of it.
    */
   public static final PropertyKey UFS_PREFIX =
-      PropertyKey.Builder.stringBuilder("alluxio.eccache.ufs.prefix")
+      register(PropertyKey.Builder.stringBuilder("alluxio.eccache.ufs.prefix")
           .setDefaultValue("/")
           .setDescription("Alluxio directory (mounted on S3) where objects are persisted, "
               + "key a/b at <prefix>/a/b.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /**
    * Largest cell of a striped object. Objects up to k cells are one stripe (each split a plain 1/k
    * of the object, as in the paper); larger ones are striped so PUT and GET can stream them.
    */
   public static final PropertyKey CELL_SIZE =
-      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.cell.size")
+      register(PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.cell.size")
           .setDefaultValue("4MB")
           .setDescription("Largest stripe cell; objects up to k cells are one stripe. Read by the "
               + "coordinator when it allocates.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Direct memory a client keeps for reuse by its PUTs and GETs. */
   public static final PropertyKey USER_BUFFER_POOL_SIZE =
-      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.user.buffer.pool.size")
+      register(PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.user.buffer.pool.size")
           .setDefaultValue("256MB")
           .setDescription("Direct buffers a client keeps for reuse across PUTs and GETs; buffers "
               + "returned beyond this are freed.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** How much of an object a streaming GET reads per late-binding round. */
   public static final PropertyKey USER_STREAM_WINDOW =
-      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.user.stream.window")
+      register(PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.user.stream.window")
           .setDefaultValue("64MB")
           .setDescription("Object bytes a streaming GET (or PUT) holds per window: whole stripes, at "
               + "least one; one window is read ahead.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /**
    * Redundancy scheme per namespace (a key's first path component), as {@code ns=scheme} pairs,
@@ -103,66 +106,101 @@ public final class EcCacheKeys {
    * {@code partition} (SP-Cache). Namespaces not listed use {@code ec}.
    */
   public static final PropertyKey NAMESPACE_SCHEMES =
-      PropertyKey.Builder.stringBuilder("alluxio.eccache.namespace.schemes")
+      register(PropertyKey.Builder.stringBuilder("alluxio.eccache.namespace.schemes")
           .setDefaultValue("")
           .setDescription("Redundancy scheme per namespace, e.g. 'sr=replica,sp=partition'; others "
               + "use ec.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Memory beyond one copy of every object that redundancy may use (the paper's 15%). */
   public static final PropertyKey MEMORY_OVERHEAD =
-      PropertyKey.Builder.doubleBuilder("alluxio.eccache.memory.overhead")
+      register(PropertyKey.Builder.doubleBuilder("alluxio.eccache.memory.overhead")
           .setDefaultValue(0.15)
           .setDescription("Redundancy budget as a fraction of the objects' size, per namespace: "
               + "base parities first, the rest to the most popular objects.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Length of a popularity period. */
   public static final PropertyKey POPULARITY_PERIOD =
-      PropertyKey.Builder.durationBuilder("alluxio.eccache.popularity.period")
+      register(PropertyKey.Builder.durationBuilder("alluxio.eccache.popularity.period")
           .setDefaultValue("1min")
           .setDescription("Accesses are counted per period and folded into an EWMA at its end.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Weight of the latest period in the popularity EWMA (Agar uses 0.8). */
   public static final PropertyKey POPULARITY_WEIGHT =
-      PropertyKey.Builder.doubleBuilder("alluxio.eccache.popularity.weight")
+      register(PropertyKey.Builder.doubleBuilder("alluxio.eccache.popularity.weight")
           .setDefaultValue(0.8)
           .setDescription("popularity = weight * accesses in the last period + (1 - weight) * "
               + "popularity before.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** How often the coordinator recomputes every object's target redundancy. */
   public static final PropertyKey RETUNE_INTERVAL =
-      PropertyKey.Builder.durationBuilder("alluxio.eccache.retune.interval")
+      register(PropertyKey.Builder.durationBuilder("alluxio.eccache.retune.interval")
           .setDefaultValue("30s")
           .setDescription("How often the coordinator recomputes target redundancy and plans "
               + "repairs; also right after a worker is lost. 0 turns re-tuning off.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** How long a maintenance task handed out may stay unfinished before it is planned again. */
   public static final PropertyKey MAINTENANCE_LEASE =
-      PropertyKey.Builder.durationBuilder("alluxio.eccache.maintenance.lease")
+      register(PropertyKey.Builder.durationBuilder("alluxio.eccache.maintenance.lease")
           .setDefaultValue("5min")
           .setDescription("A planned repair or re-tuning task not reported done within this is "
               + "handed out again.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** Bytes per second a maintainer may move (reads plus writes) for repair and re-tuning. */
   public static final PropertyKey MAINTENANCE_BANDWIDTH =
-      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.maintenance.bandwidth")
+      register(PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.maintenance.bandwidth")
           .setDefaultValue("100MB")
           .setDescription("Per maintainer process: bytes per second read and written by repair and "
               + "re-tuning.")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   /** SP-Cache's latency model: bandwidth of one cache server. */
   public static final PropertyKey PARTITION_SERVER_BANDWIDTH =
-      PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.partition.server.bandwidth")
+      register(PropertyKey.Builder.dataSizeBuilder("alluxio.eccache.partition.server.bandwidth")
           .setDefaultValue("125MB")
           .setDescription("Bytes per second one worker serves, for SP-Cache's choice of partition "
               + "counts (1 Gbps by default, as in its paper).")
-          .setIsBuiltIn(false).build();
+          .setIsBuiltIn(false).buildUnregistered());
 
   private EcCacheKeys() {}
+
+  /**
+   * Registers {@code key}. Alluxio reads {@code alluxio-site.properties} and {@code -D} options when
+   * its configuration first loads, which can be before this class: it then holds any
+   * {@code alluxio.eccache.*} value under an untyped custom key of the same name. That key is
+   * replaced by this typed one, and the value already read is parsed again as the key's type, so
+   * the setting is neither lost nor fatal ("Cannot register existing key").
+   */
+  private static PropertyKey register(PropertyKey key) {
+    if (PropertyKey.isValid(key.getName())) {
+      PropertyKey early = PropertyKey.fromString(key.getName());
+      PropertyKey.unregister(early);
+      PropertyKey.register(key);
+      if (Configuration.isSet(early)) {
+        Object value = Configuration.get(early);
+        Source source = Configuration.getSource(early);
+        Configuration.unset(early);
+        Configuration.set(key, value instanceof String ? key.parseValue((String) value) : value,
+            source);
+      }
+    } else {
+      PropertyKey.register(key);
+    }
+    return key;
+  }
+
+  /**
+   * {@code key}'s int value in {@code conf}, also when {@code conf} was copied from Alluxio's
+   * configuration before this class registered the key (the value is then still text).
+   */
+  public static int getInt(AlluxioConfiguration conf, PropertyKey key) {
+    Object value = conf.get(key);
+    return value instanceof Number ? ((Number) value).intValue()
+        : Integer.parseInt(String.valueOf(value).trim());
+  }
 }

@@ -45,6 +45,11 @@ public final class BenchSettings implements Cloneable {
    */
   public double arrivalsPerSecond = 0;
   /**
+   * Closed loop only: run the measured phase's readers in this many JVMs of their own (the paper's
+   * separate client machines), {@link #clients} split among them; 0 = threads in this JVM.
+   */
+  public int clientProcesses = 0;
+  /**
    * SP-Cache's selective-replication baseline instead of the tuned one: the hottest this fraction of
    * objects get {@link #hotReplicas} copies, the rest one; 0 = tuned by the coordinator.
    */

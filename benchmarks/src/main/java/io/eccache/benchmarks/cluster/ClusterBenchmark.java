@@ -13,6 +13,7 @@ import io.eccache.testkit.LoopbackShaper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -104,6 +105,10 @@ public final class ClusterBenchmark {
 
   /** Runs {@code s}: stores, learns, measures, and removes its objects again. */
   public Outcome run(BenchSettings s) throws Exception {
+    if (s.clientProcesses > 0 && s.arrivalsPerSecond > 0) {
+      throw new IllegalArgumentException("reader processes run closed loops: use either client "
+          + "processes or Poisson arrivals");
+    }
     if (!cluster.isInProcess() && (s.deadWorkers > 0 || s.backgroundFraction > 0)) {
       throw new IllegalArgumentException("dead workers and background flows need the in-process "
           + "cluster (they stop workers and send from their addresses): run without --master");
@@ -145,7 +150,7 @@ public final class ClusterBenchmark {
         checkScheme(admin, ns, key(ns, run, 0));
       }
       try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
-        read(clients, run, data, learning, s, null, "learning");
+        read(clients, run, learning, s, null, "learning");
         awaitSettled(admin, s, run);
       }
       for (int i = 0; i < s.deadWorkers; i++) {
@@ -162,13 +167,14 @@ public final class ClusterBenchmark {
       long[] metricsBefore = readMetrics();
       long start = System.nanoTime();
       try {
-        read(clients, run, data, sequence, s, outcome, "measured");
+        read(clients, run, sequence, s, outcome, "measured");
       } finally {
         outcome.seconds = (System.nanoTime() - start) / 1e9;
         long[] metricsAfter = readMetrics();
-        outcome.splitsRead = metricsAfter[0] - metricsBefore[0];
-        outcome.readsCancelled = metricsAfter[1] - metricsBefore[1];
-        outcome.readsFailed = metricsAfter[2] - metricsBefore[2];
+        // Reader processes (if any) added their own counts already.
+        outcome.splitsRead += metricsAfter[0] - metricsBefore[0];
+        outcome.readsCancelled += metricsAfter[1] - metricsBefore[1];
+        outcome.readsFailed += metricsAfter[2] - metricsBefore[2];
         outcome.cpuShare = (processCpuNanos() - cpuBefore) / 1e9 / outcome.seconds
             / Runtime.getRuntime().availableProcessors();
         if (background != null) {
@@ -308,15 +314,21 @@ public final class ClusterBenchmark {
   }
 
   /** Replays {@code sequence}; records into {@code outcome} when it is not null. */
-  private void read(Map<String, EcCacheClient> clients, String run, List<byte[]> data,
-      int[] sequence, BenchSettings s, Outcome outcome, String phase) throws Exception {
+  private void read(Map<String, EcCacheClient> clients, String run, int[] sequence,
+      BenchSettings s, Outcome outcome, String phase) throws Exception {
     for (EcCacheClient c : clients.values()) {
       c.readStatistics().reset();
     }
     if (s.arrivalsPerSecond > 0) {
-      readOpenLoop(clients, run, data, sequence, s, outcome, phase);
+      readOpenLoop(clients, run, sequence, s, outcome, phase);
+    } else if (s.clientProcesses > 0 && outcome != null) {
+      ReaderProcess.readMeasured(cluster.context().getClusterConf(), run, sequence, s, outcome,
+          progress);
+      return; // the reader processes counted the bytes
     } else {
-      readClosedLoop(clients, run, data, sequence, s, outcome, phase);
+      int[] all = new int[sequence.length];
+      Arrays.setAll(all, i -> i);
+      readClosedLoop(clients, run, sequence, all, s, outcome, phase, progress);
     }
     if (outcome != null) {
       for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
@@ -330,11 +342,11 @@ public final class ClusterBenchmark {
   }
 
   /** One GET of {@code object} from scheme {@code ns}, recorded from {@code issuedNanos}. */
-  private static void get(EcCacheClient client, String ns, String run, int object, byte[] expected,
+  private static void get(EcCacheClient client, String ns, String run, int object,
       BenchSettings s, Outcome outcome, long issuedNanos) throws IOException {
     byte[] got = client.get(key(ns, run, object), ns.equals("ec") ? s.delta : 0);
     long micros = (System.nanoTime() - issuedNanos) / 1000;
-    if (got.length != expected.length) {
+    if (got.length != s.objectBytes) {
       throw new IllegalStateException("GET " + key(ns, run, object) + " returned " + got.length
           + " bytes");
     }
@@ -352,8 +364,8 @@ public final class ClusterBenchmark {
    * and its latency runs from its arrival, so time spent waiting behind earlier requests counts, as
    * in SP-Cache's evaluation.
    */
-  private void readOpenLoop(Map<String, EcCacheClient> clients, String run, List<byte[]> data,
-      int[] sequence, BenchSettings s, Outcome outcome, String phase) throws Exception {
+  private void readOpenLoop(Map<String, EcCacheClient> clients, String run, int[] sequence,
+      BenchSettings s, Outcome outcome, String phase) throws Exception {
     Random gaps = new Random(s.seed * 17 + sequence.length);
     ExecutorService pool = Executors.newCachedThreadPool();
     List<Future<?>> inFlight = new ArrayList<>();
@@ -370,7 +382,7 @@ public final class ClusterBenchmark {
         int object = sequence[i];
         for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
           inFlight.add(pool.submit(() -> {
-            get(e.getValue(), e.getKey(), run, object, data.get(object), s, outcome, arrival);
+            get(e.getValue(), e.getKey(), run, object, s, outcome, arrival);
             return null;
           }));
         }
@@ -387,8 +399,14 @@ public final class ClusterBenchmark {
     }
   }
 
-  private void readClosedLoop(Map<String, EcCacheClient> clients, String run, List<byte[]> data,
-      int[] sequence, BenchSettings s, Outcome outcome, String phase) throws Exception {
+  /**
+   * Closed loop: {@code s.clients} readers take the requests at {@code positions} of
+   * {@code sequence} in turn, each reading the object from every scheme in a random order (seeded by
+   * the request's position, so every process and run orders alike).
+   */
+  static void readClosedLoop(Map<String, EcCacheClient> clients, String run, int[] sequence,
+      int[] positions, BenchSettings s, Outcome outcome, String phase, Consumer<String> progress)
+      throws Exception {
     List<String> schemes = new ArrayList<>(clients.keySet());
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(s.clients);
@@ -396,17 +414,17 @@ public final class ClusterBenchmark {
       List<Future<?>> readers = new ArrayList<>();
       for (int t = 0; t < s.clients; t++) {
         readers.add(pool.submit(() -> {
-          for (int i = next.getAndIncrement(); i < sequence.length; i = next.getAndIncrement()) {
+          for (int n = next.getAndIncrement(); n < positions.length; n = next.getAndIncrement()) {
+            int i = positions[n];
             int object = sequence[i];
             List<String> order = new ArrayList<>(schemes);
             Collections.shuffle(order, new Random(s.seed * 31 + i));
             for (String ns : order) {
-              get(clients.get(ns), ns, run, object, data.get(object), s, outcome,
-                  System.nanoTime());
+              get(clients.get(ns), ns, run, object, s, outcome, System.nanoTime());
             }
-            int done = i + 1;
-            if (done % 10 == 0 || done == sequence.length) {
-              progress.accept(String.format("GET (%s) %d/%d", phase, done, sequence.length));
+            int done = n + 1;
+            if (done % 10 == 0 || done == positions.length) {
+              progress.accept(String.format("GET (%s) %d/%d", phase, done, positions.length));
             }
           }
           return null;
@@ -421,7 +439,7 @@ public final class ClusterBenchmark {
   }
 
   /** This process's split-read counters from Alluxio's metrics system: used, cancelled, failed. */
-  private static long[] readMetrics() {
+  static long[] readMetrics() {
     String[] names = {EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_CANCELLED,
         EcCacheMetrics.READS_FAILED};
     long[] values = new long[names.length];
