@@ -4,11 +4,14 @@ import alluxio.exception.status.NotFoundException;
 import com.google.common.io.CountingOutputStream;
 import io.eccache.client.EcCacheClient;
 import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -42,7 +45,7 @@ final class GetCommand implements Callable<Integer> {
   int delta;
 
   @Mixin ClusterOptions cluster;
-  @Mixin TransferOptions output;
+  @Mixin OutputOptions output;
   @Spec CommandSpec spec;
 
   @Override
@@ -61,12 +64,14 @@ final class GetCommand implements Callable<Integer> {
         total = -1; // the GET below may still find it in the under store and cache it
       }
       Path target = stdout ? null : Path.of(file).toAbsolutePath();
-      Path partial = stdout ? null : Files.createTempFile(target.getParent(),
-          "." + target.getFileName(), ".part");
+      // Beside the target (same file system, so the rename is atomic), with the usual permissions.
+      Path partial = stdout ? null : target.resolveSibling(
+          "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".part");
       long bytes;
       try (InputStream in = cache.openStream(key, delta);
           CountingOutputStream out = new CountingOutputStream(new BufferedOutputStream(
-              stdout ? nonClosing(System.out) : Files.newOutputStream(partial), 1 << 20));
+              stdout ? nonClosing(System.out) : Files.newOutputStream(partial,
+                  StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 1 << 20));
           TransferProgress progress = new TransferProgress("get " + key, total,
               out::getCount, spec.commandLine().getErr(), output.showProgress())) {
         in.transferTo(out);
@@ -100,14 +105,14 @@ final class GetCommand implements Callable<Integer> {
 
   /** stdout must stay open for whatever prints after the object. */
   private static OutputStream nonClosing(OutputStream out) {
-    return new java.io.FilterOutputStream(out) {
+    return new FilterOutputStream(out) {
       @Override
-      public void write(byte[] b, int off, int len) throws java.io.IOException {
+      public void write(byte[] b, int off, int len) throws IOException {
         out.write(b, off, len);
       }
 
       @Override
-      public void close() throws java.io.IOException {
+      public void close() throws IOException {
         flush();
       }
     };

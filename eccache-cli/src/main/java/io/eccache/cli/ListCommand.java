@@ -27,7 +27,7 @@ final class ListCommand implements Callable<Integer> {
   boolean details;
 
   @Mixin ClusterOptions cluster;
-  @Mixin TransferOptions output;
+  @Mixin OutputOptions output;
   @Spec CommandSpec spec;
 
   @Override

@@ -45,7 +45,7 @@ final class PutCommand implements Callable<Integer> {
   WriteMode writeMode;
 
   @Mixin ClusterOptions cluster;
-  @Mixin TransferOptions output;
+  @Mixin OutputOptions output;
   @Spec CommandSpec spec;
 
   @Override

@@ -27,7 +27,7 @@ final class RemoveCommand implements Callable<Integer> {
   boolean force;
 
   @Mixin ClusterOptions cluster;
-  @Mixin TransferOptions output;
+  @Mixin OutputOptions output;
   @Spec CommandSpec spec;
 
   @Override

@@ -22,7 +22,7 @@ final class StatCommand implements Callable<Integer> {
   String key;
 
   @Mixin ClusterOptions cluster;
-  @Mixin TransferOptions output;
+  @Mixin OutputOptions output;
   @Spec CommandSpec spec;
 
   @Override

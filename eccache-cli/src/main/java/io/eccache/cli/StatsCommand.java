@@ -29,7 +29,7 @@ import picocli.CommandLine.Model.CommandSpec;
         + "metrics.")
 final class StatsCommand implements Callable<Integer> {
   @Mixin ClusterOptions cluster;
-  @Mixin TransferOptions output;
+  @Mixin OutputOptions output;
   @Spec CommandSpec spec;
 
   @Override

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
@@ -55,10 +56,13 @@ public final class EcGetCommand extends EcCacheFsCommand {
     Path target = Path.of(cl.getArgs()[1]).toAbsolutePath();
     int delta = Integer.parseInt(cl.getOptionValue(DELTA.getOpt(), "1"));
     long started = System.nanoTime();
-    Path partial = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
+    // Beside the target (same file system, so the rename is atomic), with the usual permissions.
+    Path partial = target.resolveSibling(
+        "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".part");
     long bytes;
     try (InputStream in = cache().openStream(key, delta);
-        OutputStream out = Files.newOutputStream(partial)) {
+        OutputStream out = Files.newOutputStream(partial, StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE)) {
       bytes = in.transferTo(out);
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(partial);

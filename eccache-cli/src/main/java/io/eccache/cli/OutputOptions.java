@@ -3,7 +3,7 @@ package io.eccache.cli;
 import picocli.CommandLine.Option;
 
 /** Output switches shared by the commands that talk to a cluster. */
-final class TransferOptions {
+final class OutputOptions {
   @Option(names = "--json", description = "Print the result as JSON on stdout, for scripts.")
   boolean json;
 
