@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes sure this machine has what eccache builds with: a JDK (17+), Maven, gcc and Debian's
-# libisal-dev (Intel ISA-L headers and library). Installs what is missing with apt-get when run as
+# Makes sure this machine has what eccache builds and tests with: a JDK (17+), Maven, gcc, Debian's
+# libisal-dev (Intel ISA-L headers and library), and the tools the deployment tests run:
+# docker-compose (validates docker-compose.yml; no Docker engine needed) and shellcheck. Installs what is missing with apt-get when run as
 # root on Debian/Ubuntu; otherwise says exactly what to install and exits non-zero.
 set -euo pipefail
 
@@ -15,6 +16,8 @@ need maven command -v mvn
 need gcc command -v gcc
 need libc6-dev test -f /usr/include/stdio.h
 need libisal-dev test -f /usr/include/isa-l/erasure_code.h
+need docker-compose command -v docker-compose
+need shellcheck command -v shellcheck
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
