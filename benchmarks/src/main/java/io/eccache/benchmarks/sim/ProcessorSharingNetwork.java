@@ -3,28 +3,20 @@ package io.eccache.benchmarks.sim;
 import java.util.Arrays;
 
 /**
- * Transfers over processor-sharing links, simulated exactly by events: each server's outgoing link and,
- * optionally, each client's incoming link.
+ * Transfers from servers to clients over processor-sharing server links, simulated exactly by events.
  *
  * <p>A server link of bandwidth B carrying n transfers and background weight w gives each transfer the
- * share {@code B / (n + w)}, as n + w equal TCP flows would get. A background weight is a number of
- * always-busy flows that never finish (it may be fractional, to model a partly busy link). With client
- * links enabled a transfer gets {@code min(serverShare, clientShare)} with {@code clientShare = Bc / nc};
- * bandwidth a transfer cannot use because it is limited elsewhere is <em>not</em> handed to the others
- * (so this mode is not max-min fair; with client links disabled the model is exact processor sharing).
- * A transfer with slowdown f (a straggler) progresses at its share divided by f, and a server slowdown g
- * divides every transfer on that server once more; the unused part of the share is lost, as when the
- * sender, not the network, is slow.
+ * share {@code B / (n + w)}, as n + w equal long TCP flows would get. A background weight is a number of
+ * always-busy flows that never finish (it may be fractional, for a partly busy link). A transfer with
+ * slowdown f (a straggler) progresses at its share divided by f, and a server slowdown g divides every
+ * transfer on that server once more; the unused part of the share is lost, as when the sender, not the
+ * network, is slow. Client links are not modelled: the paper's clients are never the bottleneck.
  *
- * <p>Rates only change when the set of transfers or a link's background or slowdown changes, so between
- * such changes every transfer progresses linearly, and a tournament tree over servers, keyed by each
- * server's earliest completion, yields the next event (servers changed since the last look are updated
- * together, by one bottom-up rebuild when many changed at once, as when a read starts on every server). Without client links every transfer on a server
- * progresses at the same rate per unit of slowdown, so each server keeps a virtual clock V (bytes served
- * so far to a transfer of slowdown 1, advancing at {@code B / ((n + w) g)}) and a heap of its transfers
- * by finish tag {@code V_start + bytes * f}: a change costs O(log n + log servers). With client links
- * rates differ within a server, so a change settles (bytes done so far) and re-rates every transfer on
- * the touched server and client and rescans the servers concerned: O(n) per change.
+ * <p>Rates change only when a server's set of transfers, background or slowdown changes, and then equally
+ * for every transfer of that server. So each server keeps a virtual clock V (bytes served so far to a
+ * transfer of slowdown 1, advancing at {@code B / ((n + w) g)}) and a heap of its transfers by finish tag
+ * {@code V_start + bytes * f}; a tournament tree over servers, keyed by each one's earliest completion,
+ * yields the next event. A change costs O(log n + log servers).
  *
  * <p>Time is in seconds and never goes backwards; a caller must process {@link #nextCompletionTime()}
  * before anything later. Not thread-safe.
@@ -33,19 +25,19 @@ public final class ProcessorSharingNetwork {
   /** Bytes left below this are rounding error, not data: the transfer is complete. */
   private static final double EPSILON_BYTES = 1e-6;
 
-  private final double serverBandwidth;
-  private final double clientBandwidth;
-  private final boolean clientLimited;
-
-  private final Flow[][] serverFlows;
-  private final int[] serverCount;
+  private final double bandwidth;
+  private final int clients;
+  /** Per server, its transfers as a binary heap by finish tag; a transfer's slot is its heap position. */
+  private final Flow[][] heap;
+  private final int[] count;
   private final double[] background;
-  private final double[] serverSlowdown;
-  private final Flow[][] clientFlows;
-  private final int[] clientCount;
+  private final double[] slowdown;
+  /** Per server, the virtual clock: bytes served to a transfer of slowdown 1 while it is busy. */
+  private final double[] virtual;
+  /** Per server, when {@link #virtual} was last advanced. */
+  private final double[] virtualAt;
 
   private final double[] nextTime;
-  private final Flow[] nextFlow;
   /** Tournament tree: leaves at [leaves, 2 * leaves) hold servers (-1 pads), inner nodes the earliest. */
   private final int[] tree;
   private final int leaves;
@@ -53,16 +45,6 @@ public final class ProcessorSharingNetwork {
   private final boolean[] dirty;
   private final int[] dirtyList;
   private int dirtyCount;
-  /** Per server, the finish tags of its transfers, parallel to its heap (without client links). */
-  private final double[][] serverTags;
-  /** Marks servers already rescanned during one change, so each is rescanned once. */
-  private final int[] rescanStamp;
-  private int stamp;
-
-  /** Per server, the virtual clock: bytes served to a transfer of slowdown 1 (without client links). */
-  private final double[] virtual;
-  /** Per server, when {@link #virtual} was last advanced. */
-  private final double[] virtualAt;
 
   private double now;
   private long active;
@@ -71,40 +53,32 @@ public final class ProcessorSharingNetwork {
 
   /**
    * @param servers number of server links, at least 1
-   * @param serverBandwidthBytesPerSec each server link's bandwidth, finite and > 0
-   * @param clients number of client links, at least 1
-   * @param clientBandwidthBytesPerSec each client link's bandwidth, > 0; +infinity disables client links
-   * @throws IllegalArgumentException if a count or bandwidth is out of range
+   * @param bandwidthBytesPerSec each server link's bandwidth, finite and > 0
+   * @param clients number of clients, at least 1 (transfers name the client they go to)
+   * @throws IllegalArgumentException if a count or the bandwidth is out of range
    */
-  public ProcessorSharingNetwork(int servers, double serverBandwidthBytesPerSec, int clients,
-      double clientBandwidthBytesPerSec) {
+  public ProcessorSharingNetwork(int servers, double bandwidthBytesPerSec, int clients) {
     if (servers < 1) {
       throw new IllegalArgumentException("servers must be >= 1 but was " + servers);
     }
     if (clients < 1) {
       throw new IllegalArgumentException("clients must be >= 1 but was " + clients);
     }
-    if (!(serverBandwidthBytesPerSec > 0) || Double.isInfinite(serverBandwidthBytesPerSec)) {
+    if (!(bandwidthBytesPerSec > 0) || Double.isInfinite(bandwidthBytesPerSec)) {
       throw new IllegalArgumentException(
-          "serverBandwidthBytesPerSec must be finite and > 0 but was " + serverBandwidthBytesPerSec);
+          "bandwidthBytesPerSec must be finite and > 0 but was " + bandwidthBytesPerSec);
     }
-    if (!(clientBandwidthBytesPerSec > 0)) {
-      throw new IllegalArgumentException(
-          "clientBandwidthBytesPerSec must be > 0 (or +infinity) but was " + clientBandwidthBytesPerSec);
-    }
-    this.serverBandwidth = serverBandwidthBytesPerSec;
-    this.clientBandwidth = clientBandwidthBytesPerSec;
-    this.clientLimited = !Double.isInfinite(clientBandwidthBytesPerSec);
-    this.serverFlows = new Flow[servers][4];
-    this.serverCount = new int[servers];
+    this.bandwidth = bandwidthBytesPerSec;
+    this.clients = clients;
+    this.heap = new Flow[servers][4];
+    this.count = new int[servers];
     this.background = new double[servers];
-    this.serverSlowdown = new double[servers];
-    Arrays.fill(serverSlowdown, 1.0);
-    this.clientFlows = new Flow[clients][clientLimited ? 4 : 0];
-    this.clientCount = new int[clients];
+    this.slowdown = new double[servers];
+    Arrays.fill(slowdown, 1.0);
+    this.virtual = new double[servers];
+    this.virtualAt = new double[servers];
     this.nextTime = new double[servers];
     Arrays.fill(nextTime, Double.POSITIVE_INFINITY);
-    this.nextFlow = new Flow[servers];
     int size = 1;
     int depth = 0;
     while (size < servers) {
@@ -123,20 +97,6 @@ public final class ProcessorSharingNetwork {
     }
     this.dirty = new boolean[servers];
     this.dirtyList = new int[servers];
-    this.serverTags = new double[servers][clientLimited ? 0 : 4];
-    this.rescanStamp = new int[servers];
-    this.virtual = new double[servers];
-    this.virtualAt = new double[servers];
-  }
-
-  /** @return the number of server links */
-  public int servers() {
-    return serverCount.length;
-  }
-
-  /** @return the number of client links */
-  public int clients() {
-    return clientCount.length;
   }
 
   /** @return the time of the last change or completion, in seconds */
@@ -156,7 +116,7 @@ public final class ProcessorSharingNetwork {
    */
   public int flowsOn(int server) {
     checkServer(server);
-    return serverCount[server];
+    return count[server];
   }
 
   /** @return when the next transfer completes, in seconds; +infinity if none is in progress */
@@ -172,39 +132,30 @@ public final class ProcessorSharingNetwork {
    * @param server the sending server
    * @param client the receiving client
    * @param bytes bytes to transfer, finite and > 0
-   * @param slowdown how many times slower than its share this transfer progresses, finite and >= 1
+   * @param flowSlowdown how many times slower than its share this transfer progresses, finite and >= 1
    * @param tag a number the caller chooses (e.g. which split this is)
    * @param attachment anything the caller wants back on completion; may be null
    * @return the transfer
    * @throws IllegalArgumentException if an argument is out of range
    */
-  public Flow start(double at, int server, int client, double bytes, double slowdown, int tag,
+  public Flow start(double at, int server, int client, double bytes, double flowSlowdown, int tag,
       Object attachment) {
     advance(at);
     checkServer(server);
-    checkClient(client);
+    if (client < 0 || client >= clients) {
+      throw new IllegalArgumentException("client must be in [0, " + clients + ") but was " + client);
+    }
     if (!(bytes > 0) || Double.isInfinite(bytes)) {
       throw new IllegalArgumentException("bytes must be finite and > 0 but was " + bytes);
     }
-    checkSlowdown(slowdown);
-    Flow flow = new Flow(nextId++, server, client, bytes, slowdown, tag, attachment);
-    if (!clientLimited) {
-      advanceVirtual(server);
-      flow.virtualStart = virtual[server];
-      flow.finishTag = virtual[server] + bytes * slowdown;
-      heapAdd(server, flow);
-      active++;
-      updateVirtualNext(server);
-      return flow;
-    }
-    settleLinks(server, client);
-    flow.updated = now;
-    flow.serverSlot = add(serverFlows, serverCount, server, flow);
-    if (clientLimited) {
-      flow.clientSlot = add(clientFlows, clientCount, client, flow);
-    }
+    checkSlowdown(flowSlowdown);
+    Flow flow = new Flow(nextId++, server, client, bytes, flowSlowdown, tag, attachment);
+    advanceVirtual(server);
+    flow.virtualStart = virtual[server];
+    flow.finishTag = virtual[server] + bytes * flowSlowdown;
+    heapAdd(server, flow);
     active++;
-    rerateLinks(server, client);
+    updateNext(server);
     return flow;
   }
 
@@ -216,23 +167,15 @@ public final class ProcessorSharingNetwork {
    */
   public Flow completeNext() {
     int server = first();
-    double at = server < 0 ? Double.POSITIVE_INFINITY : nextTime[server];
-    if (Double.isInfinite(at)) {
+    if (server < 0 || Double.isInfinite(nextTime[server])) {
       throw new IllegalStateException("no transfer in progress");
     }
-    Flow flow = nextFlow[server];
-    now = Math.max(now, at);
-    if (!clientLimited) {
-      advanceVirtual(server);
-      flow.done = flow.bytes;
-      heapRemove(flow);
-      updateVirtualNext(server);
-      return flow;
-    }
-    settleLinks(server, flow.client);
+    now = Math.max(now, nextTime[server]);
+    Flow flow = heap[server][0];
+    advanceVirtual(server);
     flow.done = flow.bytes;
-    remove(flow);
-    rerateLinks(server, flow.client);
+    heapRemove(flow);
+    updateNext(server);
     return flow;
   }
 
@@ -246,20 +189,14 @@ public final class ProcessorSharingNetwork {
    */
   public double cancel(double at, Flow flow) {
     advance(at);
-    if (flow == null || !flow.active || flow.server >= serverFlows.length
-        || flow.serverSlot >= serverCount[flow.server] || serverFlows[flow.server][flow.serverSlot] != flow) {
+    if (flow == null || !flow.active || flow.server >= heap.length || flow.slot >= count[flow.server]
+        || heap[flow.server][flow.slot] != flow) {
       throw new IllegalArgumentException("not an active transfer of this network: " + flow);
     }
-    if (!clientLimited) {
-      advanceVirtual(flow.server);
-      flow.done = virtualDone(flow);
-      heapRemove(flow);
-      updateVirtualNext(flow.server);
-      return flow.done;
-    }
-    settleLinks(flow.server, flow.client);
-    remove(flow);
-    rerateLinks(flow.server, flow.client);
+    advanceVirtual(flow.server);
+    flow.done = Math.max(0, Math.min(flow.bytes, (virtual[flow.server] - flow.virtualStart) / flow.slowdown));
+    heapRemove(flow);
+    updateNext(flow.server);
     return flow.done;
   }
 
@@ -277,15 +214,9 @@ public final class ProcessorSharingNetwork {
     if (!(weight >= 0) || Double.isInfinite(weight)) {
       throw new IllegalArgumentException("background weight must be finite and >= 0 but was " + weight);
     }
-    if (!clientLimited) {
-      advanceVirtual(server);
-      background[server] = weight;
-      updateVirtualNext(server);
-      return;
-    }
-    settleServer(server);
+    advanceVirtual(server);
     background[server] = weight;
-    rerateServerOnly(server);
+    updateNext(server);
   }
 
   /**
@@ -293,22 +224,16 @@ public final class ProcessorSharingNetwork {
    *
    * @param at the current time, not before {@link #now()} nor after {@link #nextCompletionTime()}
    * @param server the server
-   * @param slowdown finite and >= 1
+   * @param serverSlowdown finite and >= 1
    * @throws IllegalArgumentException if an argument is out of range
    */
-  public void setServerSlowdown(double at, int server, double slowdown) {
+  public void setServerSlowdown(double at, int server, double serverSlowdown) {
     advance(at);
     checkServer(server);
-    checkSlowdown(slowdown);
-    if (!clientLimited) {
-      advanceVirtual(server);
-      serverSlowdown[server] = slowdown;
-      updateVirtualNext(server);
-      return;
-    }
-    settleServer(server);
-    serverSlowdown[server] = slowdown;
-    rerateServerOnly(server);
+    checkSlowdown(serverSlowdown);
+    advanceVirtual(server);
+    slowdown[server] = serverSlowdown;
+    updateNext(server);
   }
 
   /**
@@ -319,131 +244,109 @@ public final class ProcessorSharingNetwork {
     if (!flow.active) {
       return flow.done;
     }
-    if (!clientLimited) {
-      double v = virtual[flow.server];
-      int n = serverCount[flow.server];
-      v += (now - virtualAt[flow.server]) * serverBandwidth
-          / ((n + background[flow.server]) * serverSlowdown[flow.server]);
-      return Math.min(flow.bytes, (v - flow.virtualStart) / flow.slowdown);
-    }
-    return Math.min(flow.bytes, flow.done + flow.rate * (now - flow.updated));
+    int s = flow.server;
+    double v = virtual[s] + (now - virtualAt[s]) * virtualRate(s);
+    return Math.min(flow.bytes, (v - flow.virtualStart) / flow.slowdown);
+  }
+
+  /** Bytes per second a transfer of slowdown 1 on this busy server gets. */
+  private double virtualRate(int server) {
+    return bandwidth / ((count[server] + background[server]) * slowdown[server]);
   }
 
   /** Brings a server's virtual clock to now, at the rate of the transfers it had until now. */
   private void advanceVirtual(int server) {
-    int n = serverCount[server];
-    if (n > 0) {
-      virtual[server] += (now - virtualAt[server]) * serverBandwidth
-          / ((n + background[server]) * serverSlowdown[server]);
+    if (count[server] > 0) {
+      virtual[server] += (now - virtualAt[server]) * virtualRate(server);
+    } else {
+      // Idle: no tag refers to the clock, so restart it and keep its magnitude (and rounding) small.
+      virtual[server] = 0;
     }
     virtualAt[server] = now;
   }
 
-  private double virtualDone(Flow flow) {
-    return Math.max(0, Math.min(flow.bytes, (virtual[flow.server] - flow.virtualStart) / flow.slowdown));
-  }
-
   /** The server's next completion: its smallest finish tag reached at the current virtual rate. */
-  private void updateVirtualNext(int server) {
-    int n = serverCount[server];
-    if (n == 0) {
+  private void updateNext(int server) {
+    if (count[server] == 0) {
       nextTime[server] = Double.POSITIVE_INFINITY;
-      nextFlow[server] = null;
     } else {
-      Flow first = serverFlows[server][0];
-      double left = serverTags[server][0] - virtual[server];
-      double perVirtual = (n + background[server]) * serverSlowdown[server] / serverBandwidth;
-      nextTime[server] = left <= EPSILON_BYTES ? now : now + left * perVirtual;
-      nextFlow[server] = first;
+      double left = heap[server][0].finishTag - virtual[server];
+      nextTime[server] = left <= EPSILON_BYTES ? now : now + left / virtualRate(server);
     }
     markDirty(server);
   }
 
-  /** Adds to the server's heap of transfers by finish tag; serverSlot is the heap position. */
   private void heapAdd(int server, Flow flow) {
-    int n = serverCount[server];
-    if (n == serverFlows[server].length) {
-      serverFlows[server] = Arrays.copyOf(serverFlows[server], Math.max(4, n * 2));
-      serverTags[server] = Arrays.copyOf(serverTags[server], Math.max(4, n * 2));
+    int n = count[server];
+    if (n == heap[server].length) {
+      heap[server] = Arrays.copyOf(heap[server], n * 2);
     }
-    serverCount[server] = n + 1;
-    flowSiftUp(server, n, flow);
+    count[server] = n + 1;
+    siftUp(heap[server], n, flow);
   }
 
   private void heapRemove(Flow flow) {
-    int server = flow.server;
-    Flow[] flows = serverFlows[server];
-    int last = serverCount[server] - 1;
-    int slot = flow.serverSlot;
+    Flow[] flows = heap[flow.server];
+    int last = count[flow.server] - 1;
+    int slot = flow.slot;
     Flow moved = flows[last];
     flows[last] = null;
-    serverCount[server] = last;
+    count[flow.server] = last;
     if (slot != last) {
       // The last transfer fills the hole; it may belong above or below it.
-      if (slot > 0 && before(moved, flows[(slot - 1) >>> 1], serverTags[server][(slot - 1) >>> 1])) {
-        flowSiftUp(server, slot, moved);
+      if (slot > 0 && before(moved, flows[(slot - 1) >>> 1])) {
+        siftUp(flows, slot, moved);
       } else {
-        flowSiftDown(server, slot, moved, last);
+        siftDown(flows, slot, moved, last);
       }
     }
     flow.active = false;
     active--;
   }
 
-  private static boolean before(Flow a, Flow b, double bTag) {
-    return a.finishTag < bTag || (a.finishTag == bTag && a.id < b.id);
+  private static boolean before(Flow a, Flow b) {
+    return a.finishTag < b.finishTag || (a.finishTag == b.finishTag && a.id < b.id);
   }
 
-  /** Places {@code flow} at {@code pos} or above, moving larger parents down. */
-  private void flowSiftUp(int server, int pos, Flow flow) {
-    Flow[] flows = serverFlows[server];
-    double[] tags = serverTags[server];
+  private static void siftUp(Flow[] flows, int pos, Flow flow) {
     while (pos > 0) {
       int parent = (pos - 1) >>> 1;
-      if (!before(flow, flows[parent], tags[parent])) {
+      if (!before(flow, flows[parent])) {
         break;
       }
-      flows[pos] = flows[parent];
-      tags[pos] = tags[parent];
-      flows[pos].serverSlot = pos;
+      place(flows, pos, flows[parent]);
       pos = parent;
     }
-    flows[pos] = flow;
-    tags[pos] = flow.finishTag;
-    flow.serverSlot = pos;
+    place(flows, pos, flow);
   }
 
-  /** Places {@code flow} at {@code pos} or below, moving smaller children up. */
-  private void flowSiftDown(int server, int pos, Flow flow, int size) {
-    Flow[] flows = serverFlows[server];
-    double[] tags = serverTags[server];
-    double tag = flow.finishTag;
+  private static void siftDown(Flow[] flows, int pos, Flow flow, int size) {
     while (true) {
       int child = 2 * pos + 1;
       if (child >= size) {
         break;
       }
-      int right = child + 1;
-      if (right < size && (tags[right] < tags[child]
-          || (tags[right] == tags[child] && flows[right].id < flows[child].id))) {
-        child = right;
+      if (child + 1 < size && before(flows[child + 1], flows[child])) {
+        child++;
       }
-      if (!(tags[child] < tag || (tags[child] == tag && flows[child].id < flow.id))) {
+      if (!before(flows[child], flow)) {
         break;
       }
-      flows[pos] = flows[child];
-      tags[pos] = tags[child];
-      flows[pos].serverSlot = pos;
+      place(flows, pos, flows[child]);
       pos = child;
     }
+    place(flows, pos, flow);
+  }
+
+  private static void place(Flow[] flows, int pos, Flow flow) {
     flows[pos] = flow;
-    tags[pos] = tag;
-    flow.serverSlot = pos;
+    flow.slot = pos;
   }
 
   /** @return the server with the earliest next completion, after folding in every pending change */
   private int first() {
     if (dirtyCount > 0) {
+      // Many changes at one instant (a read starting on every server) are cheaper as one rebuild.
       if ((long) dirtyCount * treeDepth > leaves) {
         for (int i = 0; i < dirtyCount; i++) {
           dirty[dirtyList[i]] = false;
@@ -481,9 +384,7 @@ public final class ProcessorSharingNetwork {
     if (b < 0) {
       return a;
     }
-    double ta = nextTime[a];
-    double tb = nextTime[b];
-    return ta < tb || (ta == tb && a < b) ? a : b;
+    return nextTime[a] < nextTime[b] || (nextTime[a] == nextTime[b] && a < b) ? a : b;
   }
 
   private void advance(double at) {
@@ -491,7 +392,7 @@ public final class ProcessorSharingNetwork {
       throw new IllegalArgumentException("time must not go backwards: " + at + " < " + now);
     }
     // Only moving forward can skip a completion; not checking at an unchanged time lets a burst of
-    // changes at one instant (a read starting everywhere) be folded into the tree at once.
+    // changes at one instant be folded into the tree at once.
     if (at > now && at > nextCompletionTime()) {
       throw new IllegalArgumentException("time " + at + " skips the completion due at "
           + nextCompletionTime());
@@ -499,143 +400,15 @@ public final class ProcessorSharingNetwork {
     now = at;
   }
 
-  private void settleLinks(int server, int client) {
-    settleServer(server);
-    if (clientLimited) {
-      Flow[] flows = clientFlows[client];
-      for (int i = 0, n = clientCount[client]; i < n; i++) {
-        settle(flows[i]);
-      }
-    }
-  }
-
-  private void settleServer(int server) {
-    Flow[] flows = serverFlows[server];
-    for (int i = 0, n = serverCount[server]; i < n; i++) {
-      settle(flows[i]);
-    }
-  }
-
-  private void settle(Flow flow) {
-    flow.done = Math.min(flow.bytes, flow.done + flow.rate * (now - flow.updated));
-    flow.updated = now;
-  }
-
-  /** New rates after a server's or client's transfer count changed; all of them were settled at now. */
-  private void rerateLinks(int server, int client) {
-    stamp++;
-    Flow[] flows = serverFlows[server];
-    for (int i = 0, n = serverCount[server]; i < n; i++) {
-      flows[i].rate = rate(flows[i]);
-    }
-    if (clientLimited) {
-      // The client's share changed for its transfers on other servers too, so those servers' next
-      // completion moves.
-      Flow[] mine = clientFlows[client];
-      for (int i = 0, n = clientCount[client]; i < n; i++) {
-        mine[i].rate = rate(mine[i]);
-      }
-      for (int i = 0, n = clientCount[client]; i < n; i++) {
-        rescan(mine[i].server);
-      }
-    }
-    rescan(server);
-  }
-
-  private void rerateServerOnly(int server) {
-    stamp++;
-    Flow[] flows = serverFlows[server];
-    for (int i = 0, n = serverCount[server]; i < n; i++) {
-      flows[i].rate = rate(flows[i]);
-    }
-    rescan(server);
-  }
-
-  private double rate(Flow flow) {
-    double share = serverBandwidth / (serverCount[flow.server] + background[flow.server]);
-    if (clientLimited) {
-      share = Math.min(share, clientBandwidth / clientCount[flow.client]);
-    }
-    return share / (flow.slowdown * serverSlowdown[flow.server]);
-  }
-
-  private void rescan(int server) {
-    if (rescanStamp[server] == stamp) {
-      return;
-    }
-    rescanStamp[server] = stamp;
-    double best = Double.POSITIVE_INFINITY;
-    Flow bestFlow = null;
-    Flow[] flows = serverFlows[server];
-    for (int i = 0, n = serverCount[server]; i < n; i++) {
-      Flow flow = flows[i];
-      double left = flow.bytes - flow.done;
-      double finish = left <= EPSILON_BYTES ? flow.updated : flow.updated + left / flow.rate;
-      // Ties go to the earlier-started transfer so the order is reproducible.
-      if (finish < best || (finish == best && flow.id < bestFlow.id)) {
-        best = finish;
-        bestFlow = flow;
-      }
-    }
-    nextTime[server] = best;
-    nextFlow[server] = bestFlow;
-    markDirty(server);
-  }
-
-  private int add(Flow[][] lists, int[] counts, int link, Flow flow) {
-    Flow[] flows = lists[link];
-    int n = counts[link];
-    if (n == flows.length) {
-      flows = Arrays.copyOf(flows, Math.max(4, n * 2));
-      lists[link] = flows;
-    }
-    flows[n] = flow;
-    counts[link] = n + 1;
-    return n;
-  }
-
-  private void remove(Flow flow) {
-    removeAt(serverFlows[flow.server], serverCount, flow.server, flow.serverSlot, true);
-    if (clientLimited) {
-      removeAt(clientFlows[flow.client], clientCount, flow.client, flow.clientSlot, false);
-    }
-    flow.active = false;
-    flow.rate = 0;
-    active--;
-  }
-
-  private static void removeAt(Flow[] flows, int[] counts, int link, int slot, boolean serverSide) {
-    int last = counts[link] - 1;
-    Flow moved = flows[last];
-    flows[slot] = moved;
-    flows[last] = null;
-    counts[link] = last;
-    if (moved != null && slot != last) {
-      if (serverSide) {
-        moved.serverSlot = slot;
-      } else {
-        moved.clientSlot = slot;
-      }
-    }
-  }
-
   private void checkServer(int server) {
-    if (server < 0 || server >= serverCount.length) {
-      throw new IllegalArgumentException("server must be in [0, " + serverCount.length + ") but was "
-          + server);
+    if (server < 0 || server >= count.length) {
+      throw new IllegalArgumentException("server must be in [0, " + count.length + ") but was " + server);
     }
   }
 
-  private void checkClient(int client) {
-    if (client < 0 || client >= clientCount.length) {
-      throw new IllegalArgumentException("client must be in [0, " + clientCount.length + ") but was "
-          + client);
-    }
-  }
-
-  private static void checkSlowdown(double slowdown) {
-    if (!(slowdown >= 1) || Double.isInfinite(slowdown)) {
-      throw new IllegalArgumentException("slowdown must be finite and >= 1 but was " + slowdown);
+  private static void checkSlowdown(double value) {
+    if (!(value >= 1) || Double.isInfinite(value)) {
+      throw new IllegalArgumentException("slowdown must be finite and >= 1 but was " + value);
     }
   }
 
@@ -649,12 +422,9 @@ public final class ProcessorSharingNetwork {
     private final int tag;
     private final Object attachment;
     private double done;
-    private double rate;
     private double virtualStart;
     private double finishTag;
-    private double updated;
-    private int serverSlot;
-    private int clientSlot = -1;
+    private int slot;
     private boolean active = true;
 
     private Flow(long id, int server, int client, double bytes, double slowdown, int tag,
@@ -683,17 +453,9 @@ public final class ProcessorSharingNetwork {
       return bytes;
     }
 
-    /**
-     * @return bytes transferred once complete or cancelled; while active a lower bound (see
-     *     {@link ProcessorSharingNetwork#bytesDone(Flow)} for the current value)
-     */
+    /** @return bytes transferred once complete or cancelled; 0 while active (ask the network instead) */
     public double bytesDone() {
       return done;
-    }
-
-    /** @return this transfer's own slowdown factor */
-    public double slowdown() {
-      return slowdown;
     }
 
     /** @return the caller's tag */

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.cluster.ZipfSampler;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -30,7 +31,6 @@ public final class SimulationConfig {
   private final int servers;
   private final double serverBandwidthBytesPerSec;
   private final int clients;
-  private final double clientBandwidthBytesPerSec;
   private final int objects;
   private final long objectSizeBytes;
   private final double zipfExponent;
@@ -57,13 +57,14 @@ public final class SimulationConfig {
   private final SortedSet<Integer> deadServers;
   private final double fallbackLatencySeconds;
   private final double spRequestRatePerSec;
+  private final double[] replayPopularity;
+  private final int[] replaySequence;
 
   private SimulationConfig(Builder b) {
     this.name = b.name;
     this.servers = b.servers;
     this.serverBandwidthBytesPerSec = b.serverBandwidthBytesPerSec;
     this.clients = b.clients;
-    this.clientBandwidthBytesPerSec = b.clientBandwidthBytesPerSec;
     this.objects = b.objects;
     this.objectSizeBytes = b.objectSizeBytes;
     this.zipfExponent = b.zipfExponent;
@@ -90,6 +91,8 @@ public final class SimulationConfig {
     this.deadServers = Collections.unmodifiableSortedSet(new TreeSet<>(b.deadServers));
     this.fallbackLatencySeconds = b.fallbackLatencySeconds;
     this.spRequestRatePerSec = b.spRequestRatePerSec;
+    this.replayPopularity = b.replayPopularity;
+    this.replaySequence = b.replaySequence;
   }
 
   /** @return a builder holding the paper's defaults (see the class comment) */
@@ -120,17 +123,6 @@ public final class SimulationConfig {
         .requests(Math.max(50_000, 100 * servers)).warmupRequests(Math.max(1_000, 5 * clients)).build();
   }
 
-  /**
-   * A configuration matching a one-machine benchmark: 12 servers at 200 Mbit/s, 4 clients, 20 objects of
-   * 8 MB, 400 requests with no warm-up (a replay of one request sequence), otherwise the paper's defaults.
-   *
-   * @return the configuration, named {@code small-benchmark}
-   */
-  public static SimulationConfig smallBenchmark() {
-    return builder().name("small-benchmark").servers(12).serverBandwidthBytesPerSec(200e6 / 8).clients(4)
-        .objects(20).objectSizeBytes(8 * MB).requests(400).warmupRequests(0).build();
-  }
-
   /** @return a builder holding this configuration's values */
   public Builder toBuilder() {
     return new Builder(this);
@@ -154,11 +146,6 @@ public final class SimulationConfig {
   /** @return clients */
   public int clients() {
     return clients;
-  }
-
-  /** @return each client's incoming bandwidth, bytes per second; +infinity when not modelled */
-  public double clientBandwidthBytesPerSec() {
-    return clientBandwidthBytesPerSec;
   }
 
   /** @return distinct objects */
@@ -296,11 +283,39 @@ public final class SimulationConfig {
     return spRequestRatePerSec;
   }
 
+  /** @return whether requests replay a given sequence instead of drawing from Zipf (see Builder#replay) */
+  public boolean replays() {
+    return replaySequence != null;
+  }
+
+  /**
+   * @return by object rank, the popularity the allocators are given: the replayed counts, or else the
+   *     Zipf probabilities; a copy
+   */
+  public double[] allocatorPopularity() {
+    if (replayPopularity != null) {
+      return replayPopularity.clone();
+    }
+    ZipfSampler zipf = new ZipfSampler(objects, zipfExponent);
+    double[] p = new double[objects];
+    for (int i = 0; i < objects; i++) {
+      p[i] = zipf.probability(i);
+    }
+    return p;
+  }
+
+  /** @return when replaying, the object of every request in issue order (warm-up first); a copy */
+  public int[] replaySequence() {
+    if (replaySequence == null) {
+      throw new IllegalStateException(name + " does not replay a sequence");
+    }
+    return replaySequence.clone();
+  }
+
   @Override
   public String toString() {
     return "SimulationConfig{name=" + name + ", servers=" + servers + ", serverBandwidthBytesPerSec="
-        + serverBandwidthBytesPerSec + ", clients=" + clients + ", clientBandwidthBytesPerSec="
-        + clientBandwidthBytesPerSec + ", objects=" + objects + ", objectSizeBytes=" + objectSizeBytes
+        + serverBandwidthBytesPerSec + ", clients=" + clients + ", objects=" + objects + ", objectSizeBytes=" + objectSizeBytes
         + ", zipfExponent=" + zipfExponent + ", memoryOverhead=" + memoryOverhead + ", k=" + k + ", delta="
         + delta + ", baseParities=" + baseParities + ", decodeThroughputBytesPerSec="
         + decodeThroughputBytesPerSec + ", openLoopRatePerSec=" + openLoopRatePerSec + ", thinkTimeSeconds="
@@ -321,7 +336,6 @@ public final class SimulationConfig {
     private int servers = 25;
     private double serverBandwidthBytesPerSec = TEN_GBPS;
     private int clients = 30;
-    private double clientBandwidthBytesPerSec = Double.POSITIVE_INFINITY;
     private int objects = 500;
     private long objectSizeBytes = 40 * MB;
     private double zipfExponent = 0.9;
@@ -348,6 +362,8 @@ public final class SimulationConfig {
     private final TreeSet<Integer> deadServers = new TreeSet<>();
     private double fallbackLatencySeconds = 1.0;
     private double spRequestRatePerSec = 0;
+    private double[] replayPopularity;
+    private int[] replaySequence;
 
     private Builder() {}
 
@@ -356,7 +372,6 @@ public final class SimulationConfig {
       servers = c.servers;
       serverBandwidthBytesPerSec = c.serverBandwidthBytesPerSec;
       clients = c.clients;
-      clientBandwidthBytesPerSec = c.clientBandwidthBytesPerSec;
       objects = c.objects;
       objectSizeBytes = c.objectSizeBytes;
       zipfExponent = c.zipfExponent;
@@ -383,6 +398,8 @@ public final class SimulationConfig {
       deadServers.addAll(c.deadServers);
       fallbackLatencySeconds = c.fallbackLatencySeconds;
       spRequestRatePerSec = c.spRequestRatePerSec;
+      replayPopularity = c.replayPopularity;
+      replaySequence = c.replaySequence;
     }
 
     /**
@@ -422,20 +439,6 @@ public final class SimulationConfig {
      */
     public Builder clients(int value) {
       clients = atLeast("clients", value, 1);
-      return this;
-    }
-
-    /**
-     * @param value each client's incoming bandwidth in bytes per second, > 0; +infinity (the default)
-     *     leaves client links out of the model
-     * @return this builder
-     */
-    public Builder clientBandwidthBytesPerSec(double value) {
-      if (!(value > 0)) {
-        throw new IllegalArgumentException("clientBandwidthBytesPerSec must be > 0 or +infinity but was "
-            + value);
-      }
-      clientBandwidthBytesPerSec = value;
       return this;
     }
 
@@ -684,6 +687,38 @@ public final class SimulationConfig {
     }
 
     /**
+     * Replays a recorded workload, as the cluster benchmark runs it: the allocators get the popularity
+     * the coordinator learned, and requests ask for the given objects in order (closed loop: each client
+     * takes the next one). Sets {@code objects} to the popularity's length, warm-up to 0 and
+     * {@code requests} to the sequence's length.
+     *
+     * @param popularity by object rank, non-negative and finite (e.g. access counts)
+     * @param sequence objects in request order, each in [0, popularity.length), not empty
+     * @return this builder
+     */
+    public Builder replay(double[] popularity, int[] sequence) {
+      if (popularity.length == 0 || sequence.length == 0) {
+        throw new IllegalArgumentException("replay needs objects and requests but got "
+            + popularity.length + " and " + sequence.length);
+      }
+      for (double p : popularity) {
+        nonNegativeFinite("replayed popularity", p);
+      }
+      for (int object : sequence) {
+        if (object < 0 || object >= popularity.length) {
+          throw new IllegalArgumentException("replayed object " + object + " is not in [0, "
+              + popularity.length + ")");
+        }
+      }
+      replayPopularity = popularity.clone();
+      replaySequence = sequence.clone();
+      objects = popularity.length;
+      warmupRequests = 0;
+      requests = sequence.length;
+      return this;
+    }
+
+    /**
      * @return the configuration
      * @throws IllegalArgumentException if a slowed or dead server index is not below servers
      */
@@ -693,6 +728,11 @@ public final class SimulationConfig {
           throw new IllegalArgumentException("slowed server " + entry.getKey() + " is not below servers = "
               + servers);
         }
+      }
+      if (replaySequence != null && (requests + warmupRequests != replaySequence.length
+          || objects != replayPopularity.length)) {
+        throw new IllegalArgumentException("a replay fixes objects = " + replayPopularity.length
+            + " and warm-up + requests = " + replaySequence.length + "; do not change them after replay()");
       }
       for (int dead : deadServers) {
         if (dead >= servers) {

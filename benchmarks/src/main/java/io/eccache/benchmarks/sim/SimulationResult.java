@@ -1,5 +1,10 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.report.LatencySummary;
+import io.eccache.benchmarks.report.LoadImbalance;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
@@ -62,17 +67,9 @@ public final class SimulationResult {
     return latencyMicros.copy();
   }
 
-  /** @return a latency percentile in milliseconds, e.g. {@code 99.9} */
-  public double percentileMillis(double percentile) {
-    if (!(percentile >= 0 && percentile <= 100)) {
-      throw new IllegalArgumentException("percentile must be in [0, 100] but was " + percentile);
-    }
-    return latencyMicros.getValueAtPercentile(percentile) / 1e3;
-  }
-
-  /** @return mean latency in milliseconds */
-  public double meanMillis() {
-    return latencyMicros.getMean() / 1e3;
+  /** @return mean, median, p99 and p99.9 of the read latencies */
+  public LatencySummary latency() {
+    return LatencySummary.of(latencyMicros);
   }
 
   /**
@@ -81,6 +78,34 @@ public final class SimulationResult {
    */
   public long[] bytesPerServer() {
     return bytesPerServer.clone();
+  }
+
+  /** @return bytes each server sent, keyed {@code server-<index>} (idle servers included) */
+  public Map<String, Long> bytesByServer() {
+    Map<String, Long> map = new LinkedHashMap<>();
+    for (int s = 0; s < bytesPerServer.length; s++) {
+      map.put("server-" + s, bytesPerServer[s]);
+    }
+    return map;
+  }
+
+  /** @return the EC-Cache paper's λ over {@link #bytesPerServer()}, in percent (see {@link LoadImbalance}) */
+  public double lambdaPercent() {
+    return LoadImbalance.lambdaPercent(bytesByServer(), bytesPerServer.length, Math.max(1, usefulBytes));
+  }
+
+  /** @return SP-Cache's η over {@link #bytesPerServer()}, in percent (see {@link LoadImbalance}) */
+  public double etaPercent() {
+    return LoadImbalance.etaPercent(bytesByServer(), bytesPerServer.length);
+  }
+
+  /** @return bytes all servers sent */
+  public long servedBytes() {
+    long total = 0;
+    for (long b : bytesPerServer) {
+      total += b;
+    }
+    return total;
   }
 
   /** @return bytes of the objects the measured requests asked for (fallbacks included) */
@@ -153,9 +178,8 @@ public final class SimulationResult {
 
   @Override
   public String toString() {
-    return String.format("SimulationResult{%s %s: memory %.4f, mean %.2f ms, median %.2f ms, p99 %.2f ms,"
-        + " p99.9 %.2f ms, decodes %d, fallbacks %d, %.1f req/s, wall %.2f s}", config.name(), scheme,
-        memoryFactor(), meanMillis(), percentileMillis(50), percentileMillis(99), percentileMillis(99.9),
-        decodeCount, fallbackCount, throughputPerSec(), wallNanos / 1e9);
+    return String.format(Locale.ROOT, "SimulationResult{%s %s: memory %.4f, %s, λ %.1f%%, decodes %d,"
+        + " fallbacks %d, %.1f req/s, wall %.2f s}", config.name(), scheme, memoryFactor(), latency(),
+        lambdaPercent(), decodeCount, fallbackCount, throughputPerSec(), wallNanos / 1e9);
   }
 }

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.cluster.ZipfSampler;
 import io.eccache.coordinator.SplitPlacement;
 import io.eccache.coordinator.allocation.Allocation;
 import io.eccache.coordinator.allocation.ObjectDemand;
@@ -9,7 +10,9 @@ import io.eccache.coordinator.allocation.ReplicaAllocator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Random;
@@ -22,60 +25,43 @@ import org.HdrHistogram.Histogram;
  *
  * <h2>Model</h2>
  * <ul>
- *   <li><b>Objects.</b> M objects of equal size S; object of rank i (from 0) has popularity
- *       {@code p_i = (i + 1)^-s / H(M, s)} (Zipf). The allocators are given exactly these p_i, as the
- *       coordinator would learn them from a long trace; popularity does not change during a run.</li>
+ *   <li><b>Objects.</b> M objects of equal size S. The allocators are given the Zipf probabilities (or a
+ *       replay's learned counts); popularity does not change during a run.</li>
  *   <li><b>Schemes.</b> {@link Scheme#EC}: k data and r_i parity splits of {@code ceil(S / k)} bytes, r_i
  *       from {@code ParityAllocator(k, baseParities, overhead, servers)}. A read picks
- *       {@code min(k + Delta, live)} of the live splits uniformly ({@code chooseDistinct}), completes when
- *       the k-th arrives and cancels the others at that instant (a cancelled transfer stops using
- *       bandwidth at once and counts the bytes it moved). If a parity split is among the first k, some
- *       data split is missing and the client decodes, taking {@code S / decodeThroughput} after the k-th
- *       arrival. {@link Scheme#SR}: c_i whole copies from {@code ReplicaAllocator(1, overhead, servers)};
- *       a read picks one live copy uniformly. {@link Scheme#SP}: k_i partitions of about S / k_i bytes
- *       from {@code PartitionAllocator(servers, B, rate, seed)}; a read fetches all of them and completes
- *       with the last. {@link Scheme#SINGLE}: one copy. Every object's pieces go to distinct servers
- *       chosen uniformly ({@code chooseDistinct}), objects placed hottest first from one seeded stream.</li>
- *   <li><b>Network.</b> Each server's outgoing link is a processor-sharing resource of bandwidth B
- *       ({@link ProcessorSharingNetwork}): concurrent transfers share it equally, like long TCP flows,
- *       with no per-connection cost, no latency and no server CPU or memory bottleneck. Client incoming
- *       links are optional (default unlimited); when enabled a transfer gets the smaller of its two equal
- *       shares.</li>
- *   <li><b>Arrivals.</b> Closed loop (default): each of C clients issues a request at time 0 and its next
- *       one a think time after each completion. Open loop: Poisson arrivals at a total rate, each from a
- *       uniformly chosen client. The object of each request is drawn from the Zipf popularity by one
- *       seeded stream in issue order, so every scheme sees the same sequence of objects. The first
- *       {@code warmupRequests} requests are not measured; the next {@code requests} are; requests issued
- *       after them keep the load up until the measured ones are done, then the run stops.</li>
- *   <li><b>Background load</b> (paper 6.3): {@code round(fraction * servers)} servers chosen uniformly
- *       carry {@code flows / (i + 1)^skew} extra processor-sharing flows that never finish, always on or
- *       in exponential on/off periods. Their bytes are not counted as load.</li>
- *   <li><b>Stragglers.</b> Per transfer: each transfer independently w.p. p progresses f times slower than
- *       its share (the rest of its share is wasted, as when the sender is slow). Per node: each server
- *       w.p. p slows all its transfers by f, drawn at the start and redrawn every epoch if one is set.
- *       Fixed per-server slowdowns give deterministic stragglers.</li>
- *   <li><b>Failures.</b> Dead servers hold pieces (placement happened before the failure) that cannot be
- *       read. EC reads among the live splits and SR among the live copies; a read with fewer than k live
- *       splits, no live copy, or (SP, SINGLE) any lost piece goes to the under store: no cache traffic,
- *       a fixed penalty latency, counted in {@link SimulationResult#fallbackCount()} and recorded in the
- *       latency histogram at that penalty.</li>
- *   <li><b>SP-Cache's rate.</b> Its allocator needs the total request rate. Open loop uses the arrival
- *       rate; a closed loop, like the real coordinator, measures it: a first allocation at a capacity
- *       estimate, a pilot run, a second allocation at the measured throughput, a second pilot, and the
- *       final allocation at that throughput. A configured rate skips the pilots.</li>
+ *       {@code min(k + Delta, live)} live splits uniformly, completes when the k-th arrives and cancels the
+ *       others at that instant (a cancelled transfer stops using bandwidth at once and counts the bytes it
+ *       moved). If a parity is among the first k the client decodes, taking {@code S / decodeThroughput}.
+ *       {@link Scheme#SR}: c_i whole copies from {@code ReplicaAllocator(1, overhead, servers)}; a read picks
+ *       one live copy. {@link Scheme#SP}: k_i partitions from {@code PartitionAllocator}; a read fetches all
+ *       of them. {@link Scheme#SINGLE}: one copy. Every object's pieces go to distinct servers
+ *       ({@code chooseDistinct}), hottest object first, from one seeded stream.</li>
+ *   <li><b>Network.</b> Each server's outgoing link is a processor-sharing resource
+ *       ({@link ProcessorSharingNetwork}); no per-connection cost, no latency, no CPU limit.</li>
+ *   <li><b>Arrivals.</b> Closed loop (default): each client issues a request at time 0 and the next a think
+ *       time after each completion. Open loop: Poisson arrivals at a total rate, each from a uniformly
+ *       chosen client. Objects are drawn from Zipf by one seeded stream in issue order (or taken from a
+ *       replay), so every scheme sees the same sequence. The first {@code warmupRequests} are not measured;
+ *       requests issued after the measured ones keep the load up until those are done.</li>
+ *   <li><b>Several schemes at once</b> ({@link #runInterleaved}): as in the cluster benchmark, each request
+ *       reads its object from every scheme, one after the other in a random order, over one network.</li>
+ *   <li><b>Background load</b> (paper 6.3): {@code round(fraction * servers)} servers carry
+ *       {@code flows / (i + 1)^skew} extra processor-sharing flows, always on or in exponential on/off
+ *       periods. Their bytes are not counted as load.</li>
+ *   <li><b>Stragglers.</b> Per transfer: w.p. p a transfer progresses f times slower than its share. Per node:
+ *       w.p. p a server slows all its transfers by f, drawn at the start and every epoch if one is set.</li>
+ *   <li><b>Failures.</b> Dead servers hold pieces that cannot be read. A read with fewer than k live
+ *       splits, no live copy, or (SP, SINGLE) any lost piece goes to the under store: no cache traffic and
+ *       a fixed penalty latency, counted in {@link SimulationResult#fallbackCount()}.</li>
+ *   <li><b>SP-Cache's rate.</b> Its allocator needs the total request rate: the open-loop rate, a configured
+ *       one, or, in closed loop, measured as the coordinator would: an allocation at a capacity estimate, a
+ *       pilot run, a re-allocation at the measured throughput, twice.</li>
  * </ul>
  *
- * <p>Latency is from issue to completion (decode or fallback penalty included). Everything random derives
- * from the configured seed, so equal configurations give equal results. Stateless and thread-safe: each
- * run has its own state.
+ * <p>Latency is from issue to completion. Everything random derives from the configured seed, so equal
+ * configurations give equal results. Thread-safe: each run has its own state.
  */
 public final class Simulator {
-  private static final int ISSUE = 0;
-  private static final int ARRIVAL = 1;
-  private static final int FINISH = 2;
-  private static final int BACKGROUND_TOGGLE = 3;
-  private static final int STRAGGLER_EPOCH = 4;
-
   private static final long PLACEMENT_STREAM = 1;
   private static final long WORKLOAD_STREAM = 2;
   private static final long READ_STREAM = 3;
@@ -97,65 +83,95 @@ public final class Simulator {
    *     {@code k + baseParities}
    */
   public static SimulationResult run(SimulationConfig config, Scheme scheme) {
+    return runInterleaved(config, List.of(scheme)).get(scheme);
+  }
+
+  /**
+   * Simulates several schemes sharing one cluster, as the cluster benchmark measures them: each request
+   * reads its object from every scheme in turn, in an order drawn per request.
+   *
+   * @param config the configuration
+   * @param schemes distinct schemes, at least one
+   * @return each scheme's result, in the given order
+   * @throws IllegalArgumentException if a scheme repeats or cannot be set up
+   */
+  public static Map<Scheme, SimulationResult> runInterleaved(SimulationConfig config, List<Scheme> schemes) {
     long started = System.nanoTime();
     Objects.requireNonNull(config, "config");
-    Objects.requireNonNull(scheme, "scheme");
-    double[] popularity = zipf(config.objects(), config.zipfExponent());
-    List<ObjectDemand> demands = new ArrayList<>(config.objects());
+    if (schemes.isEmpty() || schemes.stream().distinct().count() != schemes.size()) {
+      throw new IllegalArgumentException("schemes must be distinct and not empty but were " + schemes);
+    }
+    List<ObjectDemand> demands = demands(config);
+    int[][] units = new int[schemes.size()][];
+    int sp = schemes.indexOf(Scheme.SP);
+    for (int i = 0; i < schemes.size(); i++) {
+      if (i != sp) {
+        units[i] = units(config, schemes.get(i), demands);
+      }
+    }
+    double spRate = Double.NaN;
+    if (sp >= 0) {
+      spRate = config.spRequestRatePerSec() > 0 ? config.spRequestRatePerSec()
+          : !config.closedLoop() ? config.openLoopRatePerSec() : pilotRate(config, schemes, units, demands);
+      units[sp] = partitions(config, demands, spRate);
+    }
+    Run run = new Run(config, schemes, units);
+    run.execute();
+    Map<Scheme, SimulationResult> results = new EnumMap<>(Scheme.class);
+    for (int i = 0; i < schemes.size(); i++) {
+      results.put(schemes.get(i), run.result(i, schemes.get(i) == Scheme.SP ? spRate : Double.NaN,
+          System.nanoTime() - started));
+    }
+    return results;
+  }
+
+  private static List<ObjectDemand> demands(SimulationConfig config) {
+    double[] popularity = config.allocatorPopularity();
+    List<ObjectDemand> demands = new ArrayList<>(popularity.length);
     for (int i = 0; i < popularity.length; i++) {
       demands.add(new ObjectDemand(key(i), config.objectSizeBytes(), popularity[i]));
     }
-    int[] units;
-    double spRate = Double.NaN;
+    return demands;
+  }
+
+  private static int[] units(SimulationConfig config, Scheme scheme, List<ObjectDemand> demands) {
     switch (scheme) {
       case EC:
         if (config.servers() < config.k() + config.baseParities()) {
           throw new IllegalArgumentException("EC needs servers >= k + baseParities = "
               + (config.k() + config.baseParities()) + " but servers was " + config.servers());
         }
-        units = unitsByRank(new ParityAllocator(config.k(), config.baseParities(), config.memoryOverhead(),
+        return unitsByRank(new ParityAllocator(config.k(), config.baseParities(), config.memoryOverhead(),
             config.servers()).allocate(demands), config.objects());
-        break;
       case SR:
-        units = unitsByRank(new ReplicaAllocator(1, config.memoryOverhead(), config.servers())
+        return unitsByRank(new ReplicaAllocator(1, config.memoryOverhead(), config.servers())
             .allocate(demands), config.objects());
-        break;
-      case SP:
-        if (config.spRequestRatePerSec() > 0) {
-          spRate = config.spRequestRatePerSec();
-        } else if (!config.closedLoop()) {
-          spRate = config.openLoopRatePerSec();
-        } else {
-          spRate = pilotRate(config, demands);
-        }
-        units = partitions(config, demands, spRate);
-        break;
       case SINGLE:
-        units = new int[config.objects()];
-        Arrays.fill(units, 1);
-        break;
+        int[] one = new int[config.objects()];
+        Arrays.fill(one, 1);
+        return one;
       default:
-        throw new IllegalArgumentException("unknown scheme " + scheme);
+        throw new IllegalArgumentException("no fixed allocation for " + scheme);
     }
-    Run run = new Run(config, scheme, units, popularity);
-    run.execute();
-    return run.result(spRate, System.nanoTime() - started);
   }
 
   /**
-   * The throughput SP-Cache itself reaches, as its coordinator would measure it: starts at what the
-   * clients could ask of an idle cluster, capped by the cluster's bandwidth, then re-measures.
+   * The throughput SP-Cache reaches, as its coordinator would measure it: starts at what the clients could
+   * ask of an idle cluster, capped by the cluster's bandwidth, then re-measures with pilot runs.
    */
-  private static double pilotRate(SimulationConfig config, List<ObjectDemand> demands) {
+  private static double pilotRate(SimulationConfig config, List<Scheme> schemes, int[][] units,
+      List<ObjectDemand> demands) {
     double size = config.objectSizeBytes();
     double perClient = 1 / (size / config.serverBandwidthBytesPerSec() + config.thinkTimeSeconds());
     double capacity = config.servers() * config.serverBandwidthBytesPerSec() / size;
-    double rate = Math.min(config.clients() * perClient, capacity);
-    int pilotRequests = Math.min(config.requests(), Math.max(2_000, 20 * config.clients()));
-    SimulationConfig pilot = config.toBuilder().requests(pilotRequests).build();
-    double[] popularity = zipf(config.objects(), config.zipfExponent());
+    double rate = Math.min(config.clients() * perClient, capacity) / schemes.size();
+    SimulationConfig pilot = config.replays() ? config : config.toBuilder()
+        .requests(Math.min(config.requests(), Math.max(2_000, 20 * config.clients()))).build();
+    int sp = schemes.indexOf(Scheme.SP);
     for (int pass = 0; pass < SP_PILOT_PASSES; pass++) {
-      Run run = new Run(pilot, Scheme.SP, partitions(config, demands, rate), popularity);
+      int[][] trial = units.clone();
+      trial[sp] = partitions(config, demands, rate);
+      Run run = new Run(pilot, schemes, trial);
       run.execute();
       double measured = run.completedMeasured / run.measuredSeconds();
       if (measured > 0 && !Double.isInfinite(measured)) {
@@ -183,20 +199,6 @@ public final class Simulator {
     return String.format("obj-%07d", rank);
   }
 
-  /** Zipf probabilities of ranks 0..n-1: {@code (i + 1)^-s}, normalised. */
-  static double[] zipf(int n, double s) {
-    double[] p = new double[n];
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-      p[i] = Math.pow(i + 1, -s);
-      sum += p[i];
-    }
-    for (int i = 0; i < n; i++) {
-      p[i] /= sum;
-    }
-    return p;
-  }
-
   /** A seed for one independent random stream, so adding draws to one stream leaves the others alone. */
   private static long streamSeed(long seed, long stream) {
     long z = seed + stream * 0x9E3779B97F4A7C15L;
@@ -205,29 +207,108 @@ public final class Simulator {
     return z ^ (z >>> 31);
   }
 
-  /** One request in flight. */
+  private static double exponential(Random random, double mean) {
+    return -mean * Math.log(1 - random.nextDouble());
+  }
+
+  /** Where one scheme keeps every object, and what its measured reads did. */
+  private static final class Layout {
+    final Scheme scheme;
+    final int[] units;
+    final int[][] pieceServers;
+    final List<List<Integer>> livePieces;
+    final long[] pieceBytes;
+    long storedBytes;
+    final Histogram histogram = new Histogram(3);
+    final double[] bytesPerServer;
+    long usefulBytes;
+    long completed;
+    long decodeCount;
+    double decodeSeconds;
+    long fallbackCount;
+
+    Layout(SimulationConfig config, Scheme scheme, int[] units, Random placement, boolean[] dead) {
+      this.scheme = scheme;
+      this.units = units;
+      int objects = config.objects();
+      int servers = config.servers();
+      bytesPerServer = new double[servers];
+      pieceServers = new int[objects][];
+      livePieces = new ArrayList<>(objects);
+      pieceBytes = new long[objects];
+      List<Integer> allServers = new ArrayList<>(servers);
+      for (int s = 0; s < servers; s++) {
+        allServers.add(s);
+      }
+      long size = config.objectSizeBytes();
+      // Objects with every piece live share one index list per piece count: SP can have many pieces.
+      List<List<Integer>> allLive = new ArrayList<>();
+      for (int i = 0; i < objects; i++) {
+        int pieces = scheme == Scheme.EC ? config.k() + units[i] : units[i];
+        int parts = scheme == Scheme.EC ? config.k() : scheme == Scheme.SP ? units[i] : 1;
+        // SP's last partition is short when S does not divide; charging every piece ceil(S / parts)
+        // overstates memory by under one byte per piece.
+        pieceBytes[i] = (size + parts - 1) / parts;
+        storedBytes += pieceBytes[i] * pieces;
+        List<Integer> chosen = SplitPlacement.chooseDistinct(allServers, pieces, placement);
+        pieceServers[i] = new int[pieces];
+        List<Integer> live = new ArrayList<>(pieces);
+        for (int j = 0; j < pieces; j++) {
+          pieceServers[i][j] = chosen.get(j);
+          if (!dead[chosen.get(j)]) {
+            live.add(j);
+          }
+        }
+        if (live.size() == pieces) {
+          while (allLive.size() <= pieces) {
+            allLive.add(null);
+          }
+          if (allLive.get(pieces) == null) {
+            allLive.set(pieces, Collections.unmodifiableList(live));
+          }
+          livePieces.add(allLive.get(pieces));
+        } else {
+          livePieces.add(Collections.unmodifiableList(live));
+        }
+      }
+    }
+  }
+
+  /** One request: an object read from each scheme in {@link #order}, one after the other. */
   private static final class Request {
-    final long id;
     final int client;
     final int object;
-    final double start;
+    final double issued;
     final boolean measured;
+    final int[] order;
+    int step;
+    double readStart;
     ProcessorSharingNetwork.Flow[] flows;
     int needed;
     int arrived;
     boolean parityArrived;
 
-    Request(long id, int client, int object, double start, boolean measured) {
-      this.id = id;
+    Request(int client, int object, double issued, boolean measured, int[] order) {
       this.client = client;
       this.object = object;
-      this.start = start;
+      this.issued = issued;
       this.measured = measured;
+      this.order = order;
+    }
+
+    int layout() {
+      return order[step];
     }
   }
 
   /** A scheduled event; ties in time go by scheduling order so runs are reproducible. */
   private static final class Event {
+    static final int ISSUE = 0;
+    static final int ARRIVAL = 1;
+    static final int READ_DONE = 2;
+    static final int BACKGROUND_TOGGLE = 3;
+    static final int STRAGGLER_EPOCH = 4;
+
     final double time;
     final long seq;
     final int type;
@@ -246,17 +327,14 @@ public final class Simulator {
   /** The state of one run. */
   private static final class Run {
     private final SimulationConfig config;
-    private final Scheme scheme;
-    private final int[] units;
-    private final int[][] pieceServers;
-    private final List<List<Integer>> livePieces;
-    private final double[] cumulative;
-    private final long storedBytes;
+    private final Layout[] layouts;
     private final ProcessorSharingNetwork net;
     private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> {
       int byTime = Double.compare(a.time, b.time);
       return byTime != 0 ? byTime : Long.compare(a.seq, b.seq);
     });
+    private final ZipfSampler zipf;
+    private final int[] replay;
     private final Random workload;
     private final Random reads;
     private final Random stragglers;
@@ -267,90 +345,34 @@ public final class Simulator {
     private final double[] fixedSlowdown;
     private final long warmup;
     private final long measuredEnd;
-    private final double size;
 
-    private final Histogram histogram = new Histogram(3);
-    private final double[] bytesPerServer;
     private long seq;
     private long issued;
     private long completedMeasured;
-    private long usefulBytes;
-    private long decodeCount;
-    private double decodeSeconds;
-    private long fallbackCount;
     private double measureStart = Double.NaN;
     private double measureEnd;
 
-    Run(SimulationConfig config, Scheme scheme, int[] units, double[] popularity) {
+    Run(SimulationConfig config, List<Scheme> schemes, int[][] units) {
       this.config = config;
-      this.scheme = scheme;
-      this.units = units;
       int servers = config.servers();
-      this.size = config.objectSizeBytes();
-      this.net = new ProcessorSharingNetwork(servers, config.serverBandwidthBytesPerSec(), config.clients(),
-          config.clientBandwidthBytesPerSec());
-      this.bytesPerServer = new double[servers];
-      this.warmup = config.warmupRequests();
-      this.measuredEnd = warmup + config.requests();
       long seed = config.seed();
-      this.workload = new Random(streamSeed(seed, WORKLOAD_STREAM));
-      this.reads = new Random(streamSeed(seed, READ_STREAM));
-      this.stragglers = new Random(streamSeed(seed, STRAGGLER_STREAM));
-      this.backgroundRandom = new Random(streamSeed(seed, BACKGROUND_STREAM));
-
-      cumulative = new double[popularity.length];
-      double sum = 0;
-      for (int i = 0; i < popularity.length; i++) {
-        sum += popularity[i];
-        cumulative[i] = sum;
-      }
-
-      List<Integer> allServers = new ArrayList<>(servers);
-      for (int s = 0; s < servers; s++) {
-        allServers.add(s);
-      }
-      Random placement = new Random(streamSeed(seed, PLACEMENT_STREAM));
-      int objects = config.objects();
-      pieceServers = new int[objects][];
-      livePieces = new ArrayList<>(objects);
-      long stored = 0;
       boolean[] dead = new boolean[servers];
-      for (int s : config.deadServers()) {
-        dead[s] = true;
+      config.deadServers().forEach(s -> dead[s] = true);
+      // One placement stream for all schemes: each scheme's placement depends only on the ones before it.
+      Random placement = new Random(streamSeed(seed, PLACEMENT_STREAM));
+      layouts = new Layout[schemes.size()];
+      for (int i = 0; i < layouts.length; i++) {
+        layouts[i] = new Layout(config, schemes.get(i), units[i], placement, dead);
       }
-      // Objects with every piece live share one list per piece count: SP can have thousands of pieces
-      // for each of tens of thousands of objects.
-      List<List<Integer>> allLive = new ArrayList<>();
-      for (int i = 0; i < objects; i++) {
-        int pieces = pieceCount(i);
-        List<Integer> chosen = SplitPlacement.chooseDistinct(allServers, pieces, placement);
-        pieceServers[i] = new int[pieces];
-        int lost = 0;
-        for (int j = 0; j < pieces; j++) {
-          pieceServers[i][j] = chosen.get(j);
-          stored += pieceBytes(i, j);
-          lost += dead[pieceServers[i][j]] ? 1 : 0;
-        }
-        if (lost == 0) {
-          while (allLive.size() <= pieces) {
-            allLive.add(null);
-          }
-          if (allLive.get(pieces) == null) {
-            allLive.set(pieces, Collections.unmodifiableList(new ArrayList<>(allServers.subList(0, pieces))));
-          }
-          livePieces.add(allLive.get(pieces));
-        } else {
-          List<Integer> live = new ArrayList<>(pieces - lost);
-          for (int j = 0; j < pieces; j++) {
-            if (!dead[pieceServers[i][j]]) {
-              live.add(j);
-            }
-          }
-          livePieces.add(Collections.unmodifiableList(live));
-        }
-      }
-      this.storedBytes = stored;
-
+      net = new ProcessorSharingNetwork(servers, config.serverBandwidthBytesPerSec(), config.clients());
+      zipf = config.replays() ? null : new ZipfSampler(config.objects(), config.zipfExponent());
+      replay = config.replays() ? config.replaySequence() : null;
+      warmup = config.warmupRequests();
+      measuredEnd = warmup + config.requests();
+      workload = new Random(streamSeed(seed, WORKLOAD_STREAM));
+      reads = new Random(streamSeed(seed, READ_STREAM));
+      stragglers = new Random(streamSeed(seed, STRAGGLER_STREAM));
+      backgroundRandom = new Random(streamSeed(seed, BACKGROUND_STREAM));
       backgroundWeight = new double[servers];
       backgroundOn = new boolean[servers];
       nodeStraggle = new double[servers];
@@ -360,40 +382,14 @@ public final class Simulator {
       config.serverSlowdowns().forEach((s, f) -> fixedSlowdown[s] = f);
     }
 
-    private int pieceCount(int object) {
-      switch (scheme) {
-        case EC:
-          return config.k() + units[object];
-        case SR:
-        case SP:
-          return units[object];
-        default:
-          return 1;
-      }
-    }
-
-    /** Bytes of piece j of an object: a split, a copy, or a partition (remainder spread over the first). */
-    private long pieceBytes(int object, int piece) {
-      long s = config.objectSizeBytes();
-      switch (scheme) {
-        case EC:
-          return s / config.k() + (s % config.k() == 0 ? 0 : 1);
-        case SP:
-          int parts = units[object];
-          return s / parts + (piece < s % parts ? 1 : 0);
-        default:
-          return s;
-      }
-    }
-
     void execute() {
       startDisturbances();
       if (config.closedLoop()) {
         for (int c = 0; c < config.clients(); c++) {
-          schedule(0, ISSUE, c, null);
+          schedule(0, Event.ISSUE, c, null);
         }
       } else {
-        schedule(exponential(workload, 1 / config.openLoopRatePerSec()), ARRIVAL, 0, null);
+        schedule(exponential(workload, 1 / config.openLoopRatePerSec()), Event.ARRIVAL, 0, null);
       }
       while (completedMeasured < config.requests()) {
         double netTime = net.nextCompletionTime();
@@ -432,7 +428,8 @@ public final class Simulator {
             net.setBackground(0, s, backgroundWeight[s]);
           }
           if (off > 0) {
-            schedule(exponential(backgroundRandom, backgroundOn[s] ? on : off), BACKGROUND_TOGGLE, s, null);
+            schedule(exponential(backgroundRandom, backgroundOn[s] ? on : off), Event.BACKGROUND_TOGGLE, s,
+                null);
           }
         }
       }
@@ -443,7 +440,7 @@ public final class Simulator {
         }
       }
       if (nodeMode() && config.stragglerEpochSeconds() > 0) {
-        schedule(config.stragglerEpochSeconds(), STRAGGLER_EPOCH, 0, null);
+        schedule(config.stragglerEpochSeconds(), Event.STRAGGLER_EPOCH, 0, null);
       }
     }
 
@@ -463,30 +460,31 @@ public final class Simulator {
 
     private void handle(Event event) {
       switch (event.type) {
-        case ISSUE:
+        case Event.ISSUE:
           issue(event.arg, event.time);
           break;
-        case ARRIVAL:
+        case Event.ARRIVAL:
           issue(workload.nextInt(config.clients()), event.time);
-          schedule(event.time + exponential(workload, 1 / config.openLoopRatePerSec()), ARRIVAL, 0, null);
+          schedule(event.time + exponential(workload, 1 / config.openLoopRatePerSec()), Event.ARRIVAL, 0,
+              null);
           break;
-        case FINISH:
-          finish(event.request, event.time);
+        case Event.READ_DONE:
+          readDone(event.request, event.time);
           break;
-        case BACKGROUND_TOGGLE: {
+        case Event.BACKGROUND_TOGGLE: {
           int s = event.arg;
           backgroundOn[s] = !backgroundOn[s];
           net.setBackground(event.time, s, backgroundOn[s] ? backgroundWeight[s] : 0);
           double mean = backgroundOn[s] ? config.backgroundMeanOnSeconds() : config.backgroundMeanOffSeconds();
-          schedule(event.time + exponential(backgroundRandom, mean), BACKGROUND_TOGGLE, s, null);
+          schedule(event.time + exponential(backgroundRandom, mean), Event.BACKGROUND_TOGGLE, s, null);
           break;
         }
-        case STRAGGLER_EPOCH:
+        case Event.STRAGGLER_EPOCH:
           drawNodeStragglers();
           for (int s = 0; s < config.servers(); s++) {
             net.setServerSlowdown(event.time, s, fixedSlowdown[s] * nodeStraggle[s]);
           }
-          schedule(event.time + config.stragglerEpochSeconds(), STRAGGLER_EPOCH, 0, null);
+          schedule(event.time + config.stragglerEpochSeconds(), Event.STRAGGLER_EPOCH, 0, null);
           break;
         default:
           throw new IllegalStateException("unknown event type " + event.type);
@@ -495,19 +493,40 @@ public final class Simulator {
 
     private void issue(int client, double now) {
       long id = issued++;
+      if (replay != null && id >= replay.length) {
+        return; // the replayed sequence is used up: this client stops
+      }
       boolean measured = id >= warmup && id < measuredEnd;
       if (id == warmup) {
         measureStart = now;
       }
-      Request request = new Request(id, client, drawObject(), now, measured);
+      int object = replay != null ? replay[(int) id] : zipf.next(workload);
+      int[] order = new int[layouts.length];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
+      }
+      for (int i = order.length - 1; i > 0; i--) {
+        int j = reads.nextInt(i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+      }
+      startRead(new Request(client, object, now, measured, order), now);
+    }
+
+    private void startRead(Request request, double now) {
+      Layout layout = layouts[request.layout()];
       int object = request.object;
-      List<Integer> live = livePieces.get(object);
+      request.readStart = now;
+      request.arrived = 0;
+      request.parityArrived = false;
+      List<Integer> live = layout.livePieces.get(object);
       List<Integer> chosen;
-      switch (scheme) {
+      switch (layout.scheme) {
         case EC: {
           int k = config.k();
           if (live.size() < k) {
-            fallback(request, now);
+            fallback(request, layout, now);
             return;
           }
           chosen = SplitPlacement.chooseDistinct(live, Math.min(k + config.delta(), live.size()), reads);
@@ -517,22 +536,22 @@ public final class Simulator {
         case SR:
         case SINGLE:
           if (live.isEmpty()) {
-            fallback(request, now);
+            fallback(request, layout, now);
             return;
           }
           chosen = SplitPlacement.chooseDistinct(live, 1, reads);
           request.needed = 1;
           break;
         case SP:
-          if (live.size() < units[object]) {
-            fallback(request, now);
+          if (live.size() < layout.units[object]) {
+            fallback(request, layout, now);
             return;
           }
           chosen = live;
           request.needed = live.size();
           break;
         default:
-          throw new IllegalStateException("unknown scheme " + scheme);
+          throw new IllegalStateException("unknown scheme " + layout.scheme);
       }
       request.flows = new ProcessorSharingNetwork.Flow[chosen.size()];
       boolean perTransfer = config.stragglerMode() == StragglerMode.PER_TRANSFER
@@ -541,32 +560,26 @@ public final class Simulator {
         int piece = chosen.get(i);
         double slowdown = perTransfer && stragglers.nextDouble() < config.stragglerProbability()
             ? config.stragglerSlowdown() : 1.0;
-        request.flows[i] = net.start(now, pieceServers[object][piece], client, pieceBytes(object, piece),
-            slowdown, piece, request);
+        request.flows[i] = net.start(now, layout.pieceServers[object][piece], request.client,
+            layout.pieceBytes[object], slowdown, piece, request);
       }
     }
 
-    private int drawObject() {
-      int i = Arrays.binarySearch(cumulative, workload.nextDouble());
-      int rank = i >= 0 ? i + 1 : -i - 1;
-      // nextDouble() < 1 but the sum of probabilities may fall short of 1 by rounding.
-      return Math.min(rank, cumulative.length - 1);
-    }
-
-    private void fallback(Request request, double now) {
+    private void fallback(Request request, Layout layout, double now) {
       if (request.measured) {
-        fallbackCount++;
+        layout.fallbackCount++;
       }
-      schedule(now + config.fallbackLatencySeconds(), FINISH, 0, request);
+      schedule(now + config.fallbackLatencySeconds(), Event.READ_DONE, 0, request);
     }
 
     private void onArrival(ProcessorSharingNetwork.Flow flow, double now) {
       Request request = (Request) flow.attachment();
+      Layout layout = layouts[request.layout()];
       if (request.measured) {
-        bytesPerServer[flow.server()] += flow.bytes();
+        layout.bytesPerServer[flow.server()] += flow.bytes();
       }
       request.arrived++;
-      if (scheme == Scheme.EC && flow.tag() >= config.k()) {
+      if (layout.scheme == Scheme.EC && flow.tag() >= config.k()) {
         request.parityArrived = true;
       }
       if (request.arrived < request.needed) {
@@ -576,29 +589,36 @@ public final class Simulator {
         if (other.isActive()) {
           double moved = net.cancel(now, other);
           if (request.measured) {
-            bytesPerServer[other.server()] += moved;
+            layout.bytesPerServer[other.server()] += moved;
           }
         }
       }
-      double decode = 0;
-      if (scheme == Scheme.EC && request.parityArrived) {
-        decode = size / config.decodeThroughputBytesPerSec();
+      if (layout.scheme == Scheme.EC && request.parityArrived) {
+        double decode = config.objectSizeBytes() / config.decodeThroughputBytesPerSec();
         if (request.measured) {
-          decodeCount++;
-          decodeSeconds += decode;
+          layout.decodeCount++;
+          layout.decodeSeconds += decode;
         }
-      }
-      if (decode > 0) {
-        schedule(now + decode, FINISH, 0, request);
+        schedule(now + decode, Event.READ_DONE, 0, request);
       } else {
-        finish(request, now);
+        readDone(request, now);
       }
     }
 
-    private void finish(Request request, double now) {
+    /** One scheme's read of the request is complete: record it, then read the next scheme or finish. */
+    private void readDone(Request request, double now) {
+      Layout layout = layouts[request.layout()];
       if (request.measured) {
-        histogram.recordValue(Math.max(1, Math.round((now - request.start) * 1e6)));
-        usefulBytes += config.objectSizeBytes();
+        layout.histogram.recordValue(Math.max(1, Math.round((now - request.readStart) * 1e6)));
+        layout.usefulBytes += config.objectSizeBytes();
+        layout.completed++;
+      }
+      request.step++;
+      if (request.step < request.order.length) {
+        startRead(request, now);
+        return;
+      }
+      if (request.measured) {
         completedMeasured++;
         measureEnd = Math.max(measureEnd, now);
       }
@@ -606,7 +626,7 @@ public final class Simulator {
         if (config.thinkTimeSeconds() == 0) {
           issue(request.client, now);
         } else {
-          schedule(now + config.thinkTimeSeconds(), ISSUE, request.client, null);
+          schedule(now + config.thinkTimeSeconds(), Event.ISSUE, request.client, null);
         }
       }
     }
@@ -615,23 +635,20 @@ public final class Simulator {
       events.add(new Event(time, seq++, type, arg, request));
     }
 
-    private static double exponential(Random random, double mean) {
-      return -mean * Math.log(1 - random.nextDouble());
-    }
-
     double measuredSeconds() {
       return measureEnd - measureStart;
     }
 
-    SimulationResult result(double spRate, long wallNanos) {
-      long[] bytes = new long[bytesPerServer.length];
+    SimulationResult result(int index, double spRate, long wallNanos) {
+      Layout layout = layouts[index];
+      long[] bytes = new long[layout.bytesPerServer.length];
       for (int s = 0; s < bytes.length; s++) {
-        bytes[s] = Math.round(bytesPerServer[s]);
+        bytes[s] = Math.round(layout.bytesPerServer[s]);
       }
       long objectBytes = config.objectSizeBytes() * config.objects();
-      return new SimulationResult(config, scheme, histogram, bytes, usefulBytes, storedBytes, objectBytes,
-          decodeCount, decodeSeconds, fallbackCount, completedMeasured, measuredSeconds(), spRate, units,
-          wallNanos);
+      return new SimulationResult(config, layout.scheme, layout.histogram, bytes, layout.usefulBytes,
+          layout.storedBytes, objectBytes, layout.decodeCount, layout.decodeSeconds, layout.fallbackCount,
+          layout.completed, measuredSeconds(), spRate, layout.units, wallNanos);
     }
   }
 }
