@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code eccache} command. */
 @Command(name = "eccache", mixinStandardHelpOptions = true, version = "eccache 0.1.0",
     description = "EC-Cache on Alluxio: erasure-coded cluster caching with late binding.",
-    subcommands = {DemoCommand.class, BenchCommand.class, MaintainCommand.class})
+    subcommands = {DemoCommand.class, BenchCommand.class, SimCommand.class,
+        MaintainCommand.class})
 public final class EcCacheCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -108,7 +108,7 @@ public final class SimPresets {
         .warmupRequests(tiny ? 50 : 500).build();
     return new SimPreset("spcache", "SP-Cache Fig. 10 (load imbalance η)",
         "η SP 0.18, EC-Cache 0.44, SR 1.18 (500 files of 100 MB, Zipf 1.05, 18 req/s Poisson, 30 servers"
-            + " at 1 Gbps)", "", one("SP-Cache setup", config, ALL),
+            + " at 1 Gbps)", "", one("SP-Cache setup", config, RIVALS),
         "SP-Cache's setup: 30 servers at 1 Gbps, 500 objects of 100 MB, Zipf 1.05, Poisson arrivals at"
             + " 18 req/s. EC-Cache is RS(10, 4) as SP-Cache ran it (40% overhead, nothing left for extra"
             + " parities); selective replication gets the same 40% from our ReplicaAllocator, where"
