@@ -35,7 +35,7 @@ final class SimCommand implements Callable<Integer> {
 
   @Option(names = "--placements", description = "Random placements validate simulates"
       + " (default ${DEFAULT-VALUE}).")
-  int placements = 20;
+  int placements = 50;
 
   /** For the smoke test: a few hundred requests on small clusters. */
   @Option(names = "--tiny", hidden = true)

@@ -116,7 +116,8 @@ public final class SimReport {
         + setups + "\n" + preset.notes() + "\n\n**Paper:** " + preset.paper() + "\n\n" + ratios + "\n"
         + table + "\nλ = (L_max − L_avg*)/L_avg* over bytes each server sent, L_avg* = useful bytes /"
         + " servers (EC-Cache's); η = (L_max − L_avg)/L_avg with L_avg over bytes sent (SP-Cache's)."
-        + " Extra reads: bytes sent beyond those asked for (EC's Δ, cancelled at the k-th arrival).\n";
+        + " Extra reads: bytes sent beyond those asked for (EC's Δ, cancelled at the k-th arrival);"
+        + " negative when reads fell back to the under store, whose bytes no server sent.\n";
     Files.write(dir.resolve("summary.md"), summary.getBytes(StandardCharsets.UTF_8));
     return summary;
   }
