@@ -146,7 +146,8 @@ public final class BenchmarkValidation {
     SimulationConfig config = config(1);
     String summary = "# validate: the simulator against the measured cluster benchmark (skew, quick)\n\n"
         + "Command: `bin/eccache sim --preset validate`. Measured: `" + measuredCsv + "` ("
-        + (measured.isEmpty() ? "NOT FOUND: simulation only" : "`bin/eccache bench --scenario skew`") + ").\n\n"
+        + (measured.isEmpty() ? "NOT FOUND: simulation only" : "`bin/eccache bench --scenario skew`")
+        + ").\n\n"
         + "Simulated: " + SimReport.describe(config) + "; the benchmark's own request sequence (seed "
         + bench.seed + "), the allocators given the object counts of its " + bench.learning
         + "-request learning pass, every request reading its object from EC, SR and SP one after the other"

@@ -26,7 +26,6 @@ public final class ProcessorSharingNetwork {
   private static final double EPSILON_BYTES = 1e-6;
 
   private final double bandwidth;
-  private final int clients;
   /** Per server, its transfers as a binary heap by finish tag; a transfer's slot is its heap position. */
   private final Flow[][] heap;
   private final int[] count;
@@ -54,22 +53,17 @@ public final class ProcessorSharingNetwork {
   /**
    * @param servers number of server links, at least 1
    * @param bandwidthBytesPerSec each server link's bandwidth, finite and > 0
-   * @param clients number of clients, at least 1 (transfers name the client they go to)
-   * @throws IllegalArgumentException if a count or the bandwidth is out of range
+   * @throws IllegalArgumentException if the count or the bandwidth is out of range
    */
-  public ProcessorSharingNetwork(int servers, double bandwidthBytesPerSec, int clients) {
+  public ProcessorSharingNetwork(int servers, double bandwidthBytesPerSec) {
     if (servers < 1) {
       throw new IllegalArgumentException("servers must be >= 1 but was " + servers);
-    }
-    if (clients < 1) {
-      throw new IllegalArgumentException("clients must be >= 1 but was " + clients);
     }
     if (!(bandwidthBytesPerSec > 0) || Double.isInfinite(bandwidthBytesPerSec)) {
       throw new IllegalArgumentException(
           "bandwidthBytesPerSec must be finite and > 0 but was " + bandwidthBytesPerSec);
     }
     this.bandwidth = bandwidthBytesPerSec;
-    this.clients = clients;
     this.heap = new Flow[servers][4];
     this.count = new int[servers];
     this.background = new double[servers];
@@ -109,16 +103,6 @@ public final class ProcessorSharingNetwork {
     return active;
   }
 
-  /**
-   * @param server a server index
-   * @return transfers in progress on that server's link
-   * @throws IllegalArgumentException if the index is out of range
-   */
-  public int flowsOn(int server) {
-    checkServer(server);
-    return count[server];
-  }
-
   /** @return when the next transfer completes, in seconds; +infinity if none is in progress */
   public double nextCompletionTime() {
     int first = first();
@@ -130,7 +114,6 @@ public final class ProcessorSharingNetwork {
    *
    * @param at the current time, not before {@link #now()} nor after {@link #nextCompletionTime()}
    * @param server the sending server
-   * @param client the receiving client
    * @param bytes bytes to transfer, finite and > 0
    * @param flowSlowdown how many times slower than its share this transfer progresses, finite and >= 1
    * @param tag a number the caller chooses (e.g. which split this is)
@@ -138,18 +121,15 @@ public final class ProcessorSharingNetwork {
    * @return the transfer
    * @throws IllegalArgumentException if an argument is out of range
    */
-  public Flow start(double at, int server, int client, double bytes, double flowSlowdown, int tag,
+  public Flow start(double at, int server, double bytes, double flowSlowdown, int tag,
       Object attachment) {
     advance(at);
     checkServer(server);
-    if (client < 0 || client >= clients) {
-      throw new IllegalArgumentException("client must be in [0, " + clients + ") but was " + client);
-    }
     if (!(bytes > 0) || Double.isInfinite(bytes)) {
       throw new IllegalArgumentException("bytes must be finite and > 0 but was " + bytes);
     }
     checkSlowdown(flowSlowdown);
-    Flow flow = new Flow(nextId++, server, client, bytes, flowSlowdown, tag, attachment);
+    Flow flow = new Flow(nextId++, server, bytes, flowSlowdown, tag, attachment);
     advanceVirtual(server);
     flow.virtualStart = virtual[server];
     flow.finishTag = virtual[server] + bytes * flowSlowdown;
@@ -412,11 +392,10 @@ public final class ProcessorSharingNetwork {
     }
   }
 
-  /** One transfer from a server to a client. Its progress is owned by the network. */
+  /** One transfer from a server. Its progress is owned by the network. */
   public static final class Flow {
     private final long id;
     private final int server;
-    private final int client;
     private final double bytes;
     private final double slowdown;
     private final int tag;
@@ -427,11 +406,10 @@ public final class ProcessorSharingNetwork {
     private int slot;
     private boolean active = true;
 
-    private Flow(long id, int server, int client, double bytes, double slowdown, int tag,
+    private Flow(long id, int server, double bytes, double slowdown, int tag,
         Object attachment) {
       this.id = id;
       this.server = server;
-      this.client = client;
       this.bytes = bytes;
       this.slowdown = slowdown;
       this.tag = tag;
@@ -443,19 +421,9 @@ public final class ProcessorSharingNetwork {
       return server;
     }
 
-    /** @return the receiving client */
-    public int client() {
-      return client;
-    }
-
     /** @return the bytes this transfer carries when complete */
     public double bytes() {
       return bytes;
-    }
-
-    /** @return bytes transferred once complete or cancelled; 0 while active (ask the network instead) */
-    public double bytesDone() {
-      return done;
     }
 
     /** @return the caller's tag */
@@ -475,7 +443,7 @@ public final class ProcessorSharingNetwork {
 
     @Override
     public String toString() {
-      return "Flow{server=" + server + ", client=" + client + ", bytes=" + bytes + ", done=" + done
+      return "Flow{server=" + server + ", bytes=" + bytes + ", done=" + done
           + ", active=" + active + "}";
     }
   }

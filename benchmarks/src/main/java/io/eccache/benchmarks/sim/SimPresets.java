@@ -37,7 +37,8 @@ public final class SimPresets {
             one("25 servers", paper(25, tiny, 200_000), ALL),
             "The paper does not give the number of objects or how hard its 30 clients push; here 500"
                 + " objects (20 per server) and closed-loop clients without think time, so the links are"
-                + " saturated and the mean latency ratio equals the throughput ratio (Little's law).", SKEW_ROW);
+                + " saturated and the mean latency ratio equals the throughput ratio (Little's law).",
+            SKEW_ROW);
       case "scale":
         return scale(tiny);
       case "background": {
@@ -69,7 +70,8 @@ public final class SimPresets {
         return new SimPreset("failure", "EC-Cache Fig. 11 (one server dead)", "SR/EC p99 2.7x, p99.9 2.8x",
             "", one("1 of 25 servers dead", config, ALL),
             "Server 0 is dead for the whole run; placement happened before it died and nothing is"
-                + " repaired. A read with too few live pieces goes to the under store, charged 1 s.", null, null,
+                + " repaired. A read with too few live pieces goes to the under store, charged 1 s.",
+            null, null,
             2.7, 2.8, null, null, null, null, null, null);
       }
       case "spcache":
@@ -117,7 +119,8 @@ public final class SimPresets {
         "SP-Cache's setup: 30 servers at 1 Gbps, 500 objects of 100 MB, Zipf 1.05, Poisson arrivals at"
             + " 18 req/s. EC-Cache is RS(10, 4) as SP-Cache ran it (40% overhead, nothing left for extra"
             + " parities); selective replication gets the same 40% from our ReplicaAllocator, where"
-            + " SP-Cache gave the top 10% four copies (30%). η = (L_max − L_avg)/L_avg over bytes served.", null, null, null, null, null, null,
+            + " SP-Cache gave the top 10% four copies (30%). η = (L_max − L_avg)/L_avg over bytes served.",
+        null, null, null, null, null, null,
         null, 118.0, 44.0, 18.0);
   }
 

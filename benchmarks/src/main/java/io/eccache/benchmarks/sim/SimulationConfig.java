@@ -100,11 +100,6 @@ public final class SimulationConfig {
     return new Builder();
   }
 
-  /** @return the paper's setup: 25 servers, 30 clients, 500 objects, 50,000 measured requests */
-  public static SimulationConfig paper() {
-    return paper(25);
-  }
-
   /**
    * The paper's setup scaled to another cluster size, keeping the load per server: {@code 1.2 * servers}
    * clients and {@code 20 * servers} objects, so the hottest object's share of a server's bandwidth
@@ -315,7 +310,8 @@ public final class SimulationConfig {
   @Override
   public String toString() {
     return "SimulationConfig{name=" + name + ", servers=" + servers + ", serverBandwidthBytesPerSec="
-        + serverBandwidthBytesPerSec + ", clients=" + clients + ", objects=" + objects + ", objectSizeBytes=" + objectSizeBytes
+        + serverBandwidthBytesPerSec + ", clients=" + clients + ", objects=" + objects
+        + ", objectSizeBytes=" + objectSizeBytes
         + ", zipfExponent=" + zipfExponent + ", memoryOverhead=" + memoryOverhead + ", k=" + k + ", delta="
         + delta + ", baseParities=" + baseParities + ", decodeThroughputBytesPerSec="
         + decodeThroughputBytesPerSec + ", openLoopRatePerSec=" + openLoopRatePerSec + ", thinkTimeSeconds="

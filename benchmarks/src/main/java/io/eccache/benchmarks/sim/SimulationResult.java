@@ -21,7 +21,6 @@ public final class SimulationResult {
   private final long storedBytes;
   private final long objectBytes;
   private final long decodeCount;
-  private final double decodeSeconds;
   private final long fallbackCount;
   private final long completedRequests;
   private final double measuredSeconds;
@@ -30,7 +29,7 @@ public final class SimulationResult {
   private final long wallNanos;
 
   SimulationResult(SimulationConfig config, Scheme scheme, Histogram latencyMicros, long[] bytesPerServer,
-      long usefulBytes, long storedBytes, long objectBytes, long decodeCount, double decodeSeconds,
+      long usefulBytes, long storedBytes, long objectBytes, long decodeCount,
       long fallbackCount, long completedRequests, double measuredSeconds, double spRequestRatePerSec,
       int[] unitsByRank, long wallNanos) {
     this.config = Objects.requireNonNull(config, "config");
@@ -41,7 +40,6 @@ public final class SimulationResult {
     this.storedBytes = storedBytes;
     this.objectBytes = objectBytes;
     this.decodeCount = decodeCount;
-    this.decodeSeconds = decodeSeconds;
     this.fallbackCount = fallbackCount;
     this.completedRequests = completedRequests;
     this.measuredSeconds = measuredSeconds;
@@ -89,7 +87,7 @@ public final class SimulationResult {
     return map;
   }
 
-  /** @return the EC-Cache paper's λ over {@link #bytesPerServer()}, in percent (see {@link LoadImbalance}) */
+  /** @return the EC-Cache paper's λ over {@link #bytesPerServer()}, in percent ({@link LoadImbalance}) */
   public double lambdaPercent() {
     return LoadImbalance.lambdaPercent(bytesByServer(), bytesPerServer.length, Math.max(1, usefulBytes));
   }
@@ -118,11 +116,6 @@ public final class SimulationResult {
     return storedBytes;
   }
 
-  /** @return bytes of one copy of every object */
-  public long objectBytes() {
-    return objectBytes;
-  }
-
   /** @return memory used relative to one copy of every object, e.g. 1.15 */
   public double memoryFactor() {
     return (double) storedBytes / objectBytes;
@@ -131,11 +124,6 @@ public final class SimulationResult {
   /** @return measured EC reads that needed decoding (a data split was not among the first k) */
   public long decodeCount() {
     return decodeCount;
-  }
-
-  /** @return total decode time of those reads, seconds */
-  public double decodeSeconds() {
-    return decodeSeconds;
   }
 
   /** @return measured reads served from the under store because too few pieces were live */

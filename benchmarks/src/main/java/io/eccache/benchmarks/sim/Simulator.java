@@ -48,8 +48,9 @@ import org.HdrHistogram.Histogram;
  *   <li><b>Background load</b> (paper 6.3): {@code round(fraction * servers)} servers carry
  *       {@code flows / (i + 1)^skew} extra processor-sharing flows, always on or in exponential on/off
  *       periods. Their bytes are not counted as load.</li>
- *   <li><b>Stragglers.</b> Per transfer: w.p. p a transfer progresses f times slower than its share. Per node:
- *       w.p. p a server slows all its transfers by f, drawn at the start and every epoch if one is set.</li>
+ *   <li><b>Stragglers.</b> Per transfer: w.p. p a transfer progresses f times slower than its share.
+ *       Per node: w.p. p a server slows all its transfers by f, drawn at the start and every epoch if
+ *       one is set.</li>
  *   <li><b>Failures.</b> Dead servers hold pieces that cannot be read. A read with fewer than k live
  *       splits, no live copy, or (SP, SINGLE) any lost piece goes to the under store: no cache traffic and
  *       a fixed penalty latency, counted in {@link SimulationResult#fallbackCount()}.</li>
@@ -224,7 +225,6 @@ public final class Simulator {
     long usefulBytes;
     long completed;
     long decodeCount;
-    double decodeSeconds;
     long fallbackCount;
 
     Layout(SimulationConfig config, Scheme scheme, int[] units, Random placement, boolean[] dead) {
@@ -364,7 +364,7 @@ public final class Simulator {
       for (int i = 0; i < layouts.length; i++) {
         layouts[i] = new Layout(config, schemes.get(i), units[i], placement, dead);
       }
-      net = new ProcessorSharingNetwork(servers, config.serverBandwidthBytesPerSec(), config.clients());
+      net = new ProcessorSharingNetwork(servers, config.serverBandwidthBytesPerSec());
       zipf = config.replays() ? null : new ZipfSampler(config.objects(), config.zipfExponent());
       replay = config.replays() ? config.replaySequence() : null;
       warmup = config.warmupRequests();
@@ -475,7 +475,8 @@ public final class Simulator {
           int s = event.arg;
           backgroundOn[s] = !backgroundOn[s];
           net.setBackground(event.time, s, backgroundOn[s] ? backgroundWeight[s] : 0);
-          double mean = backgroundOn[s] ? config.backgroundMeanOnSeconds() : config.backgroundMeanOffSeconds();
+          double mean = backgroundOn[s] ? config.backgroundMeanOnSeconds()
+              : config.backgroundMeanOffSeconds();
           schedule(event.time + exponential(backgroundRandom, mean), Event.BACKGROUND_TOGGLE, s, null);
           break;
         }
@@ -560,8 +561,8 @@ public final class Simulator {
         int piece = chosen.get(i);
         double slowdown = perTransfer && stragglers.nextDouble() < config.stragglerProbability()
             ? config.stragglerSlowdown() : 1.0;
-        request.flows[i] = net.start(now, layout.pieceServers[object][piece], request.client,
-            layout.pieceBytes[object], slowdown, piece, request);
+        request.flows[i] = net.start(now, layout.pieceServers[object][piece], layout.pieceBytes[object],
+            slowdown, piece, request);
       }
     }
 
@@ -597,7 +598,6 @@ public final class Simulator {
         double decode = config.objectSizeBytes() / config.decodeThroughputBytesPerSec();
         if (request.measured) {
           layout.decodeCount++;
-          layout.decodeSeconds += decode;
         }
         schedule(now + decode, Event.READ_DONE, 0, request);
       } else {
@@ -645,9 +645,9 @@ public final class Simulator {
       for (int s = 0; s < bytes.length; s++) {
         bytes[s] = Math.round(layout.bytesPerServer[s]);
       }
-      long objectBytes = config.objectSizeBytes() * config.objects();
       return new SimulationResult(config, layout.scheme, layout.histogram, bytes, layout.usefulBytes,
-          layout.storedBytes, objectBytes, layout.decodeCount, layout.decodeSeconds, layout.fallbackCount,
+          layout.storedBytes, config.objectSizeBytes() * config.objects(), layout.decodeCount,
+          layout.fallbackCount,
           layout.completed, measuredSeconds(), spRate, layout.units, wallNanos);
     }
   }

@@ -11,13 +11,13 @@ import org.junit.jupiter.api.Test;
 class ProcessorSharingNetworkTest {
   private static final double EPS = 1e-9;
 
-  private final ProcessorSharingNetwork net = new ProcessorSharingNetwork(2, 100, 2);
+  private final ProcessorSharingNetwork net = new ProcessorSharingNetwork(2, 100);
 
   @Test
   void twoTransfersShareALinkEqually() {
     // Both at 50 B/s; the 100-byte one ends at 2 s with 100 of the 300 bytes done, then 200 at 100 B/s.
-    ProcessorSharingNetwork.Flow small = net.start(0, 0, 0, 100, 1, 0, null);
-    ProcessorSharingNetwork.Flow large = net.start(0, 0, 1, 300, 1, 0, null);
+    ProcessorSharingNetwork.Flow small = net.start(0, 0, 100, 1, 0, null);
+    ProcessorSharingNetwork.Flow large = net.start(0, 0, 300, 1, 0, null);
     assertEquals(2.0, net.nextCompletionTime(), EPS);
     assertSame(small, net.completeNext());
     assertEquals(100, net.bytesDone(large), 1e-6);
@@ -30,8 +30,8 @@ class ProcessorSharingNetworkTest {
   void aLateArrivalSlowsTheFirstFromThenOn() {
     // Alone until 0.5 s (50 bytes), then 50 B/s each: the first ends at 1.5 s, the second has 50 bytes
     // by then and finishes alone at 100 B/s at 2 s.
-    ProcessorSharingNetwork.Flow first = net.start(0, 0, 0, 100, 1, 0, null);
-    ProcessorSharingNetwork.Flow second = net.start(0.5, 0, 1, 100, 1, 0, null);
+    ProcessorSharingNetwork.Flow first = net.start(0, 0, 100, 1, 0, null);
+    ProcessorSharingNetwork.Flow second = net.start(0.5, 0, 100, 1, 0, null);
     assertSame(first, net.completeNext());
     assertEquals(1.5, net.now(), EPS);
     assertSame(second, net.completeNext());
@@ -41,8 +41,8 @@ class ProcessorSharingNetworkTest {
   @Test
   void aCancelledTransferFreesItsShare() {
     // 50 B/s each; at 1 s the cancelled one has 50 bytes; the other then has 150 left at 100 B/s.
-    ProcessorSharingNetwork.Flow kept = net.start(0, 0, 0, 200, 1, 0, null);
-    ProcessorSharingNetwork.Flow dropped = net.start(0, 0, 1, 200, 1, 0, null);
+    ProcessorSharingNetwork.Flow kept = net.start(0, 0, 200, 1, 0, null);
+    ProcessorSharingNetwork.Flow dropped = net.start(0, 0, 200, 1, 0, null);
     assertEquals(50, net.cancel(1, dropped), 1e-6);
     assertFalse(dropped.isActive());
     assertEquals(2.5, net.nextCompletionTime(), EPS);
@@ -54,12 +54,12 @@ class ProcessorSharingNetworkTest {
   void backgroundFlowsTakeTheirShare() {
     // One background flow: 50 B/s, 50 bytes by 1 s; three from then on: 25 B/s for the last 50 bytes.
     net.setBackground(0, 0, 1);
-    net.start(0, 0, 0, 100, 1, 0, null);
+    net.start(0, 0, 100, 1, 0, null);
     assertEquals(2.0, net.nextCompletionTime(), EPS);
     net.setBackground(1, 0, 3);
     assertEquals(3.0, net.nextCompletionTime(), EPS);
     // The other server has no background: 100 bytes there take 1 s from 1 s.
-    net.start(1, 1, 1, 100, 1, 0, null);
+    net.start(1, 1, 100, 1, 0, null);
     assertEquals(2.0, net.nextCompletionTime(), EPS);
   }
 
@@ -67,8 +67,8 @@ class ProcessorSharingNetworkTest {
   void slowdownsDivideTheShare() {
     // Shares of 50 B/s: the straggler (slowdown 2) makes 25 B/s, so 50 bytes when the other ends at 2 s,
     // then alone at 100 / 2 = 50 B/s for its last 50 bytes: 3 s.
-    ProcessorSharingNetwork.Flow normal = net.start(0, 0, 0, 100, 1, 0, null);
-    ProcessorSharingNetwork.Flow straggler = net.start(0, 0, 1, 100, 2, 0, null);
+    ProcessorSharingNetwork.Flow normal = net.start(0, 0, 100, 1, 0, null);
+    ProcessorSharingNetwork.Flow straggler = net.start(0, 0, 100, 2, 0, null);
     assertSame(normal, net.completeNext());
     assertEquals(2.0, net.now(), EPS);
     assertEquals(50, net.bytesDone(straggler), 1e-6);
@@ -80,8 +80,8 @@ class ProcessorSharingNetworkTest {
 
   @Test
   void serversCompleteInTimeOrder() {
-    ProcessorSharingNetwork.Flow slow = net.start(0, 0, 0, 300, 1, 0, null);
-    ProcessorSharingNetwork.Flow fast = net.start(0, 1, 0, 100, 1, 0, null);
+    ProcessorSharingNetwork.Flow slow = net.start(0, 0, 300, 1, 0, null);
+    ProcessorSharingNetwork.Flow fast = net.start(0, 1, 100, 1, 0, null);
     assertSame(fast, net.completeNext());
     assertSame(slow, net.completeNext());
     assertEquals(3.0, net.now(), EPS);
@@ -90,9 +90,9 @@ class ProcessorSharingNetworkTest {
 
   @Test
   void timeNeitherGoesBackNorSkipsACompletion() {
-    net.start(1, 0, 0, 100, 1, 0, null);
-    assertThrows(IllegalArgumentException.class, () -> net.start(0.5, 1, 0, 100, 1, 0, null));
+    net.start(1, 0, 100, 1, 0, null);
+    assertThrows(IllegalArgumentException.class, () -> net.start(0.5, 1, 100, 1, 0, null));
     assertThrows(IllegalArgumentException.class, () -> net.setBackground(3, 1, 1));
-    assertThrows(IllegalArgumentException.class, () -> net.start(1, 0, 0, 100, 0.5, 0, null));
+    assertThrows(IllegalArgumentException.class, () -> net.start(1, 0, 100, 0.5, 0, null));
   }
 }

@@ -46,7 +46,8 @@ class SimulatorTest {
     Histogram h = r.latencyMicros();
     for (HistogramIterationValue v : h.recordedValues()) {
       double ms = v.getValueIteratedTo() / 1e3;
-      assertTrue(Math.abs(ms - split) < split * 1e-3 || Math.abs(ms - split - decode) < 1e-3 * (split + decode),
+      assertTrue(Math.abs(ms - split) < split * 1e-3
+          || Math.abs(ms - split - decode) < 1e-3 * (split + decode),
           "latency " + ms + " ms is neither " + split + " nor " + (split + decode));
     }
     double mean = split + decode * r.decodeCount() / (double) r.completedRequests();
