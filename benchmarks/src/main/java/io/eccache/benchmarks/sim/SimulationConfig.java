@@ -102,8 +102,9 @@ public final class SimulationConfig {
 
   /**
    * The paper's setup scaled to another cluster size, keeping the load per server: {@code 1.2 * servers}
-   * clients and {@code 20 * servers} objects, so the hottest object's share of a server's bandwidth
-   * shrinks only slowly with size (Zipf's normalisation grows with the object count).
+   * clients and {@code 20 * servers} objects. The hottest object's popularity then falls only as about
+   * {@code objects^-0.1} (Zipf 0.9's normalisation) while the cluster's throughput grows with its size,
+   * so the hottest object asks ever more of the few servers holding it.
    *
    * @param servers cache servers, at least 11 (k + base parity)
    * @return the configuration, named {@code paper-<servers>}
