@@ -31,6 +31,11 @@ import picocli.CommandLine.Option;
         + "per-worker links (or, unshaped, on a running one: --master); results, summaries and "
         + "plots under --out.")
 final class BenchCommand implements Callable<Integer> {
+  /** Workers of the default run; {@code eccache sim --preset validate} simulates the same. */
+  static final int DEFAULT_WORKERS = 12;
+  /** Per-worker link cap of the default run, Mbit/s. */
+  static final int DEFAULT_WORKER_MBIT = 200;
+
   @Option(names = "--profile", description = "quick (~15 min on 2 cores) or full (default "
       + "${DEFAULT-VALUE}).")
   String profile = "quick";
@@ -40,11 +45,11 @@ final class BenchCommand implements Callable<Integer> {
   List<String> scenarios = new ArrayList<>();
 
   @Option(names = "--workers", description = "Alluxio workers (default ${DEFAULT-VALUE}).")
-  int workers = 12;
+  int workers = DEFAULT_WORKERS;
 
   @Option(names = "--worker-mbit", description = "Cap on each worker's link in Mbit/s "
       + "(default ${DEFAULT-VALUE}); needs root, else the run is unshaped and says so.")
-  int workerMbit = 200;
+  int workerMbit = DEFAULT_WORKER_MBIT;
 
   @Option(names = "--out", description = "Results directory (default ${DEFAULT-VALUE}).")
   Path out = Paths.get("benchmarks", "results");
