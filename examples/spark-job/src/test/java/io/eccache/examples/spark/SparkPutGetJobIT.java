@@ -89,7 +89,7 @@ class SparkPutGetJobIT {
         if (cls.endsWith(".class") && !cls.startsWith("alluxio/") && !cls.startsWith("io/eccache/")) {
           strays.add(name);
         }
-        if (name.endsWith(".so")) {
+        if (name.endsWith(".so") || name.contains(".so.")) {
           natives.add(name);
         }
       }
