@@ -1,6 +1,7 @@
 package io.eccache.examples.spark;
 
 import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -55,15 +56,19 @@ final class ClusterProcess implements AutoCloseable {
         .start();
     BufferedReader out = new BufferedReader(
         new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    // Read standard output to its end on a thread of its own: after the ready line Alluxio may still
-    // log there (log4j2's default console), and a full pipe would stall the cluster.
+    // Read standard output to its end on a thread of its own, into a second log: Alluxio's errors
+    // go there (log4j2's default console), and a full pipe would stall the cluster.
+    Path outLog = Paths.get("target", "embedded-cluster.out").toAbsolutePath();
     CompletableFuture<String> ready = new CompletableFuture<>();
     Thread reader = new Thread(() -> {
-      try {
+      try (BufferedWriter copy = Files.newBufferedWriter(outLog, StandardCharsets.UTF_8)) {
         for (String line; (line = out.readLine()) != null; ) {
           if (line.startsWith(READY_PREFIX)) {
             ready.complete(line.substring(READY_PREFIX.length()).split(" ")[0]);
           }
+          copy.write(line);
+          copy.newLine();
+          copy.flush();
         }
       } catch (IOException e) {
         // the process is gone: same as end of file
@@ -76,13 +81,13 @@ final class ClusterProcess implements AutoCloseable {
       String master = ready.get(START_TIMEOUT_S, TimeUnit.SECONDS);
       if (master == null) {
         throw new IOException("the cluster process exited (" + waitExit(p) + ") before it was up;"
-            + " its log: " + log);
+            + " its logs: " + log + ", " + outLog);
       }
       return new ClusterProcess(p, master);
     } catch (InterruptedException | ExecutionException | TimeoutException e) {
       p.destroyForcibly();
-      throw new IOException("the cluster was not up within " + START_TIMEOUT_S + " s; its log: "
-          + log, e);
+      throw new IOException("the cluster was not up within " + START_TIMEOUT_S + " s; its logs: "
+          + log + ", " + outLog, e);
     } catch (IOException e) {
       p.destroyForcibly();
       throw e;
