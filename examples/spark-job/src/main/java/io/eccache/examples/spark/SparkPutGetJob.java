@@ -41,9 +41,13 @@ public final class SparkPutGetJob {
   /** Counts from one run; the job succeeded when {@link #mismatched} is 0 and all were read. */
   public static final class Result implements Serializable {
     private static final long serialVersionUID = 1L;
+    /** Objects PUT. */
     public final long written;
+    /** Objects read back. */
     public final long read;
+    /** Objects whose bytes differed from what was PUT. */
     public final long mismatched;
+    /** Bytes read back in all. */
     public final long bytes;
 
     Result(long written, long read, long mismatched, long bytes) {
