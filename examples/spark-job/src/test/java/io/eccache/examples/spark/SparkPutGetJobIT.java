@@ -74,6 +74,10 @@ class SparkPutGetJobIT {
       // The JNI library inside the shaded jar loads: its symbols name io.eccache.isal, unrelocated.
       assertTrue(IsalLibrary.isAvailable(), IsalLibrary.loadingFailureReason());
       assertEquals("jar:/native/linux-x86_64/libeccache-isal-jni.so", IsalLibrary.source());
+      // And the relocated Netty finds its epoll library under its renamed file.
+      Class<?> epoll = Class.forName("alluxio.shaded.client.io.netty.channel.epoll.Epoll");
+      assertEquals(true, epoll.getMethod("isAvailable").invoke(null),
+          () -> "epoll unavailable: " + invokeQuietly(epoll, "unavailabilityCause"));
     }
   }
 
@@ -130,6 +134,14 @@ class SparkPutGetJobIT {
       assertEquals(5, stat.liveSplits(), stat.toString());
       // Alluxio's status exceptions cross the shading unchanged (alluxio.* is not relocated).
       assertThrows(NotFoundException.class, () -> cache.get(PREFIX + "no-such-key"));
+    }
+  }
+
+  private static Object invokeQuietly(Class<?> c, String method) {
+    try {
+      return c.getMethod(method).invoke(null);
+    } catch (ReflectiveOperationException e) {
+      return e;
     }
   }
 
