@@ -5,7 +5,6 @@ import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.PutOptions;
-import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -136,7 +135,7 @@ public final class SparkPutGetJob {
    * by the tasks after it (the client is thread-safe and owns connections and I/O threads that are
    * worth keeping), closed when the executor JVM exits.
    */
-  static synchronized EcCacheClient client(String master) throws IOException {
+  static synchronized EcCacheClient client(String master) {
     if (client == null || !master.equals(clientMaster)) {
       if (client != null) {
         client.close();
