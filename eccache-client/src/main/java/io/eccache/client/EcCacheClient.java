@@ -6,22 +6,29 @@ import alluxio.client.file.FileInStream;
 import alluxio.client.file.FileOutStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
+import alluxio.client.file.URIStatus;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
+import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.FileSystemMasterCommonPOptions;
+import alluxio.grpc.GetStatusPOptions;
+import alluxio.grpc.LoadMetadataPType;
 import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
 import alluxio.grpc.WritePType;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ObjectKeys;
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.UnderStorePaths;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
@@ -90,7 +97,7 @@ public final class EcCacheClient implements AutoCloseable {
   private final LateBindingReader reader;
   private final StripedWriter writer;
   private final ReadStatistics statistics = new ReadStatistics();
-  private final String ufsPrefix;
+  private final UnderStorePaths underStorePaths;
   private final long smallObjectThreshold;
   private final int smallObjectReplicas;
   private final long streamWindowBytes;
@@ -107,9 +114,10 @@ public final class EcCacheClient implements AutoCloseable {
     this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
     AlluxioConfiguration conf = context.getClusterConf();
     this.pool = new DirectBufferPool(conf.getBytes(EcCacheKeys.USER_BUFFER_POOL_SIZE));
-    this.reader = new LateBindingReader(fs, io, pool, statistics);
-    this.writer = new StripedWriter(fs, io, pool, statistics);
-    this.ufsPrefix = conf.getString(EcCacheKeys.UFS_PREFIX);
+    long ioTimeoutMs = conf.getMs(EcCacheKeys.USER_IO_TIMEOUT);
+    this.reader = new LateBindingReader(fs, io, pool, statistics, ioTimeoutMs);
+    this.writer = new StripedWriter(fs, io, pool, statistics, ioTimeoutMs);
+    this.underStorePaths = new UnderStorePaths(conf.getString(EcCacheKeys.UFS_PREFIX));
     this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
     this.smallObjectReplicas = EcCacheKeys.getInt(conf, EcCacheKeys.SMALL_OBJECT_REPLICAS);
     this.streamWindowBytes = conf.getBytes(EcCacheKeys.USER_STREAM_WINDOW);
@@ -141,7 +149,15 @@ public final class EcCacheClient implements AutoCloseable {
   }
 
   /**
-   * Stores {@code data} under {@code key}, replacing any previous version atomically.
+   * Stores {@code data} under {@code key}, replacing any previous version atomically: until this
+   * returns, readers see the previous version; if it throws, the previous version stays, in the
+   * cache and in the under store.
+   *
+   * <p>A key is any well-formed Unicode string of 1 to 1024 bytes in UTF-8 (see
+   * {@link ObjectKeys}); every character, '/' and '.' included, is just part of the key, so
+   * {@code "a"}, {@code "a/b"} and {@code "./a"} are three objects. THROUGH and ASYNC writes put the
+   * object in the under store at {@code <alluxio.eccache.ufs.prefix>/<encoded key>} (see
+   * {@link UnderStorePaths}).
    *
    * @throws alluxio.exception.status.FailedPreconditionException if k + r exceeds the live workers
    * @throws alluxio.exception.status.InvalidArgumentException for a bad key or code
@@ -172,23 +188,26 @@ public final class EcCacheClient implements AutoCloseable {
     put(key, in, -1, options);
   }
 
-  /**
-   * A PUT; {@code alreadyPersisted}: the under store holds exactly these bytes (read-through
-   * re-caching), so the layout may say so without writing them again.
-   */
   /** A user's PUT: timed into the PUT latency metric (re-caching and maintenance are not). */
   private void timedPut(String key, ByteSource source, long length, PutOptions options)
       throws IOException {
     long began = System.nanoTime();
-    put(key, source, length, options, false);
+    put(key, source, length, options, null);
     ClientMetrics.PUT_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
   }
 
+  /**
+   * A PUT; {@code alreadyPersisted}: the under-store file that holds exactly these bytes
+   * (read-through re-caching), so the layout says so without writing them again; else null.
+   */
   private void put(String key, ByteSource source, long length, PutOptions options,
-      boolean alreadyPersisted) throws IOException {
-    ObjectPaths.checkKey(key);
+      UnderStoreFile alreadyPersisted) throws IOException {
+    ObjectKeys.check(key);
     if (options == null) {
       throw new IllegalArgumentException("options must not be null");
+    }
+    if (options.writeMode() != WriteMode.CACHE_ONLY && alreadyPersisted == null) {
+      underStorePaths.checkNameLength(key);
     }
     if (options.isDefaultCode()) {
       if (length < 0) {
@@ -208,32 +227,40 @@ public final class EcCacheClient implements AutoCloseable {
         .setObjectSize(length).setK(options.k()).setR(options.r()).setScheme(options.scheme())
         .build());
     awaitWorkersKnown(allocation.getSplitsList());
-    boolean through = options.writeMode() == WriteMode.THROUGH && !alreadyPersisted;
-    FileOutStream persist = through ? openUnderStoreForWrite(key) : null;
+    boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null;
+    // Staged under a name no key has; the commit publishes it, so a failed PUT leaves S3 as it was.
+    FileOutStream persist = through
+        ? openUnderStoreForWrite(key, allocation.getStagingPath()) : null;
     StripedWriter.Result written;
     try {
       written = writer.write(allocation, source, length, persist);
       if (persist != null) {
-        persist.close(); // before the commit: once visible, the object is also in S3
+        try {
+          persist.close(); // before the commit: once visible, the object is also in S3
+        } catch (IOException | RuntimeException e) {
+          throw new UnavailableException("writing '" + key + "' to the under store (S3) failed: "
+              + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
+        }
       }
     } catch (IOException | RuntimeException e) {
       // Not committed: readers keep seeing the previous version; the coordinator forgets the
       // allocation after alluxio.eccache.allocation.timeout.
       if (persist != null) {
-        try {
-          persist.cancel();
-        } catch (IOException | RuntimeException ignored) {
-          // already failing
-        }
+        cancelQuietly(persist, allocation.getStagingPath());
       }
       throw e;
     }
     Layout layout = allocation.getLayout();
-    coordinator.commit(CommitRequest.newBuilder().setKey(key).setWriteId(layout.getWriteId())
-        .addAllCrc32C(written.crc32c).setObjectSize(written.objectSize)
-        .setPersisted(alreadyPersisted || through).build());
-    if (options.writeMode() == WriteMode.ASYNC && !alreadyPersisted) {
-      background.submit(() -> persistFromCache(key, layout.getWriteId()));
+    CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
+        .setWriteId(layout.getWriteId()).addAllCrc32C(written.crc32c)
+        .setObjectSize(written.objectSize).setPersisted(through);
+    if (alreadyPersisted != null) {
+      commit.setUfsPath(alreadyPersisted.path).setUfsFileId(alreadyPersisted.fileId);
+    }
+    coordinator.commit(commit.build());
+    if (options.writeMode() == WriteMode.ASYNC && alreadyPersisted == null) {
+      String staging = allocation.getStagingPath();
+      background.submit(() -> persistFromCache(key, layout.getWriteId(), staging));
     }
   }
 
@@ -265,8 +292,9 @@ public final class EcCacheClient implements AutoCloseable {
     }
   }
 
-  private FileOutStream openUnderStoreForWrite(String key) throws IOException {
-    AlluxioURI path = new AlluxioURI(ObjectPaths.persistedPath(ufsPrefix, key));
+  private FileOutStream openUnderStoreForWrite(String key, String stagingPath)
+      throws IOException {
+    AlluxioURI path = new AlluxioURI(stagingPath);
     try {
       return fs.createFile(path, CreateFilePOptions.newBuilder()
           .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true).build());
@@ -276,16 +304,34 @@ public final class EcCacheClient implements AutoCloseable {
     }
   }
 
-  /** An ASYNC PUT's second half: copies the committed write to the under store, then says so. */
-  private Void persistFromCache(String key, String writeId) {
+  /** Drops a staged under-store copy that will not be committed (the coordinator sweeps leftovers). */
+  private void cancelQuietly(FileOutStream persist, String stagingPath) {
     try {
-      LookupResponse lookup = coordinator.lookup(key);
+      persist.cancel();
+    } catch (IOException | RuntimeException ignored) {
+      // already failing
+    }
+    try {
+      fs.delete(new AlluxioURI(stagingPath));
+    } catch (IOException | AlluxioException | RuntimeException ignored) {
+      // not there, or S3 is down: the coordinator's sweep removes it later
+    }
+  }
+
+  /** An ASYNC PUT's second half: copies the committed write to the under store, then says so. */
+  private Void persistFromCache(String key, String writeId, String stagingPath) {
+    try {
+      LookupResponse lookup = coordinator.lookup(key, true);
       if (!lookup.getLayout().getWriteId().equals(writeId)) {
         return null; // replaced meanwhile; the newer PUT persists its own bytes
       }
-      try (InputStream in = newStream(lookup, 1, null);
-          FileOutStream out = openUnderStoreForWrite(key)) {
+      FileOutStream out = openUnderStoreForWrite(key, stagingPath);
+      try (InputStream in = newStream(lookup, 1, null)) {
         in.transferTo(out);
+        out.close();
+      } catch (IOException | RuntimeException e) {
+        cancelQuietly(out, stagingPath);
+        throw e;
       }
       coordinator.markPersisted(key, writeId);
     } catch (IOException | RuntimeException e) {
@@ -318,7 +364,7 @@ public final class EcCacheClient implements AutoCloseable {
 
   private byte[] read(String key, int delta) throws IOException {
     checkDelta(delta);
-    ObjectPaths.checkKey(key);
+    ObjectKeys.check(key);
     LookupResponse lookup;
     try {
       lookup = coordinator.lookup(key);
@@ -342,7 +388,12 @@ public final class EcCacheClient implements AutoCloseable {
         throw new UnavailableException(tooFewSplits.getMessage() + ", and S3 has no copy of this"
             + " version; PUT the object again (WriteMode.THROUGH keeps one in S3)", tooFewSplits);
       }
-      return readThrough(key, tooFewSplits, sameShape(layout));
+      try (InputStream in = openSameVersion(layout, 0)) {
+        in.readNBytes(object, 0, object.length);
+      }
+      statistics.addFallback();
+      background.submit(() -> recacheFromUnderStore(key, sameShape(layout)));
+      return object;
     }
   }
 
@@ -361,19 +412,21 @@ public final class EcCacheClient implements AutoCloseable {
    */
   public InputStream openStream(String key, int delta) throws IOException {
     checkDelta(delta);
-    ObjectPaths.checkKey(key);
+    ObjectKeys.check(key);
     LookupResponse lookup;
     try {
       lookup = coordinator.lookup(key);
     } catch (NotFoundException notCached) {
-      InputStream in = openUnderStore(key, 0, notCached);
+      UnderStoreFile file = findInUnderStore(key, notCached);
       background.submit(() -> recacheFromUnderStore(key, PutOptions.defaults()));
-      return in;
+      return file.in;
     }
     Layout layout = lookup.getLayout();
+    // The rest of this version from S3 while S3 still holds this version, never a newer one.
     ObjectReadStream.UnderStore rest = !layout.getPersisted() ? null : position -> {
+      InputStream in = openSameVersion(layout, position);
       background.submit(() -> recacheFromUnderStore(key, sameShape(layout)));
-      return openUnderStore(key, position, null);
+      return in;
     };
     return newStream(lookup, delta, rest);
   }
@@ -418,36 +471,98 @@ public final class EcCacheClient implements AutoCloseable {
     }
   }
 
+  /** An object's file in the under store, open, and which file it is. */
+  private static final class UnderStoreFile {
+    final String path;
+    final long fileId;
+    final long length;
+    final FileInStream in;
+
+    UnderStoreFile(String path, long fileId, long length, FileInStream in) {
+      this.path = path;
+      this.fileId = fileId;
+      this.length = length;
+      this.in = in;
+    }
+  }
+
   /**
-   * Opens the object's copy in the under store at {@code position}; when there is none, throws
-   * {@code cacheError} (the reason the cache could not serve it) or a NotFoundException.
+   * Opens {@code key}'s copy in the under store: eccache's own name first, then the plain path
+   * another tool would have used. When there is neither, throws {@code cacheError} (why the cache
+   * could not serve it) or a NotFoundException.
    */
-  private InputStream openUnderStore(String key, long position, AlluxioStatusException cacheError)
+  private UnderStoreFile findInUnderStore(String key, AlluxioStatusException cacheError)
       throws IOException {
-    String path;
-    try {
-      path = ObjectPaths.persistedPath(ufsPrefix, key);
-    } catch (IllegalArgumentException notAPath) {
-      throw cacheError != null ? cacheError : new NotFoundException("no object '" + key + "'");
+    List<String> candidates = new ArrayList<>();
+    candidates.add(underStorePaths.objectPath(key));
+    String foreign = underStorePaths.foreignPath(key);
+    if (foreign != null) {
+      candidates.add(foreign);
     }
+    for (String path : candidates) {
+      // S3 is the source of truth here: look at what it holds now, not at what Alluxio last saw.
+      UnderStoreFile file = openUnderStore(key, path, FRESH);
+      if (file != null) {
+        return file;
+      }
+    }
+    if (cacheError != null) {
+      throw cacheError;
+    }
+    throw new NotFoundException("no object '" + key + "' in eccache or the under store ("
+        + String.join(", ", candidates) + ")");
+  }
+
+  /** A status straight from the under store (no cached absence, no stale metadata). */
+  private static final GetStatusPOptions FRESH = GetStatusPOptions.newBuilder()
+      .setLoadMetadataType(LoadMetadataPType.ALWAYS)
+      .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(0)).build();
+
+  /** The file at {@code path} if it is a complete object file; null if there is none. */
+  private UnderStoreFile openUnderStore(String key, String path, GetStatusPOptions options)
+      throws IOException {
+    AlluxioURI uri = new AlluxioURI(path);
     try {
-      FileInStream in = fs.openFile(new AlluxioURI(path),
+      URIStatus status = fs.getStatus(uri, options);
+      if (status.isFolder() || !status.isCompleted()) {
+        return null; // a directory of other objects, or a write still going on
+      }
+      FileInStream in = fs.openFile(status,
           OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build());
-      if (position > 0) {
-        in.seek(position);
-      }
-      return in;
+      return new UnderStoreFile(path, status.getFileId(), status.getLength(), in);
     } catch (FileDoesNotExistException | NotFoundException missing) {
-      if (cacheError != null) {
-        throw cacheError;
-      }
-      throw new NotFoundException("object '" + key + "' is in neither eccache nor the under store"
-          + " (" + path + ") any more", missing);
-    } catch (AlluxioException e) {
-      throw new IOException("reading '" + key + "' from the under store failed: " + e.getMessage()
-          + (cacheError == null ? "" : " (the cache could not serve it: " + cacheError.getMessage()
-          + ")") + "; check that S3 is reachable", e);
+      return null;
+    } catch (AlluxioException | AlluxioStatusException e) {
+      throw new UnavailableException("reading '" + key + "' from the under store (" + path
+          + ") failed: " + e.getMessage() + "; check that S3 is reachable", e);
     }
+  }
+
+  /**
+   * Opens the under store's copy of exactly the version {@code layout} describes, at
+   * {@code position}.
+   *
+   * @throws AbortedException if the under store no longer holds that version (it was replaced or
+   *     deleted meanwhile): GET the object again
+   */
+  private InputStream openSameVersion(Layout layout, long position) throws IOException {
+    UnderStoreFile file = layout.getUfsPath().isEmpty() ? null
+        : openUnderStore(layout.getKey(), layout.getUfsPath(),
+            GetStatusPOptions.getDefaultInstance());
+    if (file == null || file.fileId != layout.getUfsFileId()
+        || file.length != layout.getObjectSize()) {
+      if (file != null) {
+        file.in.close();
+      }
+      throw new AbortedException("version " + layout.getWriteId() + " of '" + layout.getKey()
+          + "' can no longer be read: its splits are gone and the under store holds "
+          + (file == null ? "no copy" : "another version") + " now (it was replaced or deleted"
+          + " meanwhile); GET it again");
+    }
+    if (position > 0) {
+      file.in.seek(position);
+    }
+    return file.in;
   }
 
   /**
@@ -456,19 +571,20 @@ public final class EcCacheClient implements AutoCloseable {
    */
   private byte[] readThrough(String key, AlluxioStatusException cacheError, PutOptions recache)
       throws IOException {
+    UnderStoreFile file = findInUnderStore(key, cacheError);
     byte[] data;
-    try (InputStream in = openUnderStore(key, 0, cacheError)) {
-      if (in instanceof FileInStream) {
-        checkArraySize(key, ((FileInStream) in).remaining());
-      }
+    try (InputStream in = file.in) {
+      checkArraySize(key, file.length);
       data = in.readAllBytes();
     }
     statistics.addFallback();
-    try {
-      put(key, ByteSource.of(data), data.length, recache, true);
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("eccache: '{}' was read from the under store but could not be cached again: {}", key,
-          e.toString());
+    if (data.length == file.length) {
+      try {
+        put(key, ByteSource.of(data), data.length, recache, file);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("eccache: '{}' was read from the under store but could not be cached again: {}",
+            key, e.toString());
+      }
     }
     return data;
   }
@@ -485,14 +601,29 @@ public final class EcCacheClient implements AutoCloseable {
 
   /** The layout, health, popularity and target redundancy of {@code key} (not counted as a read). */
   public ObjectStat stat(String key) throws AlluxioStatusException {
-    LookupResponse l = coordinator.lookup(ObjectPaths.checkKey(key), true);
+    LookupResponse l = coordinator.lookup(ObjectKeys.check(key), true);
     return new ObjectStat(l.getLayout(), (int) l.getSplitsList().stream().filter(Split::getLive)
         .count(), l.getTarget(), l.getPopularity());
   }
 
-  /** Removes {@code key}; returns whether it existed. */
+  /**
+   * Deletes {@code key} from the cache and from the under store, as {@code alluxio fs rm} does: a
+   * later GET finds it nowhere. Only that one key is touched, whatever characters it holds. GETs
+   * that had already started finish reading the deleted version. Returns whether there was
+   * anything to delete.
+   *
+   * @see #evict(String)
+   */
   public boolean delete(String key) throws AlluxioStatusException {
-    return coordinator.delete(ObjectPaths.checkKey(key));
+    return coordinator.delete(ObjectKeys.check(key), false);
+  }
+
+  /**
+   * Drops {@code key} from the cache only; its under-store copy (THROUGH, ASYNC or read-through)
+   * stays, and the next GET reads it from there and caches it again. Returns whether it was cached.
+   */
+  public boolean evict(String key) throws AlluxioStatusException {
+    return coordinator.delete(ObjectKeys.check(key), true);
   }
 
   /** The keys that start with {@code prefix}. */
@@ -539,9 +670,9 @@ public final class EcCacheClient implements AutoCloseable {
 
   /** Stores the object again from the under store, as {@code shape}; in the calling thread. */
   void recache(String key, PutOptions shape) throws IOException {
-    try (InputStream in = openUnderStore(key, 0, null)) {
-      long length = in instanceof FileInStream ? ((FileInStream) in).remaining() : -1;
-      put(key, ByteSource.of(in), length, shape, true);
+    UnderStoreFile file = findInUnderStore(key, null);
+    try (InputStream in = file.in) {
+      put(key, ByteSource.of(in), file.length, shape, file);
     }
   }
 
@@ -550,7 +681,10 @@ public final class EcCacheClient implements AutoCloseable {
     Layout layout = lookup.getLayout();
     try (InputStream in = newStream(lookup, 1, null)) {
       put(layout.getKey(), ByteSource.of(in), layout.getObjectSize(), shape,
-          layout.getPersisted());
+          layout.getPersisted() && !layout.getUfsPath().isEmpty()
+              ? new UnderStoreFile(layout.getUfsPath(), layout.getUfsFileId(),
+                  layout.getObjectSize(), null)
+              : null);
     }
   }
 
@@ -572,6 +706,11 @@ public final class EcCacheClient implements AutoCloseable {
     prefetcher.shutdownNow();
     io.shutdownNow();
     coordinator.close();
+    try {
+      fs.close(); // its own resources; the context is closed below if it is ours
+    } catch (IOException e) {
+      // closing
+    }
     if (ownsContext) {
       try {
         context.close();

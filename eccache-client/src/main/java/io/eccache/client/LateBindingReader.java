@@ -4,6 +4,7 @@ import alluxio.client.file.FileInStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.URIStatus;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.OpenFilePOptions;
@@ -25,6 +26,7 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32C;
 
@@ -45,13 +47,16 @@ final class LateBindingReader {
   private final ExecutorService io;
   private final DirectBufferPool pool;
   private final ReadStatistics statistics;
+  /** The longest wait for the next split to arrive before the ones in flight count as failed. */
+  private final long timeoutMs;
 
   LateBindingReader(FileSystem fs, ExecutorService io, DirectBufferPool pool,
-      ReadStatistics statistics) {
+      ReadStatistics statistics, long timeoutMs) {
     this.fs = fs;
     this.io = io;
     this.pool = pool;
     this.statistics = statistics;
+    this.timeoutMs = timeoutMs;
   }
 
   /** One split's range that arrived intact. */
@@ -105,7 +110,24 @@ final class LateBindingReader {
           throw new UnavailableException("could read only " + arrived + " of the k = " + k
               + " splits needed for '" + layout.getKey() + "': " + failures);
         }
-        Future<Arrived> next = arrivals.take();
+        Future<Arrived> next = arrivals.poll(timeoutMs, TimeUnit.MILLISECONDS);
+        if (next == null) {
+          // Nothing arrived in time: the reads in flight count as failed (they stop at their next
+          // slice or when Alluxio's own stream timeout ends them); untried splits take their place.
+          failures.add(pending + " split read(s) gave no answer in " + timeoutMs + " ms");
+          int replacements = Math.min(pending, candidates.size() - launched);
+          if (replacements == 0) {
+            throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + pending
+                + " split read(s) gave no answer in " + timeoutMs + " ms (alluxio.eccache.user"
+                + ".io.timeout) and no other split is left to try; " + arrived + " of k = " + k
+                + " arrived. Check the workers holding its splits, then GET it again");
+          }
+          for (int i = 0; i < replacements; i++) {
+            submit(arrivals, candidates.get(launched++), range);
+          }
+          pending = replacements; // the silent ones are given up on
+          continue;
+        }
         pending--;
         try {
           Arrived a = next.get();

@@ -26,6 +26,11 @@ public final class ObjectStat {
     return layout.getObjectSize();
   }
 
+  /** This version of the object: a new one with every PUT of the key. */
+  public String version() {
+    return layout.getWriteId();
+  }
+
   /**
    * "ec" (k data + r parity splits), "replica" (r + 1 whole copies) or "partition" (SP-Cache: k
    * partitions).

@@ -4,7 +4,9 @@ import alluxio.AlluxioURI;
 import alluxio.client.file.FileOutStream;
 import alluxio.client.file.FileSystem;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.InvalidArgumentException;
+import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.WritePType;
 import io.eccache.common.ObjectPaths;
@@ -20,6 +22,8 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.zip.CRC32C;
 
 /**
@@ -49,13 +53,16 @@ final class StripedWriter {
   }
 
   private final ReadStatistics statistics;
+  /** The longest wait for one step (open, a stripe's writes, close) of the split streams. */
+  private final long timeoutMs;
 
   StripedWriter(FileSystem fs, ExecutorService io, DirectBufferPool pool,
-      ReadStatistics statistics) {
+      ReadStatistics statistics, long timeoutMs) {
     this.fs = fs;
     this.io = io;
     this.pool = pool;
     this.statistics = statistics;
+    this.timeoutMs = timeoutMs;
   }
 
   /**
@@ -110,7 +117,8 @@ final class StripedWriter {
           stripeCrcs[i] = (int) crc.getValue();
         }
         crcs.add(stripeCrcs);
-        awaitAll(inFlight); // the previous stripe's writes: each stream takes one write at a time
+        // The previous stripe's writes: each stream takes one write at a time.
+        awaitAll(inFlight, "writing stripe " + (s - 1) + " of '" + layout.getKey() + "'");
         for (int i = 0; i < n; i++) {
           FileOutStream out = outs[i];
           ByteBuffer unit = units[i];
@@ -124,11 +132,17 @@ final class StripedWriter {
           int objectBytes = got;
           inFlight.add(io.submit(() -> {
             int left = objectBytes;
-            for (int i = 0; i < k && left > 0; i++) {
-              ByteBuffer part = units[i].duplicate();
-              part.limit(Math.min(cellLen, left));
-              left -= part.remaining();
-              copy(part, persist);
+            try {
+              for (int i = 0; i < k && left > 0; i++) {
+                ByteBuffer part = units[i].duplicate();
+                part.limit(Math.min(cellLen, left));
+                left -= part.remaining();
+                copy(part, persist);
+              }
+            } catch (IOException | RuntimeException e) {
+              throw new UnavailableException("writing '" + layout.getKey() + "' to the under store"
+                  + " (S3) failed: " + e.getMessage() + "; check that S3 is reachable, or PUT with"
+                  + " CACHE_ONLY", e);
             }
             return null;
           }));
@@ -137,7 +151,12 @@ final class StripedWriter {
           break; // a short stripe is the last
         }
       }
-      awaitAll(inFlight);
+      awaitAll(inFlight, "writing the last stripe of '" + layout.getKey() + "'");
+      if (expectedSize >= 0 && total == expectedSize && hasMore(source)) {
+        // A full last stripe (or an empty object) stops the loop before it sees the extra bytes.
+        throw new InvalidArgumentException("the stream holds more than the " + expectedSize
+            + " bytes the PUT declared: give its exact length, or -1 if unknown");
+      }
       if (expectedSize >= 0 && total != expectedSize) {
         throw new InvalidArgumentException("the stream ended after " + total + " of the "
             + expectedSize + " bytes the PUT declared: give its exact length, or -1 if unknown");
@@ -248,11 +267,19 @@ final class StripedWriter {
       opening.add(io.submit(() -> fs.createFile(new AlluxioURI(split.getPath()), pinned)));
     }
     IOException failure = null;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     for (int i = 0; i < outs.length; i++) {
       try {
-        outs[i] = opening.get(i).get();
+        outs[i] = opening.get(i).get(Math.max(0, deadline - System.nanoTime()),
+            TimeUnit.NANOSECONDS);
       } catch (ExecutionException e) {
         failure = failure != null ? failure : asIOException(e.getCause());
+      } catch (TimeoutException e) {
+        failure = failure != null ? failure : new DeadlineExceededException("opening split "
+            + allocation.getSplits(i).getPath() + " on worker "
+            + allocation.getSplits(i).getWorker().getHost() + " took more than " + timeoutMs
+            + " ms (alluxio.eccache.user.io.timeout); check that worker, then PUT again");
+        closeWhenOpened(opening.get(i));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         failure = new IOException("interrupted while opening split files", e);
@@ -271,7 +298,11 @@ final class StripedWriter {
         return null;
       }));
     }
-    awaitAll(closing);
+    awaitAll(closing, "completing the split files");
+  }
+
+  private static boolean hasMore(ByteSource source) throws IOException {
+    return source.fill(ByteBuffer.allocate(1)) > 0;
   }
 
   private static void copy(ByteBuffer src, OutputStream out) throws IOException {
@@ -293,14 +324,35 @@ final class StripedWriter {
     return crcs;
   }
 
-  /** Waits for every task; throws the first failure. Clears the list. */
-  static void awaitAll(List<? extends Future<?>> tasks) throws IOException {
+  /** A split file opened after its PUT gave up on it: cancelled once it is there. */
+  private void closeWhenOpened(Future<FileOutStream> late) {
+    io.submit(() -> {
+      try {
+        cancelQuietly(late.get());
+      } catch (ExecutionException | InterruptedException ignored) {
+        // never opened
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Waits for every task, {@code alluxio.eccache.user.io.timeout} at most in all; throws the first
+   * failure. Clears the list.
+   */
+  private void awaitAll(List<? extends Future<?>> tasks, String what) throws IOException {
     IOException failure = null;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     for (Future<?> f : tasks) {
       try {
-        f.get();
+        f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (ExecutionException e) {
         failure = failure != null ? failure : asIOException(e.getCause());
+      } catch (TimeoutException e) {
+        failure = new DeadlineExceededException(what + " took more than " + timeoutMs
+            + " ms (alluxio.eccache.user.io.timeout): a worker does not answer; check the"
+            + " workers, then PUT again");
+        break;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         failure = new IOException("interrupted while writing splits", e);
@@ -313,9 +365,9 @@ final class StripedWriter {
     }
   }
 
-  private static void awaitQuietly(List<? extends Future<?>> tasks) {
+  private void awaitQuietly(List<? extends Future<?>> tasks) {
     try {
-      awaitAll(tasks);
+      awaitAll(tasks, "cleaning up");
     } catch (IOException ignored) {
       // already failing; the first error is the one reported
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import alluxio.AlluxioURI;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.client.file.URIStatus;
+import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import io.eccache.common.EcCacheKeys;
@@ -126,8 +127,8 @@ class EcCacheClientTest {
         () -> cache.put("wide", bytes(10, 1), PutOptions.code(4, 2)));
     assertTrue(wide.getMessage().contains("add workers"), wide.getMessage());
     assertThrows(NotFoundException.class, () -> cache.get("wide"), "nothing half-written is visible");
-    assertThrows(IllegalArgumentException.class, () -> cache.get(""));
-    assertThrows(IllegalArgumentException.class, () -> cache.put(null, new byte[1]));
+    assertThrows(InvalidArgumentException.class, () -> cache.get(""));
+    assertThrows(InvalidArgumentException.class, () -> cache.put(null, new byte[1]));
     assertThrows(IllegalArgumentException.class, () -> PutOptions.code(0, 1));
     assertThrows(IllegalArgumentException.class, () -> cache.get("versioned", -1));
     assertTrue(cache.delete("versioned"));
@@ -181,7 +182,7 @@ class EcCacheClientTest {
     byte[] data = bytes(1_234_567, 3);
     cache.put("persisted/object", data, PutOptions.code(3, 2).writeMode(WriteMode.THROUGH));
     Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
-        .resolve("persisted/object");
+        .resolve("persisted%2Fobject"); // one file under the prefix: see UnderStorePaths
     assertArrayEquals(data, Files.readAllBytes(object));
     assertArrayEquals(data, cache.get("persisted/object"));
   }
@@ -421,6 +422,11 @@ class EcCacheClientTest {
     } finally {
       cluster.s3().restart();
     }
+    // The failed PUT left nothing in the way: the key is writable and readable again.
+    byte[] after = bytes(900_000, 19);
+    cache.put("s3-outage", after, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
+    assertTrue(cache.evict("s3-outage"));
+    assertArrayEquals(after, cache.get("s3-outage"));
   }
 
   @Test

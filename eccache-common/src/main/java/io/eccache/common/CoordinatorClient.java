@@ -107,9 +107,13 @@ public final class CoordinatorClient extends AbstractMasterClient {
         request.getLease()).getApplied();
   }
 
-  public boolean delete(String key) throws AlluxioStatusException {
-    return retryRPC(() -> stub.delete(DeleteRequest.newBuilder().setKey(key).build()), LOG,
-        "Delete", "key=%s", key).getExisted();
+  /**
+   * Deletes {@code key}: from the cache, and unless {@code cacheOnly} from the under store too.
+   * Returns whether there was anything to delete.
+   */
+  public boolean delete(String key, boolean cacheOnly) throws AlluxioStatusException {
+    return retryRPC(() -> stub.delete(DeleteRequest.newBuilder().setKey(key)
+        .setCacheOnly(cacheOnly).build()), LOG, "Delete", "key=%s", key).getExisted();
   }
 
   public ListResponse list(String prefix) throws AlluxioStatusException {

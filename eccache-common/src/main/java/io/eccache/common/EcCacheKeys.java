@@ -63,14 +63,39 @@ public final class EcCacheKeys {
           .setIsBuiltIn(false).buildUnregistered());
 
   /**
-   * The Alluxio directory whose under store (S3) holds the objects themselves: key {@code a/b} is the
-   * file {@code <prefix>/a/b}. The splits are a cache of it.
+   * The longest a client waits for one split read, split write step or under-store step before
+   * giving up on it: a read moves on to another split (late binding) or fails, a PUT fails.
+   */
+  public static final PropertyKey USER_IO_TIMEOUT =
+      register(PropertyKey.Builder.durationBuilder("alluxio.eccache.user.io.timeout")
+          .setDefaultValue("30s")
+          .setDescription("How long a client waits for one split read or one split write step"
+              + " (open, a stripe's writes, close) before it fails with DeadlineExceededException"
+              + " naming what it waited for; a GET first tries another split.")
+          .setIsBuiltIn(false).buildUnregistered());
+
+  /**
+   * How long a replaced or deleted version's splits stay readable, so GETs and streams that looked
+   * it up before finish reading it.
+   */
+  public static final PropertyKey RETIRED_GRACE =
+      register(PropertyKey.Builder.durationBuilder("alluxio.eccache.retired.grace")
+          .setDefaultValue("2min")
+          .setDescription("A replaced or deleted version's splits are removed this long after it"
+              + " was replaced, so readers that started before can finish it.")
+          .setIsBuiltIn(false).buildUnregistered());
+
+  /**
+   * The Alluxio directory whose under store (S3) holds the objects themselves: key {@code k} is the
+   * file {@code <prefix>/<encoded k>} (see UnderStorePaths). The splits are a cache of it.
    */
   public static final PropertyKey UFS_PREFIX =
       register(PropertyKey.Builder.stringBuilder("alluxio.eccache.ufs.prefix")
           .setDefaultValue("/")
-          .setDescription("Alluxio directory (mounted on S3) where objects are persisted, "
-              + "key a/b at <prefix>/a/b.")
+          .setDescription("Alluxio directory (mounted on S3) where objects are persisted: key k"
+              + " at <prefix>/<k with every byte outside A-Za-z0-9-_.~ (and a leading '.')"
+              + " percent-escaped>, e.g. a/b at <prefix>/a%2Fb; a plain path <prefix>/a/b that"
+              + " another tool wrote is read as key a/b.")
           .setIsBuiltIn(false).buildUnregistered());
 
   /**

@@ -1,19 +1,13 @@
 package io.eccache.common;
 
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-
 /**
- * Where an object lives in Alluxio's namespace: {@code <root>/objects/<escaped key>/} holds the
+ * Where an object lives in Alluxio's namespace: {@code <root>/objects/<encoded key>/} (see
+ * {@link ObjectKeys#encode(String)}: one component per key, injective) holds the
  * committed layout as an xattr, and one directory per write, {@code <write id>/}, with the split files
  * {@code d00..d(k-1)} and {@code p00..p(r-1)}. A new PUT writes a new directory and commit switches the
  * layout to it in one xattr update, so readers see the old object or the new one, never a mix.
  */
 public final class ObjectPaths {
-  /** Keys longer than this are refused: Alluxio path components have limits, and so do users. */
-  public static final int MAX_KEY_BYTES = 1024;
-
   /** The xattr on an object's directory holding its serialized {@code Layout}. */
   public static final String LAYOUT_XATTR = "eccache.layout";
 
@@ -30,7 +24,7 @@ public final class ObjectPaths {
 
   /** The directory of the object {@code key}. */
   public String objectDirectory(String key) {
-    return objectsDirectory() + "/" + escape(checkKey(key));
+    return objectsDirectory() + "/" + ObjectKeys.encode(key);
   }
 
   /** The directory of one write of {@code key}. */
@@ -61,51 +55,16 @@ public final class ObjectPaths {
     return SCHEME_REPLICA.equals(scheme) ? String.format("r%02d", index) : splitName(index, k);
   }
 
-  /** The key an object directory's name stands for. */
+  /** The key an object directory's name stands for, or null if no key is named so. */
   public static String keyOf(String directoryName) {
-    return URLDecoder.decode(directoryName, StandardCharsets.UTF_8);
+    return ObjectKeys.decode(directoryName);
   }
 
   /**
-   * Checks a user's key.
-   *
-   * @throws IllegalArgumentException if it is null, empty or too long
+   * Where replaced and deleted writes wait out their grace period: renamed here (block ids and so
+   * readers' open statuses stay valid), removed for good once the period is over.
    */
-  public static String checkKey(String key) {
-    if (key == null || key.isEmpty()) {
-      throw new IllegalArgumentException("an object key must be a non-empty string");
-    }
-    if (key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-      throw new IllegalArgumentException("object key is longer than " + MAX_KEY_BYTES
-          + " bytes (UTF-8); use a shorter key, e.g. a hash of this one");
-    }
-    return key;
-  }
-
-  /**
-   * Where the object {@code key} is persisted in the under store, as an Alluxio path under
-   * {@code prefix}: the key itself, so S3 users find their objects under their own names.
-   *
-   * @throws IllegalArgumentException if the key is not a plain relative path
-   */
-  public static String persistedPath(String prefix, String key) {
-    checkKey(key);
-    if (key.startsWith("/") || key.endsWith("/") || key.contains("//")) {
-      throw new IllegalArgumentException("key '" + key + "' cannot be persisted to S3 as a path:"
-          + " use '/'-separated names without a leading or trailing '/' or empty parts");
-    }
-    for (String part : key.split("/")) {
-      if (part.equals(".") || part.equals("..")) {
-        throw new IllegalArgumentException("key '" + key + "' has a '" + part + "' part; it cannot"
-            + " be persisted to S3 as a path");
-      }
-    }
-    String base = prefix.endsWith("/") ? prefix : prefix + "/";
-    return base + key;
-  }
-
-  /** One path component for any key: URL-escaped, so '/' and '%' cannot nest or collide. */
-  static String escape(String key) {
-    return URLEncoder.encode(key, StandardCharsets.UTF_8).replace("*", "%2A");
+  public String retiredDirectory() {
+    return root + "/retired";
   }
 }

@@ -1,5 +1,9 @@
 package io.eccache.coordinator;
 
+import static io.eccache.coordinator.MasterCalls.asMaster;
+import static io.eccache.coordinator.MasterCalls.noSync;
+import static io.eccache.coordinator.MasterCalls.noSyncList;
+
 import alluxio.AlluxioURI;
 import alluxio.Server;
 import alluxio.clock.SystemClock;
@@ -12,12 +16,8 @@ import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateDirectoryPOptions;
 import alluxio.grpc.DeletePOptions;
-import alluxio.grpc.FileSystemMasterCommonPOptions;
-import alluxio.grpc.GetStatusPOptions;
 import alluxio.grpc.GrpcService;
 import alluxio.grpc.GrpcUtils;
-import alluxio.grpc.ListStatusPOptions;
-import alluxio.grpc.LoadMetadataPType;
 import alluxio.grpc.ServiceType;
 import alluxio.grpc.SetAttributePOptions;
 import alluxio.grpc.WritePType;
@@ -27,16 +27,10 @@ import alluxio.master.block.BlockMaster;
 import alluxio.master.file.FileSystemMaster;
 import alluxio.master.file.contexts.CreateDirectoryContext;
 import alluxio.master.file.contexts.DeleteContext;
-import alluxio.master.file.contexts.GetStatusContext;
-import alluxio.master.file.contexts.ListStatusContext;
 import alluxio.master.file.contexts.SetAttributeContext;
 import alluxio.master.journal.NoopJournaled;
 import alluxio.metrics.MetricsSystem;
 import alluxio.proto.journal.File.XAttrUpdateStrategy;
-import alluxio.security.User;
-import alluxio.security.authentication.AuthenticatedClientUser;
-import alluxio.security.user.ServerUserState;
-import alluxio.util.SecurityUtils;
 import alluxio.util.executor.ExecutorServiceFactories;
 import alluxio.wire.BlockLocation;
 import alluxio.wire.FileBlockInfo;
@@ -48,8 +42,10 @@ import com.google.common.util.concurrent.Striped;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ObjectKeys;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.StripeGeometry;
+import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.ApplyChangeResponse;
@@ -107,6 +103,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final ObjectPaths paths;
   private final Random random = new SecureRandom();
   private final long allocationTimeoutMs;
+  private final UnderStoreCopies underStore;
+  private final NamespaceSweeper sweeper;
+  private final long sweepIntervalMs;
   private final long maxCellSize;
   /** Serialises the layout changes of one key (commit, markPersisted, delete). */
   private final Striped<Lock> keyLocks = Striped.lock(64);
@@ -124,6 +123,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final long retuneIntervalMs;
   private final long popularityPeriodMs;
   private final long leaseMs;
+  /** Re-tuning passes and namespace sweeps (primary master only). */
   private ScheduledExecutorService retuner;
   /** Guarded by {@code this}: the last pass's plan and the tasks handed out. */
   private long lastRollMs = System.currentTimeMillis();
@@ -150,6 +150,13 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     this.paths = new ObjectPaths(Configuration.getString(EcCacheKeys.ROOT));
     this.allocationTimeoutMs = Configuration.getMs(EcCacheKeys.ALLOCATION_TIMEOUT);
     this.maxCellSize = Configuration.getBytes(EcCacheKeys.CELL_SIZE);
+    UnderStorePaths ufsPaths = new UnderStorePaths(Configuration.getString(EcCacheKeys.UFS_PREFIX));
+    ufsPaths.checkDisjointFrom(Configuration.getString(EcCacheKeys.ROOT));
+    this.underStore = new UnderStoreCopies(fileSystemMaster, ufsPaths);
+    long graceMs = Configuration.getMs(EcCacheKeys.RETIRED_GRACE);
+    this.sweeper = new NamespaceSweeper(fileSystemMaster, paths, underStore, keyLocks, graceMs,
+        allocationTimeoutMs);
+    this.sweepIntervalMs = Math.max(200, Math.min(graceMs, allocationTimeoutMs) / 4);
     this.schemes = NamespaceSchemes.parse(Configuration.getString(EcCacheKeys.NAMESPACE_SCHEMES));
     this.popularity = new PopularityTracker(Configuration.getDouble(EcCacheKeys.POPULARITY_WEIGHT));
     this.planner = new RedundancyPlanner(Configuration.getDouble(EcCacheKeys.MEMORY_OVERHEAD),
@@ -212,13 +219,17 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   @Override
   public void start(Boolean isPrimary) throws IOException {
     super.start(isPrimary);
-    if (isPrimary && retuneIntervalMs > 0) {
+    if (isPrimary) {
       retuner = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "eccache-retune");
         t.setDaemon(true);
         return t;
       });
-      retuner.scheduleWithFixedDelay(this::retuneQuietly, retuneIntervalMs, retuneIntervalMs,
+      if (retuneIntervalMs > 0) {
+        retuner.scheduleWithFixedDelay(this::retuneQuietly, retuneIntervalMs, retuneIntervalMs,
+            TimeUnit.MILLISECONDS);
+      }
+      retuner.scheduleWithFixedDelay(this::sweepQuietly, sweepIntervalMs, sweepIntervalMs,
           TimeUnit.MILLISECONDS);
     }
   }
@@ -279,7 +290,11 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
             + ObjectPaths.SCHEME_EC + "', '" + ObjectPaths.SCHEME_REPLICA + "' or '"
             + ObjectPaths.SCHEME_PARTITION + "'");
     }
-    if (k < 1 || r < 0 || k + r > 255) {
+    if (request.getR() < -1) {
+      throw new InvalidArgumentException("r must be >= 0 (or -1: the coordinator's default), not "
+          + request.getR());
+    }
+    if (k < 1 || r < 0 || (long) k + r > 255) {
       throw new InvalidArgumentException("invalid code k=" + k + ", r=" + r
           + ": need k >= 1, r >= 0 and k + r <= 255");
     }
@@ -297,7 +312,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     String dir = paths.writeDirectory(key, writeId);
     long size = request.getObjectSize();
     long cellSize = StripeGeometry.cellSizeFor(size, k, maxCellSize);
-    long splitSize = size < 0 ? -1 : new StripeGeometry(size, k, cellSize).splitSize();
+    long splitSize = size < 0 ? -1 : checkedGeometry(key, size, k, r, cellSize).splitSize();
     Layout layout = Layout.newBuilder().setKey(key).setScheme(scheme).setK(k).setR(r)
         .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
         .setDirectory(dir).setTuned(tuned).build();
@@ -310,7 +325,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     expireAbandoned();
     pending.put(writeId, new PendingWrite(layout, System.currentTimeMillis()));
     allocations.incrementAndGet();
-    AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout);
+    AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
+        .setStagingPath(underStore.paths().stagingPath(writeId));
     for (int i = 0; i < k + r; i++) {
       response.addSplits(Split.newBuilder().setIndex(i)
           .setPath(dir + "/" + ObjectPaths.splitName(i, k, scheme))
@@ -335,19 +351,32 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     if (size < 0) {
       throw new InvalidArgumentException("commit of a streamed PUT must give the object's size");
     }
-    StripeGeometry geometry = new StripeGeometry(size, allocated.getK(), allocated.getCellSize());
+    StripeGeometry geometry = checkedGeometry(key, size, allocated.getK(), allocated.getR(),
+        allocated.getCellSize());
     if (request.getCrc32CCount() != geometry.checksums(n)) {
       throw new InvalidArgumentException("commit has " + request.getCrc32CCount()
           + " checksums; " + n + " splits of " + geometry.stripes() + " stripes need "
           + geometry.checksums(n));
     }
-    Layout layout = allocated.toBuilder().setObjectSize(size).setSplitSize(geometry.splitSize())
-        .addAllCrc32C(request.getCrc32CList()).setPersisted(request.getPersisted()).build();
+    Layout.Builder committed = allocated.toBuilder().setObjectSize(size)
+        .setSplitSize(geometry.splitSize()).addAllCrc32C(request.getCrc32CList());
+    if (!request.getUfsPath().isEmpty()) {
+      // Read-through: the bytes came from this under-store file, which is this version.
+      committed.setPersisted(true).setUfsPath(request.getUfsPath())
+          .setUfsFileId(request.getUfsFileId());
+    }
     String objectDir = paths.objectDirectory(key);
     Lock lock = keyLocks.get(key);
     lock.lock();
     try {
-      commitLocked(layout, objectDir);
+      if (request.getPersisted()) {
+        // THROUGH: the staged copy becomes the key's under-store copy under the same lock as the
+        // layout switch, so S3 and the cache name the same version.
+        FileInfo published = asMaster(() -> underStore.publish(key, allocated.getWriteId(), size));
+        committed.setPersisted(true).setUfsPath(published.getPath())
+            .setUfsFileId(published.getFileId());
+      }
+      commitLocked(committed.build(), objectDir);
     } finally {
       lock.unlock();
     }
@@ -372,8 +401,14 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       Layout previous = readLayout(objectDir);
       // One xattr update: readers see the old layout or this one, never a mix.
       setLayout(objectDir, layout);
+      if (previous != null && previous.getPersisted() && !layout.getPersisted()) {
+        // A cache-only version replaces a persisted one: its S3 copy is stale now, and must not
+        // come back as the object after an eviction (an overwrite in Alluxio removes it too).
+        underStore.deleteQuietly(previous.getUfsPath());
+      }
       if (previous != null && !previous.getWriteId().equals(layout.getWriteId())) {
-        deleteQuietly(previous.getDirectory());
+        // Readers of the previous version finish it: its splits go after a grace period.
+        sweeper.retire(previous.getDirectory(), previous.getWriteId(), System.currentTimeMillis());
       }
       return null;
     });
@@ -395,7 +430,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
           return false;
         }
         if (!current.getPersisted()) {
-          setLayout(objectDir, current.toBuilder().setPersisted(true).build());
+          FileInfo published = underStore.publish(key, writeId, current.getObjectSize());
+          setLayout(objectDir, current.toBuilder().setPersisted(true)
+              .setUfsPath(published.getPath()).setUfsFileId(published.getFileId()).build());
         }
         return true;
       });
@@ -468,6 +505,22 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       response.addSplits(split);
     }
     return response;
+  }
+
+  /** The sweeper's pass, with abandoned allocations expired first (on a timer, not on demand). */
+  private void sweepQuietly() {
+    try {
+      expireAbandoned();
+      sweeper.sweep(System.currentTimeMillis(), pending::containsKey,
+          CoordinatorMaster::parse);
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      LOG.warn("eccache: namespace sweep failed; the next one retries: {}", e.toString());
+    }
+  }
+
+  /** Runs one sweep now (tests tick it instead of waiting for the timer). */
+  void sweepNow() {
+    sweepQuietly();
   }
 
   private void retuneQuietly() {
@@ -671,19 +724,26 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     }
   }
 
-  /** Removes {@code key}; returns whether it existed. */
-  boolean delete(String key) throws IOException, AlluxioException {
+  /**
+   * Removes {@code key} from the cache and, unless {@code cacheOnly}, its copies from the under
+   * store (as {@code alluxio fs rm} does), so a GET no longer finds it anywhere. Returns whether
+   * there was anything to remove. Readers of the removed version finish it (it is retired).
+   */
+  boolean delete(String key, boolean cacheOnly) throws IOException, AlluxioException {
     checkKey(key);
     Lock lock = keyLocks.get(key);
     lock.lock();
     try {
       return asMaster(() -> {
+        // The under store first: if S3 refuses, the key is still whole in both.
+        boolean existed = !cacheOnly && underStore.delete(key);
         String dir = paths.objectDirectory(key);
-        if (readLayout(dir) == null) {
-          return false;
+        Layout layout = readLayout(dir);
+        if (layout == null) {
+          return existed;
         }
-        fileSystemMaster.delete(new AlluxioURI(dir), DeleteContext.mergeFrom(
-            DeletePOptions.newBuilder().setRecursive(true).setAlluxioOnly(true)));
+        sweeper.retire(layout.getDirectory(), layout.getWriteId(), System.currentTimeMillis());
+        fileSystemMaster.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyRecursive());
         popularity.forget(key);
         return true;
       });
@@ -704,7 +764,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         return response.build();
       }
       for (FileInfo dir : objects) {
-        if (!ObjectPaths.keyOf(dir.getName()).startsWith(prefix)) {
+        String key = ObjectPaths.keyOf(dir.getName());
+        if (key == null || !key.startsWith(prefix)) {
           continue;
         }
         Layout layout = parse(dir);
@@ -732,11 +793,23 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   }
 
   private static String checkKey(String key) throws InvalidArgumentException {
-    try {
-      return ObjectPaths.checkKey(key);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException(e.getMessage());
+    return ObjectKeys.check(key);
+  }
+
+  /** Most cells one layout may hold: their checksums live in one xattr. */
+  private static final long MAX_CELLS = 1L << 22;
+
+  /** The geometry of an object, refused with a typed error when it cannot be stored. */
+  private static StripeGeometry checkedGeometry(String key, long size, int k, int r, long cellSize)
+      throws InvalidArgumentException {
+    long stripeBytes = k * cellSize;
+    long stripes = stripeBytes == 0 ? 0 : size / stripeBytes + (size % stripeBytes == 0 ? 0 : 1);
+    if (stripes * (k + r) > MAX_CELLS) {
+      throw new InvalidArgumentException("object '" + key + "' of " + size + " bytes is too large:"
+          + " with k = " + k + ", r = " + r + " and " + cellSize + "-byte cells it needs " + stripes
+          + " stripes, and a layout holds at most " + MAX_CELLS + " cells; store it in parts");
     }
+    return new StripeGeometry(size, k, cellSize);
   }
 
   /** The worker caching a split file's (single) block, or null when none does. */
@@ -771,19 +844,6 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     }
   }
 
-  private static GetStatusContext noSync() {
-    return GetStatusContext.mergeFrom(GetStatusPOptions.newBuilder()
-        .setLoadMetadataType(LoadMetadataPType.NEVER)
-        .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1)));
-  }
-
-  /** eccache's own directories live only in Alluxio: never look for them in the under store. */
-  private static ListStatusContext noSyncList() {
-    return ListStatusContext.mergeFrom(ListStatusPOptions.newBuilder()
-        .setLoadMetadataType(LoadMetadataPType.NEVER)
-        .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1)));
-  }
-
   private void deleteQuietly(String dir) {
     try {
       fileSystemMaster.delete(new AlluxioURI(dir), DeleteContext.mergeFrom(
@@ -815,27 +875,4 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     }
   }
 
-  interface MasterCall<T> {
-    T call() throws IOException, AlluxioException;
-  }
-
-  /**
-   * Runs namespace operations as the master's own user (Alluxio's superuser), as Alluxio's REST
-   * handlers do: eccache's directories belong to eccache, not to whichever client wrote first.
-   */
-  private static <T> T asMaster(MasterCall<T> call) throws IOException, AlluxioException {
-    User previous = AuthenticatedClientUser.getOrNull();
-    try {
-      if (SecurityUtils.isSecurityEnabled(Configuration.global())) {
-        AuthenticatedClientUser.set(ServerUserState.global().getUser().getName());
-      }
-      return call.call();
-    } finally {
-      if (previous != null) {
-        AuthenticatedClientUser.set(previous);
-      } else {
-        AuthenticatedClientUser.remove();
-      }
-    }
-  }
 }

@@ -67,7 +67,8 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
 
   @Override
   public void delete(DeleteRequest request, StreamObserver<DeleteResponse> out) {
-    RpcUtils.call(LOG, () -> DeleteResponse.newBuilder().setExisted(master.delete(request.getKey()))
+    RpcUtils.call(LOG, () -> DeleteResponse.newBuilder().setExisted(master.delete(request.getKey(),
+        request.getCacheOnly()))
         .build(), "Delete", "key=%s", out, request.getKey());
   }
 

@@ -1,0 +1,293 @@
+package io.eccache.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import alluxio.AlluxioURI;
+import alluxio.client.file.URIStatus;
+import alluxio.exception.status.AbortedException;
+import alluxio.exception.status.InvalidArgumentException;
+import alluxio.exception.status.NotFoundException;
+import alluxio.master.MasterClientContext;
+import io.eccache.common.CoordinatorClient;
+import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.proto.AllocateRequest;
+import io.eccache.testkit.EmbeddedCluster;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nothing lost, nothing mixed: the key space is injective, a failed PUT leaves the previous version,
+ * delete touches one key, and readers finish the version they started. Each test uses its own keys.
+ */
+class DataSafetyTest {
+  private static final int WORKERS = 5;
+  private static EmbeddedCluster cluster;
+  private static EcCacheClient cache;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
+        .workerTimeout("3s").property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
+        .property(EcCacheKeys.CELL_SIZE, "64KB").property(EcCacheKeys.USER_STREAM_WINDOW, "200KB")
+        // Short, so the sweep is seen within a test; the grace outlasts every read here.
+        .property(EcCacheKeys.ALLOCATION_TIMEOUT, "2s").property(EcCacheKeys.RETIRED_GRACE, "60s")
+        .start();
+    cache = EcCacheClient.create(cluster.fileSystemContext());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cache != null) {
+      cache.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  @Test
+  void dotKeysAreKeysAndDeleteTouchesOnlyThem() throws Exception {
+    byte[] a = bytes(1000, 1);
+    byte[] b = bytes(2000, 2);
+    cache.put("dots/a", a, PutOptions.code(3, 1));
+    cache.put("dots/b", b, PutOptions.code(2, 1));
+    // Once "." and ".." named eccache's own directories: deleting them emptied the cache.
+    assertFalse(cache.delete("."));
+    assertFalse(cache.delete(".."));
+    assertFalse(cache.evict("dots/.."));
+    byte[] dot = bytes(300, 3);
+    byte[] dotdot = bytes(400, 4);
+    cache.put(".", dot, PutOptions.code(2, 1));
+    cache.put("..", dotdot, PutOptions.code(2, 1));
+    cache.put("dots/../dots/a", bytes(10, 5), PutOptions.code(2, 1));
+    assertArrayEquals(a, cache.get("dots/a"));
+    assertArrayEquals(b, cache.get("dots/b"));
+    assertArrayEquals(dot, cache.get("."));
+    assertArrayEquals(dotdot, cache.get(".."));
+    assertTrue(cache.list("").containsAll(List.of(".", "..", "dots/a", "dots/b",
+        "dots/../dots/a")));
+    assertTrue(cache.delete("."));
+    assertArrayEquals(dotdot, cache.get(".."));
+    assertArrayEquals(a, cache.get("dots/a"));
+    assertEquals(Set.of("dots/../dots/a", "dots/a", "dots/b"), new TreeSet<>(cache.list("dots/")));
+  }
+
+  @Test
+  void aKeyThatCannotRoundTripIsRefusedBeforeAnySideEffect() throws Exception {
+    int before = cache.list("").size();
+    InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+        () -> cache.put("x\uD800", new byte[] {1}));
+    assertTrue(e.getMessage().contains("surrogate"), e.getMessage());
+    assertThrows(InvalidArgumentException.class, () -> cache.get("x\uD800"));
+    assertThrows(InvalidArgumentException.class, () -> cache.delete("x\uD800"));
+    assertThrows(InvalidArgumentException.class, () -> cache.put("", new byte[] {1}));
+    assertEquals(before, cache.list("").size());
+    // "x?" is another key, untouched by the refused one.
+    cache.put("x?", new byte[] {7}, PutOptions.code(1, 1));
+    assertArrayEquals(new byte[] {7}, cache.get("x?"));
+  }
+
+  @Test
+  void aPutWhoseStreamDisagreesWithItsLengthLeavesThePreviousVersion() throws Exception {
+    byte[] good = bytes(5000, 10);
+    for (WriteMode mode : new WriteMode[] {WriteMode.CACHE_ONLY, WriteMode.THROUGH}) {
+      String key = "length/" + mode;
+      cache.put(key, good, PutOptions.code(3, 1).writeMode(mode));
+      byte[] ten = bytes(10, 11);
+      // Declared 0 with 10 bytes once succeeded and replaced the object with an empty one.
+      for (long declared : new long[] {0, 5, 9, 11, 20}) {
+        assertThrows(InvalidArgumentException.class, () -> cache.put(key,
+            new ByteArrayInputStream(ten), declared, PutOptions.code(3, 1).writeMode(mode)),
+            mode + " declared " + declared);
+        assertArrayEquals(good, cache.get(key), mode + " declared " + declared);
+      }
+      // A stream one stripe long (3 cells of 64 KB) with a byte more than declared.
+      byte[] stripe = bytes(3 * 65536 + 1, 12);
+      assertThrows(InvalidArgumentException.class, () -> cache.put(key,
+          new ByteArrayInputStream(stripe), stripe.length - 1, PutOptions.code(3, 1)
+              .writeMode(mode)));
+      assertArrayEquals(good, cache.get(key));
+    }
+    // The under store kept the good version too: evicted from the cache, it reads back from S3.
+    assertTrue(cache.evict("length/THROUGH"));
+    assertArrayEquals(good, cache.get("length/THROUGH"));
+  }
+
+  @Test
+  void throughKeysNeverClashNestOrReachEccachesOwnNames() throws Exception {
+    PutOptions through = PutOptions.code(2, 1).writeMode(WriteMode.THROUGH);
+    byte[] dir = bytes(100, 20);
+    byte[] child = bytes(200, 21);
+    cache.put("t/dir", dir, through);
+    cache.put("t/dir/child", child, through); // once a raw Alluxio path error: t/dir is a file
+    byte[] internal = bytes(50, 22);
+    cache.put(".eccache/objects/t%2Fdir", internal, through);
+    cache.put("../t/dir", bytes(60, 23), through);
+    for (String key : List.of("t/dir", "t/dir/child", ".eccache/objects/t%2Fdir", "../t/dir")) {
+      assertTrue(cache.evict(key), key); // read back from S3, not from the cache
+    }
+    assertArrayEquals(dir, cache.get("t/dir"));
+    assertArrayEquals(child, cache.get("t/dir/child"));
+    assertArrayEquals(internal, cache.get(".eccache/objects/t%2Fdir"));
+    // Every S3 object eccache wrote is one file directly under the prefix.
+    Path bucket = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET);
+    assertTrue(Files.isRegularFile(bucket.resolve("t%2Fdir")));
+    assertTrue(Files.isRegularFile(bucket.resolve("t%2Fdir%2Fchild")));
+    assertTrue(Files.isRegularFile(bucket.resolve("%2Eeccache%2Fobjects%2Ft%252Fdir")));
+  }
+
+  @Test
+  void deleteRemovesTheUnderStoreCopyAndEvictKeepsIt() throws Exception {
+    PutOptions through = PutOptions.code(2, 1).writeMode(WriteMode.THROUGH);
+    byte[] data = bytes(3000, 30);
+    cache.put("rm/through", data, through);
+    assertTrue(cache.evict("rm/through"));
+    assertArrayEquals(data, cache.get("rm/through")); // back from S3, and cached again
+    assertTrue(cache.delete("rm/through"));
+    assertThrows(NotFoundException.class, () -> cache.get("rm/through"));
+    assertFalse(cache.delete("rm/through"));
+    // An object another tool put in S3 under a plain path reads as its key, and delete removes it.
+    Path external = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
+        .resolve("rm/external/x.csv");
+    Files.createDirectories(external.getParent());
+    byte[] csv = "a,b\n1,2\n".getBytes();
+    Files.write(external, csv);
+    assertArrayEquals(csv, cache.get("rm/external/x.csv"));
+    assertTrue(cache.delete("rm/external/x.csv"));
+    assertThrows(NotFoundException.class, () -> cache.get("rm/external/x.csv"));
+  }
+
+  @Test
+  void aStreamFinishesTheVersionItStartedWhileItIsReplaced() throws Exception {
+    byte[] v1 = bytes(2_000_000, 40); // ten 200 KB windows
+    byte[] v2 = bytes(1_500_000, 41);
+    cache.put("replace/cache-only", v1, PutOptions.code(3, 1));
+    try (InputStream in = cache.openStream("replace/cache-only")) {
+      byte[] head = in.readNBytes(300_000);
+      cache.put("replace/cache-only", v2, PutOptions.code(3, 1)); // retires v1's splits
+      cache.put("replace/cache-only", v2, PutOptions.code(2, 2));
+      byte[] rest = in.readAllBytes();
+      assertEquals(v1.length, head.length + rest.length);
+      assertArrayEquals(v1, concat(head, rest));
+    }
+    assertArrayEquals(v2, cache.get("replace/cache-only"));
+    try (InputStream in = cache.openStream("replace/cache-only")) {
+      byte[] head = in.readNBytes(100);
+      assertTrue(cache.delete("replace/cache-only"));
+      assertArrayEquals(v2, concat(head, in.readAllBytes()));
+    }
+  }
+
+  @Test
+  void aStreamNeverFallsBackIntoANewerVersion() throws Exception {
+    PutOptions through = PutOptions.code(3, 1).writeMode(WriteMode.THROUGH);
+    byte[] v1 = bytes(2_000_000, 50);
+    byte[] v2 = bytes(1_000_000, 51);
+    cache.put("replace/through", v1, through);
+    InputStream in = cache.openStream("replace/through");
+    byte[] head = in.readNBytes(300_000);
+    cache.put("replace/through", v2, through); // S3 now holds v2
+    // Take v1's splits away: two of five workers down leave fewer than k = 3 of its 4 splits
+    // for some windows, so the stream must fall back, and S3 holds another version now.
+    int[] down = {0, 1};
+    try {
+      for (int w : down) {
+        cluster.stopWorker(w);
+      }
+      byte[] rest;
+      try {
+        rest = in.readAllBytes();
+      } catch (AbortedException replaced) {
+        assertTrue(replaced.getMessage().contains("another version"), replaced.getMessage());
+        rest = null;
+      }
+      if (rest != null) {
+        // The splits it needed were all on live workers: then it must be v1, whole.
+        assertArrayEquals(v1, concat(head, rest));
+      }
+    } finally {
+      in.close();
+      for (int w : down) {
+        cluster.startWorker(w);
+      }
+      cluster.awaitLiveWorkers(WORKERS);
+    }
+    assertArrayEquals(v2, cache.get("replace/through"));
+  }
+
+  @Test
+  void failedPutsLeaveNoGarbageBeyondTheAllocationTimeout() throws Exception {
+    String key = "garbage/one";
+    cache.put(key, bytes(1000, 60), PutOptions.code(2, 1));
+    for (int i = 0; i < 3; i++) {
+      assertThrows(InvalidArgumentException.class, () -> cache.put(key,
+          new ByteArrayInputStream(new byte[10]), 5, PutOptions.code(2, 1)));
+    }
+    String objectDir = new ObjectPaths("/.eccache").objectDirectory(key);
+    String current = cluster.fileSystem().listStatus(new AlluxioURI(objectDir)).stream()
+        .map(URIStatus::getName).filter(n -> {
+          try {
+            return n.equals(cache.stat(key).version());
+          } catch (IOException e) {
+            throw new RuntimeException(e);
+          }
+        }).findFirst().orElseThrow();
+    // The coordinator's sweep (every 500 ms here) removes the failed writes once 2 s old.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    List<String> writes;
+    do {
+      Thread.sleep(200);
+      writes = cluster.fileSystem().listStatus(new AlluxioURI(objectDir)).stream()
+          .map(URIStatus::getName).collect(java.util.stream.Collectors.toList());
+    } while (writes.size() > 1 && System.nanoTime() < deadline);
+    assertEquals(List.of(current), writes);
+  }
+
+  @Test
+  void theCoordinatorRefusesCodesAndSizesItCannotStore() throws Exception {
+    try (CoordinatorClient coordinator = new CoordinatorClient(MasterClientContext
+        .newBuilder(cluster.fileSystemContext().getClientContext()).build())) {
+      InvalidArgumentException negative = assertThrows(InvalidArgumentException.class,
+          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/r").setK(2)
+              .setR(-7).setScheme("ec").setObjectSize(10).build()));
+      assertTrue(negative.getMessage().contains("-7"), negative.getMessage());
+      InvalidArgumentException huge = assertThrows(InvalidArgumentException.class,
+          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/size").setK(2)
+              .setR(1).setScheme("ec").setObjectSize(Long.MAX_VALUE).build()));
+      assertTrue(huge.getMessage().contains("too large"), huge.getMessage());
+      assertThrows(InvalidArgumentException.class,
+          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/k").setK(200)
+              .setR(Integer.MAX_VALUE).setScheme("ec").setObjectSize(10).build()));
+    }
+    assertFalse(cache.list("bad/").iterator().hasNext());
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] all = new byte[a.length + b.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+}

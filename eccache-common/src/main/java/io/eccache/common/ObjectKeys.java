@@ -1,0 +1,168 @@
+package io.eccache.common;
+
+import alluxio.exception.status.InvalidArgumentException;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The key model: which strings are object keys, and the one injective encoding of a key into a single
+ * path component. Every place that turns a key into a name (the object's directory in Alluxio, its
+ * copy in the under store) goes through {@link #encode(String)}, so two keys never meet and no key
+ * reaches a name eccache keeps for itself.
+ *
+ * <p>A key is any well-formed Unicode string of 1 to {@value #MAX_KEY_BYTES} bytes in UTF-8: a
+ * lone UTF-16 surrogate is refused (it has no UTF-8 form, so it would silently become '?' and meet
+ * another key). Every other character is allowed, including '/', '.', '%', spaces and control
+ * characters: none of them has a meaning inside a key. {@code "a"}, {@code "a/b"}, {@code "."} and
+ * {@code "a/../b"} are four different keys.
+ *
+ * <p>The encoding percent-escapes every UTF-8 byte outside {@code [A-Za-z0-9-_.~]}, and a leading
+ * '.' too: the result is never empty, never {@code "."} or {@code ".."}, never starts with '.' (names
+ * starting with '.' are eccache's own) and never holds a '/'. It is injective because '%' is always
+ * escaped and the escapes are canonical (upper-case hex); {@link #decode(String)} accepts only names
+ * that {@code encode} produces.
+ */
+public final class ObjectKeys {
+  /** Keys longer than this in UTF-8 are refused (S3's own limit for an object name). */
+  public static final int MAX_KEY_BYTES = 1024;
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private ObjectKeys() {}
+
+  /**
+   * Checks a user's key against the key model.
+   *
+   * @return the key
+   * @throws InvalidArgumentException if it is null, empty, not well-formed Unicode or too long
+   */
+  public static String check(String key) throws InvalidArgumentException {
+    if (key == null || key.isEmpty()) {
+      throw new InvalidArgumentException("an object key must be a non-empty string");
+    }
+    int bytes;
+    try {
+      bytes = utf8(key).length;
+    } catch (MalformedKeyException e) {
+      throw new InvalidArgumentException(e.getMessage());
+    }
+    if (bytes > MAX_KEY_BYTES) {
+      throw new InvalidArgumentException("object key is " + bytes + " bytes long in UTF-8, more than"
+          + " " + MAX_KEY_BYTES + ": use a shorter key, e.g. a hash of this one");
+    }
+    return key;
+  }
+
+  /** Whether {@code key} is a key (see {@link #check(String)}). */
+  public static boolean isValid(String key) {
+    try {
+      check(key);
+      return true;
+    } catch (InvalidArgumentException e) {
+      return false;
+    }
+  }
+
+  /** The key as one path component (see the class comment). The key must be valid. */
+  public static String encode(String key) {
+    byte[] bytes = utf8(key);
+    StringBuilder name = new StringBuilder(bytes.length + 8);
+    for (int i = 0; i < bytes.length; i++) {
+      int b = bytes[i] & 0xff;
+      if (isUnreserved(b) && !(i == 0 && b == '.')) {
+        name.append((char) b);
+      } else {
+        name.append('%').append(HEX[b >> 4]).append(HEX[b & 0xf]);
+      }
+    }
+    return name.toString();
+  }
+
+  /**
+   * The key a path component stands for, or null when the name is not exactly what
+   * {@link #encode(String)} makes of some key (a name another tool created, or eccache's own).
+   */
+  public static String decode(String name) {
+    if (name == null || name.isEmpty()) {
+      return null;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(name.length());
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= name.length()) {
+          return null;
+        }
+        int hi = Character.digit(name.charAt(i + 1), 16);
+        int lo = Character.digit(name.charAt(i + 2), 16);
+        if (hi < 0 || lo < 0) {
+          return null;
+        }
+        bytes.write(hi << 4 | lo);
+        i += 2;
+      } else if (c < 0x80 && isUnreserved(c)) {
+        bytes.write(c);
+      } else {
+        return null;
+      }
+    }
+    String key;
+    try {
+      key = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+    // Canonical form only: lower-case hex or needless escapes would make a second name for a key.
+    return isValid(key) && encode(key).equals(name) ? key : null;
+  }
+
+  private static boolean isUnreserved(int b) {
+    return (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')
+        || b == '-' || b == '_' || b == '.' || b == '~';
+  }
+
+  /** Strict UTF-8: a lone surrogate is an error here, not a '?'. */
+  private static byte[] utf8(String key) {
+    try {
+      ByteBuffer encoded = StandardCharsets.UTF_8.newEncoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .encode(CharBuffer.wrap(key));
+      byte[] bytes = new byte[encoded.remaining()];
+      encoded.get(bytes);
+      return bytes;
+    } catch (CharacterCodingException e) {
+      throw new MalformedKeyException(key);
+    }
+  }
+
+  /** A key that is not well-formed Unicode; {@link #check(String)} turns it into a typed error. */
+  private static final class MalformedKeyException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    MalformedKeyException(String key) {
+      super("object key is not well-formed Unicode (it holds a lone UTF-16 surrogate, at index "
+          + firstLoneSurrogate(key) + "): keys must round-trip through UTF-8");
+    }
+  }
+
+  private static int firstLoneSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

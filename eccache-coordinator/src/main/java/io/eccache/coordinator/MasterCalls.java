@@ -1,0 +1,77 @@
+package io.eccache.coordinator;
+
+import alluxio.conf.Configuration;
+import alluxio.exception.AlluxioException;
+import alluxio.grpc.DeletePOptions;
+import alluxio.grpc.FileSystemMasterCommonPOptions;
+import alluxio.grpc.GetStatusPOptions;
+import alluxio.grpc.ListStatusPOptions;
+import alluxio.grpc.LoadMetadataPType;
+import alluxio.master.file.contexts.DeleteContext;
+import alluxio.master.file.contexts.GetStatusContext;
+import alluxio.master.file.contexts.ListStatusContext;
+import alluxio.security.User;
+import alluxio.security.authentication.AuthenticatedClientUser;
+import alluxio.security.user.ServerUserState;
+import alluxio.util.SecurityUtils;
+import java.io.IOException;
+
+/** How the coordinator calls Alluxio's FileSystemMaster: as the master's own user, with fixed options. */
+final class MasterCalls {
+  private MasterCalls() {}
+
+  /** A namespace operation. */
+  interface MasterCall<T> {
+    T call() throws IOException, AlluxioException;
+  }
+
+  /**
+   * Runs namespace operations as the master's own user (Alluxio's superuser), as Alluxio's REST
+   * handlers do: eccache's directories belong to eccache, not to whichever client wrote first.
+   */
+  static <T> T asMaster(MasterCall<T> call) throws IOException, AlluxioException {
+    User previous = AuthenticatedClientUser.getOrNull();
+    try {
+      if (SecurityUtils.isSecurityEnabled(Configuration.global())) {
+        AuthenticatedClientUser.set(ServerUserState.global().getUser().getName());
+      }
+      return call.call();
+    } finally {
+      if (previous != null) {
+        AuthenticatedClientUser.set(previous);
+      } else {
+        AuthenticatedClientUser.remove();
+      }
+    }
+  }
+
+  /** eccache's own directories live only in Alluxio: never look for them in the under store. */
+  static GetStatusContext noSync() {
+    return GetStatusContext.mergeFrom(GetStatusPOptions.newBuilder()
+        .setLoadMetadataType(LoadMetadataPType.NEVER)
+        .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1)));
+  }
+
+  static ListStatusContext noSyncList() {
+    return ListStatusContext.mergeFrom(ListStatusPOptions.newBuilder()
+        .setLoadMetadataType(LoadMetadataPType.NEVER)
+        .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1)));
+  }
+
+  /** Under-store paths: load what S3 holds once, so an object another tool wrote is seen. */
+  static GetStatusContext loadOnce() {
+    return GetStatusContext.mergeFrom(GetStatusPOptions.newBuilder()
+        .setLoadMetadataType(LoadMetadataPType.ONCE));
+  }
+
+  static DeleteContext alluxioOnlyRecursive() {
+    return DeleteContext.mergeFrom(
+        DeletePOptions.newBuilder().setRecursive(true).setAlluxioOnly(true));
+  }
+
+  /** Deletes in Alluxio and in the under store. */
+  static DeleteContext everywhere() {
+    return DeleteContext.mergeFrom(DeletePOptions.newBuilder().setRecursive(false)
+        .setAlluxioOnly(false).setUnchecked(true));
+  }
+}

@@ -1,0 +1,188 @@
+package io.eccache.coordinator;
+
+import static io.eccache.coordinator.MasterCalls.alluxioOnlyRecursive;
+import static io.eccache.coordinator.MasterCalls.asMaster;
+import static io.eccache.coordinator.MasterCalls.noSyncList;
+
+import alluxio.AlluxioURI;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.FileDoesNotExistException;
+import alluxio.grpc.CreateDirectoryPOptions;
+import alluxio.grpc.LoadMetadataPType;
+import alluxio.grpc.ListStatusPOptions;
+import alluxio.grpc.RenamePOptions;
+import alluxio.grpc.WritePType;
+import alluxio.master.file.FileSystemMaster;
+import alluxio.master.file.contexts.CreateDirectoryContext;
+import alluxio.master.file.contexts.ListStatusContext;
+import alluxio.master.file.contexts.RenameContext;
+import alluxio.wire.FileInfo;
+import com.google.common.util.concurrent.Striped;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.proto.Layout;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps eccache's namespace free of garbage within bounded time, and lets readers finish.
+ *
+ * <p>A replaced or deleted write is <em>retired</em>: its directory is renamed under
+ * {@code <root>/retired/<expiry ms>-<write id>}, which keeps its block ids, so readers that looked
+ * it up before go on reading it; it is removed once {@code alluxio.eccache.retired.grace} is over.
+ * Its expiry is in its name, so a restarted master still removes it in time.
+ *
+ * <p>A write that was never committed (its client died, a PUT failed, the master restarted) is an
+ * <em>orphan</em> once it is older than {@code alluxio.eccache.allocation.timeout} and not pending:
+ * the sweep removes it, and the object directory too when it holds no layout and nothing else; the
+ * same for staged under-store copies.
+ */
+final class NamespaceSweeper {
+  private static final Logger LOG = LoggerFactory.getLogger(NamespaceSweeper.class);
+
+  private final FileSystemMaster fs;
+  private final ObjectPaths paths;
+  private final UnderStoreCopies underStore;
+  private final Striped<Lock> keyLocks;
+  private final long graceMs;
+  private final long orphanAgeMs;
+
+  NamespaceSweeper(FileSystemMaster fs, ObjectPaths paths, UnderStoreCopies underStore,
+      Striped<Lock> keyLocks, long graceMs, long orphanAgeMs) {
+    this.fs = fs;
+    this.paths = paths;
+    this.underStore = underStore;
+    this.keyLocks = keyLocks;
+    this.graceMs = graceMs;
+    this.orphanAgeMs = orphanAgeMs;
+  }
+
+  /** Retires a write's directory (call as the master, under the key's lock). */
+  void retire(String writeDirectory, String writeId, long nowMs)
+      throws IOException, AlluxioException {
+    String retired = paths.retiredDirectory();
+    fs.createDirectory(new AlluxioURI(retired), CreateDirectoryContext.mergeFrom(
+        CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
+            .setWriteType(WritePType.MUST_CACHE)));
+    try {
+      fs.rename(new AlluxioURI(writeDirectory),
+          new AlluxioURI(retired + "/" + (nowMs + graceMs) + "-" + writeId),
+          RenameContext.mergeFrom(RenamePOptions.newBuilder()));
+    } catch (FileDoesNotExistException gone) {
+      // retired or removed already
+    }
+  }
+
+  /**
+   * One pass: removes retired writes whose grace is over, orphaned writes and object directories,
+   * and abandoned staged copies. {@code pending} tells the write ids still awaiting a commit;
+   * {@code layoutOf} reads an object directory's committed layout (null if none).
+   */
+  void sweep(long nowMs, Predicate<String> pending, Function<FileInfo, Layout> layoutOf)
+      throws IOException, AlluxioException {
+    asMaster(() -> {
+      for (FileInfo retired : list(paths.retiredDirectory())) {
+        String name = retired.getName();
+        int dash = name.indexOf('-');
+        long expiry = dash < 0 ? 0 : parseLong(name.substring(0, dash));
+        if (expiry <= nowMs) {
+          deleteQuietly(retired.getPath());
+        }
+      }
+      for (FileInfo object : list(paths.objectsDirectory())) {
+        String key = ObjectPaths.keyOf(object.getName());
+        if (key == null) {
+          continue; // not an object directory of this layout: leave it alone
+        }
+        sweepObject(key, object.getPath(), nowMs, pending, layoutOf);
+      }
+      for (FileInfo file : listUnderStore()) {
+        if (underStore.paths().isStagingPath(file.getPath()) && isOld(file, nowMs)
+            && !pending.test(file.getName().substring(
+                io.eccache.common.UnderStorePaths.STAGING_PREFIX.length()))) {
+          try {
+            underStore.deleteStaged(file.getPath());
+          } catch (IOException | AlluxioException e) {
+            LOG.warn("eccache: could not remove abandoned staged copy {}: {}", file.getPath(),
+                e.toString());
+          }
+        }
+      }
+      return null;
+    });
+  }
+
+  private void sweepObject(String key, String objectDir, long nowMs, Predicate<String> pending,
+      Function<FileInfo, Layout> layoutOf) throws IOException, AlluxioException {
+    Lock lock = keyLocks.get(key);
+    lock.lock();
+    try {
+      FileInfo dir;
+      try {
+        dir = fs.getFileInfo(new AlluxioURI(objectDir), MasterCalls.noSync());
+      } catch (FileDoesNotExistException gone) {
+        return;
+      }
+      Layout layout = layoutOf.apply(dir);
+      int kept = 0;
+      for (FileInfo write : list(objectDir)) {
+        boolean current = layout != null && write.getName().equals(layout.getWriteId());
+        if (current || pending.test(write.getName()) || !isOld(write, nowMs)) {
+          kept++;
+        } else {
+          deleteQuietly(write.getPath());
+        }
+      }
+      if (layout == null && kept == 0 && isOld(dir, nowMs)) {
+        deleteQuietly(objectDir);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean isOld(FileInfo info, long nowMs) {
+    return nowMs - Math.max(info.getCreationTimeMs(), info.getLastModificationTimeMs())
+        >= orphanAgeMs;
+  }
+
+  private List<FileInfo> list(String dir) throws IOException, AlluxioException {
+    try {
+      return fs.listStatus(new AlluxioURI(dir), noSyncList());
+    } catch (FileDoesNotExistException nothing) {
+      return List.of();
+    }
+  }
+
+  /** The prefix directory as S3 holds it now (staged copies of a crashed master included). */
+  private List<FileInfo> listUnderStore() {
+    try {
+      return fs.listStatus(new AlluxioURI(underStore.paths().directory()),
+          ListStatusContext.mergeFrom(ListStatusPOptions.newBuilder()
+              .setLoadMetadataType(LoadMetadataPType.ONCE)));
+    } catch (IOException | AlluxioException e) {
+      LOG.debug("eccache: cannot list the under-store prefix for staged copies: {}", e.toString());
+      return List.of();
+    }
+  }
+
+  private void deleteQuietly(String path) {
+    try {
+      fs.delete(new AlluxioURI(path), alluxioOnlyRecursive());
+    } catch (IOException | AlluxioException e) {
+      LOG.warn("eccache: could not remove {}: {}", path, e.toString());
+    }
+  }
+
+  private static long parseLong(String s) {
+    try {
+      return Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.eccache.coordinator;
+
+import static io.eccache.coordinator.MasterCalls.everywhere;
+import static io.eccache.coordinator.MasterCalls.loadOnce;
+
+import alluxio.AlluxioURI;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.FileDoesNotExistException;
+import alluxio.exception.status.FailedPreconditionException;
+import alluxio.grpc.RenamePOptions;
+import alluxio.master.file.FileSystemMaster;
+import alluxio.master.file.contexts.RenameContext;
+import alluxio.wire.FileInfo;
+import io.eccache.common.UnderStorePaths;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The objects' copies in the under store: publishing a staged write under its key's name, and
+ * deleting a key's copies. The caller holds the key's lock and runs as the master
+ * ({@link MasterCalls#asMaster}), so a publish and a delete of one key never interleave.
+ */
+final class UnderStoreCopies {
+  private static final Logger LOG = LoggerFactory.getLogger(UnderStoreCopies.class);
+
+  private final FileSystemMaster fs;
+  private final UnderStorePaths paths;
+
+  UnderStoreCopies(FileSystemMaster fs, UnderStorePaths paths) {
+    this.fs = fs;
+    this.paths = paths;
+  }
+
+  UnderStorePaths paths() {
+    return paths;
+  }
+
+  /**
+   * Moves the staged copy of write {@code writeId} to {@code key}'s name, replacing what was there,
+   * and returns the published file (its id is what readers check before falling back to it).
+   *
+   * @throws FailedPreconditionException if the staged copy is missing, incomplete or not
+   *     {@code size} bytes
+   */
+  FileInfo publish(String key, String writeId, long size) throws IOException, AlluxioException {
+    AlluxioURI staged = new AlluxioURI(paths.stagingPath(writeId));
+    FileInfo info;
+    try {
+      info = fs.getFileInfo(staged, loadOnce());
+    } catch (FileDoesNotExistException e) {
+      throw new FailedPreconditionException("the under-store copy of write " + writeId + " of '"
+          + key + "' is missing (" + staged + "): PUT the object again");
+    }
+    if (!info.isCompleted() || !info.isPersisted() || info.getLength() != size) {
+      throw new FailedPreconditionException("the under-store copy of write " + writeId + " of '"
+          + key + "' is incomplete (" + info.getLength() + " of " + size + " bytes"
+          + (info.isPersisted() ? "" : ", not persisted") + "): PUT the object again");
+    }
+    AlluxioURI target = new AlluxioURI(paths.objectPath(key));
+    deleteIfPresent(target);
+    fs.rename(staged, target, RenameContext.mergeFrom(RenamePOptions.newBuilder()));
+    return fs.getFileInfo(target, loadOnce());
+  }
+
+  /** Removes {@code key}'s copies from the under store (its own and a foreign plain path). */
+  boolean delete(String key) throws IOException, AlluxioException {
+    boolean existed = deleteIfPresent(new AlluxioURI(paths.objectPath(key)));
+    String foreign = paths.foreignPath(key);
+    if (foreign != null) {
+      existed |= deleteIfPresent(new AlluxioURI(foreign));
+    }
+    return existed;
+  }
+
+  /** Removes a replaced version's copy; a failure is logged (the file is never read as it). */
+  void deleteQuietly(String path) {
+    if (path.isEmpty()) {
+      return;
+    }
+    try {
+      deleteIfPresent(new AlluxioURI(path));
+    } catch (IOException | AlluxioException e) {
+      LOG.warn("eccache: could not remove the replaced under-store copy {}: {}", path,
+          e.toString());
+    }
+  }
+
+  /** Removes an abandoned staged file, in Alluxio and in the under store. */
+  void deleteStaged(String path) throws IOException, AlluxioException {
+    deleteIfPresent(new AlluxioURI(path));
+  }
+
+  private boolean deleteIfPresent(AlluxioURI path) throws IOException, AlluxioException {
+    FileInfo info;
+    try {
+      info = fs.getFileInfo(path, loadOnce());
+    } catch (FileDoesNotExistException e) {
+      return false;
+    }
+    if (info.isFolder()) {
+      return false; // a directory of another tool's objects, not a key's copy
+    }
+    fs.delete(path, everywhere());
+    return true;
+  }
+}
