@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
     description = "EC-Cache on Alluxio: erasure-coded cluster caching with late binding.",
     subcommands = {PutCommand.class, GetCommand.class, StatCommand.class, ListCommand.class,
         RemoveCommand.class, StatsCommand.class, DemoCommand.class, BenchCommand.class,
-        SimCommand.class, MaintainCommand.class})
+        SimCommand.class, MaintainCommand.class, CheckCommand.class})
 public final class EcCacheCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

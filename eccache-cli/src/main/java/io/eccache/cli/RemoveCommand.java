@@ -13,9 +13,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code eccache rm KEY...}: removes objects from the cache (their S3 copies stay). */
+/**
+ * {@code eccache rm KEY...}: deletes objects from the cache and from S3, as {@code alluxio fs rm}
+ * does; {@code --cache-only} evicts them from the cache and keeps their S3 copies.
+ */
 @Command(name = "rm", mixinStandardHelpOptions = true,
-    description = "Remove KEYs from eccache (the objects' copies in S3, if any, are kept).",
+    description = "Delete KEYs: from eccache and from S3 (a later get finds them nowhere). With"
+        + " --cache-only, only evict them from eccache; their S3 copies stay and a later get"
+        + " reads them back.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:removed", "1:failed", "2:bad command line",
         "3:a key did not exist (the others were removed; -f ignores this)", "4:cluster unavailable"})
@@ -25,6 +30,9 @@ final class RemoveCommand implements Callable<Integer> {
 
   @Option(names = {"-f", "--force"}, description = "A missing key is not an error.")
   boolean force;
+
+  @Option(names = "--cache-only", description = "Evict from the cache only; keep the S3 copy.")
+  boolean cacheOnly;
 
   @Mixin ClusterOptions cluster;
   @Mixin OutputOptions output;
@@ -36,7 +44,7 @@ final class RemoveCommand implements Callable<Integer> {
     List<String> removed = new ArrayList<>();
     try (EcCacheClient cache = cluster.connect()) {
       for (String key : keys) {
-        (cache.delete(key) ? removed : missing).add(key);
+        ((cacheOnly ? cache.evict(key) : cache.delete(key)) ? removed : missing).add(key);
       }
     }
     if (output.json) {

@@ -18,6 +18,7 @@ final class ClientMetrics {
   static final Counter READS_FAILED = MetricsSystem.counter(EcCacheMetrics.READS_FAILED);
   static final Counter BYTES_READ = MetricsSystem.counter(EcCacheMetrics.BYTES_READ);
   static final Counter BYTES_WRITTEN = MetricsSystem.counter(EcCacheMetrics.BYTES_WRITTEN);
+  static final Counter SPLITS_REPLACED = MetricsSystem.counter(EcCacheMetrics.SPLITS_REPLACED);
   static final Timer DECODE_TIME = MetricsSystem.timer(EcCacheMetrics.DECODE_TIME);
   static final Timer ENCODE_TIME = MetricsSystem.timer(EcCacheMetrics.ENCODE_TIME);
   static final Counter UNDER_STORE_FALLBACKS =

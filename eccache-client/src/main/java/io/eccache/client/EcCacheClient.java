@@ -17,6 +17,7 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.FileSystemMasterCommonPOptions;
 import alluxio.grpc.GetStatusPOptions;
 import alluxio.grpc.LoadMetadataPType;
@@ -96,6 +97,7 @@ public final class EcCacheClient implements AutoCloseable {
   private final DirectBufferPool pool;
   private final LateBindingReader reader;
   private final StripedWriter writer;
+  private final SplitRebuilder splitRebuilder;
   private final ReadStatistics statistics = new ReadStatistics();
   private final UnderStorePaths underStorePaths;
   private final long smallObjectThreshold;
@@ -121,6 +123,7 @@ public final class EcCacheClient implements AutoCloseable {
     this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
     this.smallObjectReplicas = EcCacheKeys.getInt(conf, EcCacheKeys.SMALL_OBJECT_REPLICAS);
     this.streamWindowBytes = conf.getBytes(EcCacheKeys.USER_STREAM_WINDOW);
+    this.splitRebuilder = new SplitRebuilder(fs, reader, pool, streamWindowBytes);
     this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
   }
 
@@ -234,6 +237,9 @@ public final class EcCacheClient implements AutoCloseable {
     StripedWriter.Result written;
     try {
       written = writer.write(allocation, source, length, persist);
+      if (!written.failed.isEmpty()) {
+        rewriteFailedSplits(allocation, written);
+      }
       if (persist != null) {
         try {
           persist.close(); // before the commit: once visible, the object is also in S3
@@ -262,6 +268,48 @@ public final class EcCacheClient implements AutoCloseable {
       String staging = allocation.getStagingPath();
       background.submit(() -> persistFromCache(key, layout.getWriteId(), staging));
     }
+  }
+
+  /**
+   * Late binding for writes: the splits whose worker failed during the PUT are written again, each
+   * on a live worker the coordinator picks among those holding none of this write's splits, rebuilt
+   * from the splits that were written (read back and coded like a repair). Their checksums are the
+   * ones computed while encoding: the rebuilt bytes are the same.
+   */
+  private void rewriteFailedSplits(AllocateResponse allocation, StripedWriter.Result written)
+      throws IOException {
+    Layout allocated = allocation.getLayout();
+    StripeGeometry g = new StripeGeometry(written.objectSize, allocated.getK(),
+        allocated.getCellSize());
+    Layout layout = allocated.toBuilder().setObjectSize(written.objectSize)
+        .setSplitSize(g.splitSize()).clearCrc32C().addAllCrc32C(written.crc32c).build();
+    LookupResponse.Builder survivors = LookupResponse.newBuilder().setLayout(layout);
+    List<alluxio.grpc.WorkerNetAddress> used = new ArrayList<>();
+    for (Split split : allocation.getSplitsList()) {
+      used.add(split.getWorker());
+      Split.Builder s = split.toBuilder().setLive(false);
+      if (!written.failed.contains(split.getIndex())) {
+        try {
+          s.setStatus(GrpcUtils.toProto(fs.getStatus(new AlluxioURI(split.getPath()))
+              .getFileInfo())).setLive(true);
+        } catch (AlluxioException e) {
+          throw new IOException("re-reading split " + split.getPath() + " failed: "
+              + e.getMessage(), e);
+        }
+      }
+      survivors.addSplits(s);
+    }
+    List<alluxio.grpc.WorkerNetAddress> targets = new ArrayList<>();
+    for (int i = 0; i < written.failed.size(); i++) {
+      alluxio.grpc.WorkerNetAddress target =
+          coordinator.placeSplit(allocated.getKey(), allocated.getWriteId(), used);
+      used.add(target);
+      targets.add(target);
+    }
+    LOG.info("eccache: PUT '{}': rewriting split(s) {} on other workers", allocated.getKey(),
+        written.failed);
+    splitRebuilder.write(survivors.build(), written.failed, targets, null, new long[1]);
+    ClientMetrics.SPLITS_REPLACED.inc(written.failed.size());
   }
 
   /**
@@ -650,6 +698,10 @@ public final class EcCacheClient implements AutoCloseable {
 
   LateBindingReader reader() {
     return reader;
+  }
+
+  SplitRebuilder splitRebuilder() {
+    return splitRebuilder;
   }
 
   FileSystem fileSystem() {

@@ -1,29 +1,18 @@
 package io.eccache.client;
 
-import alluxio.AlluxioURI;
-import alluxio.client.file.FileOutStream;
-import alluxio.exception.AlluxioException;
 import alluxio.exception.status.AlluxioStatusException;
-import alluxio.grpc.CreateFilePOptions;
-import alluxio.grpc.WritePType;
 import com.google.common.util.concurrent.RateLimiter;
 import io.eccache.common.EcCacheKeys;
-import io.eccache.common.ObjectPaths;
-import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
-import io.eccache.isal.ReedSolomon;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -152,111 +141,13 @@ public final class RedundancyMaintainer implements AutoCloseable {
       moved[0] += 2 * layout.getObjectSize();
       return;
     }
-    StripeGeometry g = StripeGeometry.of(layout);
-    int k = layout.getK();
-    boolean replica = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme());
-    // Parity rows up to the highest index written (its row does not depend on the others).
-    int highest = 0;
-    for (int index : task.getSplitsList()) {
-      highest = Math.max(highest, index);
-    }
-    int parities = replica ? 0 : Math.max(0, highest - k + 1);
-    int count = task.getSplitsCount();
-    FileOutStream[] outs = new FileOutStream[count];
-    List<int[]> crcs = new ArrayList<>();
-    long stripeBytes = Math.max(1, (long) k * g.cellSize());
-    int windowStripes = (int) Math.max(1, client.streamWindowBytes() / stripeBytes);
-    boolean ok = false;
-    try {
-      for (int j = 0; j < count; j++) {
-        int index = task.getSplits(j);
-        String path = layout.getDirectory() + "/"
-            + ObjectPaths.splitName(index, k, layout.getScheme());
-        outs[j] = client.fileSystem().createFile(new AlluxioURI(path), CreateFilePOptions
-            .newBuilder().setWriteType(WritePType.MUST_CACHE).setReplicationMax(1)
-            .setBlockSizeBytes(Math.max(g.splitSize(), 1 << 20)).setOverwrite(true)
-            .setWorkerLocation(task.getWorkers(j)).build());
-      }
-      for (int from = 0; from < g.stripes(); from += windowStripes) {
-        int to = Math.min(g.stripes(), from + windowStripes);
-        bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, k * (g.splitOffset(to - 1)
-            + g.cellLength(to - 1) - g.splitOffset(from)))));
-        try (StripeWindow window = client.reader().read(lookup, replica ? 0 : 1, from, to)) {
-          moved[0] += (long) k * (g.splitOffset(to - 1) + g.cellLength(to - 1)
-              - g.splitOffset(from));
-          for (int s = from; s < to; s++) {
-            crcs.add(writeStripe(window, g, s, from, k, parities, replica, task, outs));
-          }
-        }
-      }
-      for (FileOutStream out : outs) {
-        out.close();
-      }
-      ok = true;
-    } catch (AlluxioException e) {
-      throw new IOException(e.getMessage(), e);
-    } finally {
-      if (!ok) {
-        for (FileOutStream out : outs) {
-          if (out != null) {
-            try {
-              out.cancel();
-            } catch (IOException | RuntimeException ignored) {
-              // failing already
-            }
-          }
-        }
-      }
-    }
-    moved[0] += (long) count * g.splitSize();
+    List<int[]> crcs = client.splitRebuilder().write(lookup, task.getSplitsList(),
+        task.getWorkersList(), bandwidth, moved);
     if (task.getKind() == MaintenanceTask.Kind.ADD_SPLITS) {
-      for (int j = 0; j < count; j++) {
+      for (int j = 0; j < task.getSplitsCount(); j++) {
         for (int[] stripe : crcs) {
           report.addCrc32C(stripe[j]);
         }
-      }
-    }
-  }
-
-  /** Codes one stripe's cells for the task's split indexes and appends them; returns their CRCs. */
-  private int[] writeStripe(StripeWindow window, StripeGeometry g, int s, int from, int k,
-      int parities, boolean replica, MaintenanceTask task, FileOutStream[] outs)
-      throws IOException {
-    int cell = (int) g.cellLength(s);
-    int at = (int) (g.splitOffset(s) - g.splitOffset(from));
-    ByteBuffer[] data = new ByteBuffer[k];
-    for (int i = 0; i < k; i++) {
-      data[i] = window.data(i).limit(at + cell).position(at);
-    }
-    ByteBuffer[] parity = new ByteBuffer[parities];
-    DirectBufferPool pool = client.pool();
-    try {
-      for (int i = 0; i < parities; i++) {
-        parity[i] = pool.acquire(cell);
-      }
-      if (parities > 0 && cell > 0) {
-        ReedSolomon.coder(k, parities).encode(data, parity);
-      }
-      int[] crcs = new int[outs.length];
-      byte[] chunk = new byte[Math.min(cell, 1 << 20)];
-      for (int j = 0; j < outs.length; j++) {
-        int index = task.getSplits(j);
-        ByteBuffer unit = (replica ? data[0] : index < k ? data[index] : parity[index - k])
-            .duplicate();
-        CRC32C crc = new CRC32C();
-        crc.update(unit.duplicate());
-        crcs[j] = (int) crc.getValue();
-        bandwidth.acquire(Math.max(1, cell));
-        while (unit.hasRemaining()) {
-          int n = Math.min(chunk.length, unit.remaining());
-          unit.get(chunk, 0, n);
-          outs[j].write(chunk, 0, n);
-        }
-      }
-      return crcs;
-    } finally {
-      for (ByteBuffer p : parity) {
-        pool.release(p);
       }
     }
   }

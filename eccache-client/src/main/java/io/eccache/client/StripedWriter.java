@@ -45,10 +45,13 @@ final class StripedWriter {
   static final class Result {
     final long objectSize;
     final List<Integer> crc32c;
+    /** Splits whose worker failed during the write: to be written again elsewhere. */
+    final List<Integer> failed;
 
-    Result(long objectSize, List<Integer> crc32c) {
+    Result(long objectSize, List<Integer> crc32c, List<Integer> failed) {
       this.objectSize = objectSize;
       this.crc32c = crc32c;
+      this.failed = failed;
     }
   }
 
@@ -67,7 +70,9 @@ final class StripedWriter {
 
   /**
    * Writes everything {@code source} yields into the splits of {@code allocation}, and also to
-   * {@code persist} when not null (the whole object, for a THROUGH write).
+   * {@code persist} when not null (the whole object, for a THROUGH write). Up to n - k splits may
+   * fail (their worker dies or refuses): the others are written to the end and the failed ones are
+   * returned, to be rebuilt on other workers before the commit; one more failure fails the write.
    *
    * @param expectedSize the size the allocation was made for, or -1 when not known
    */
@@ -82,10 +87,11 @@ final class StripedWriter {
     int cellBuffers = replicas ? k : n; // copies all write the one data cell
     Stripe[] sets = {new Stripe(cellBuffers, cell), new Stripe(cellBuffers, cell)};
     List<int[]> crcs = new ArrayList<>();
-    List<Future<?>> inFlight = new ArrayList<>();
+    List<SplitTask> inFlight = new ArrayList<>();
+    SplitFailures failures = new SplitFailures(n, n - k);
     boolean done = false;
     try {
-      openAll(allocation, outs, layout.getSplitSize());
+      openAll(allocation, outs, layout.getSplitSize(), failures);
       long total = 0;
       for (int s = 0; ; s++) {
         Stripe stripe = sets[s & 1];
@@ -118,19 +124,30 @@ final class StripedWriter {
         }
         crcs.add(stripeCrcs);
         // The previous stripe's writes: each stream takes one write at a time.
-        awaitAll(inFlight, "writing stripe " + (s - 1) + " of '" + layout.getKey() + "'");
+        awaitAll(inFlight, "writing stripe " + (s - 1) + " of '" + layout.getKey() + "'",
+            failures);
+        failures.check();
         for (int i = 0; i < n; i++) {
+          if (failures.failed(i)) {
+            continue;
+          }
           FileOutStream out = outs[i];
           ByteBuffer unit = units[i];
-          inFlight.add(io.submit(() -> {
-            copy(unit.duplicate(), out);
-            ClientMetrics.BYTES_WRITTEN.inc(unit.remaining());
+          int index = i;
+          inFlight.add(new SplitTask(i, io.submit(() -> {
+            try {
+              copy(unit.duplicate(), out);
+              ClientMetrics.BYTES_WRITTEN.inc(unit.remaining());
+            } catch (IOException | RuntimeException e) {
+              failures.record(index, e);
+              cancelQuietly(out);
+            }
             return null;
-          }));
+          })));
         }
         if (persist != null) {
           int objectBytes = got;
-          inFlight.add(io.submit(() -> {
+          inFlight.add(new SplitTask(SplitTask.UNDER_STORE, io.submit(() -> {
             int left = objectBytes;
             try {
               for (int i = 0; i < k && left > 0; i++) {
@@ -145,13 +162,13 @@ final class StripedWriter {
                   + " CACHE_ONLY", e);
             }
             return null;
-          }));
+          })));
         }
         if (got < k * cell) {
           break; // a short stripe is the last
         }
       }
-      awaitAll(inFlight, "writing the last stripe of '" + layout.getKey() + "'");
+      awaitAll(inFlight, "writing the last stripe of '" + layout.getKey() + "'", failures);
       if (expectedSize >= 0 && total == expectedSize && hasMore(source)) {
         // A full last stripe (or an empty object) stops the loop before it sees the extra bytes.
         throw new InvalidArgumentException("the stream holds more than the " + expectedSize
@@ -161,12 +178,13 @@ final class StripedWriter {
         throw new InvalidArgumentException("the stream ended after " + total + " of the "
             + expectedSize + " bytes the PUT declared: give its exact length, or -1 if unknown");
       }
-      closeAll(outs);
+      closeAll(outs, failures);
+      failures.check();
       done = true;
-      return new Result(total, splitMajor(crcs, n));
+      return new Result(total, splitMajor(crcs, n), failures.indexes());
     } finally {
       if (!done) {
-        awaitQuietly(inFlight);
+        awaitQuietly(inFlight, failures);
         for (FileOutStream out : outs) {
           cancelQuietly(out);
         }
@@ -250,8 +268,8 @@ final class StripedWriter {
     }
   }
 
-  private void openAll(AllocateResponse allocation, FileOutStream[] outs, long splitSize)
-      throws IOException {
+  private void openAll(AllocateResponse allocation, FileOutStream[] outs, long splitSize,
+      SplitFailures failures) throws IOException {
     CreateFilePOptions options = CreateFilePOptions.newBuilder()
         .setWriteType(WritePType.MUST_CACHE)
         .setReplicationMax(1)
@@ -273,7 +291,7 @@ final class StripedWriter {
         outs[i] = opening.get(i).get(Math.max(0, deadline - System.nanoTime()),
             TimeUnit.NANOSECONDS);
       } catch (ExecutionException e) {
-        failure = failure != null ? failure : asIOException(e.getCause());
+        failures.record(i, e.getCause()); // its worker is gone or full: written elsewhere later
       } catch (TimeoutException e) {
         failure = failure != null ? failure : new DeadlineExceededException("opening split "
             + allocation.getSplits(i).getPath() + " on worker "
@@ -288,17 +306,71 @@ final class StripedWriter {
     if (failure != null) {
       throw failure;
     }
+    failures.check();
   }
 
-  private void closeAll(FileOutStream[] outs) throws IOException {
-    List<Future<?>> closing = new ArrayList<>();
-    for (FileOutStream out : outs) {
-      closing.add(io.submit(() -> {
-        out.close(); // completes the split's block on its worker
+  private void closeAll(FileOutStream[] outs, SplitFailures failures) throws IOException {
+    List<SplitTask> closing = new ArrayList<>();
+    for (int i = 0; i < outs.length; i++) {
+      if (failures.failed(i)) {
+        continue;
+      }
+      FileOutStream out = outs[i];
+      int index = i;
+      closing.add(new SplitTask(i, io.submit(() -> {
+        try {
+          out.close(); // completes the split's block on its worker
+        } catch (IOException | RuntimeException e) {
+          failures.record(index, e);
+        }
         return null;
-      }));
+      })));
     }
-    awaitAll(closing, "completing the split files");
+    awaitAll(closing, "completing the split files", failures);
+  }
+
+  /** The splits that failed during one write, and how many may. Thread-safe. */
+  private static final class SplitFailures {
+    private final Throwable[] causes;
+    private final int tolerated;
+
+    SplitFailures(int splits, int tolerated) {
+      this.causes = new Throwable[splits];
+      this.tolerated = tolerated;
+    }
+
+    synchronized void record(int index, Throwable cause) {
+      if (causes[index] == null) {
+        causes[index] = cause;
+      }
+    }
+
+    synchronized boolean failed(int index) {
+      return causes[index] != null;
+    }
+
+    synchronized List<Integer> indexes() {
+      List<Integer> failed = new ArrayList<>();
+      for (int i = 0; i < causes.length; i++) {
+        if (causes[i] != null) {
+          failed.add(i);
+        }
+      }
+      return failed;
+    }
+
+    /** Throws when more splits failed than can be rebuilt from the others. */
+    synchronized void check() throws IOException {
+      List<Integer> failed = indexes();
+      if (failed.size() > tolerated) {
+        // The first failure as it was (typed); the code could rebuild `tolerated` of them.
+        IOException e = asIOException(causes[failed.get(0)]);
+        for (int i = 1; i < failed.size(); i++) {
+          e.addSuppressed(causes[failed.get(i)]);
+        }
+        throw e;
+      }
+    }
   }
 
   private static boolean hasMore(ByteSource source) throws IOException {
@@ -336,23 +408,43 @@ final class StripedWriter {
     });
   }
 
+  /** One split's write or close in flight (or the under-store copy's). */
+  private static final class SplitTask {
+    static final int UNDER_STORE = -1;
+    final int index;
+    final Future<?> future;
+
+    SplitTask(int index, Future<?> future) {
+      this.index = index;
+      this.future = future;
+    }
+  }
+
   /**
-   * Waits for every task, {@code alluxio.eccache.user.io.timeout} at most in all; throws the first
-   * failure. Clears the list.
+   * Waits for every task, {@code alluxio.eccache.user.io.timeout} at most in all. A split whose
+   * task has not finished by then counts as failed (its stream is abandoned, the split is written
+   * elsewhere if the code allows); the under-store copy's failure or delay fails the write. Clears
+   * the list.
    */
-  private void awaitAll(List<? extends Future<?>> tasks, String what) throws IOException {
+  private void awaitAll(List<SplitTask> tasks, String what, SplitFailures failures)
+      throws IOException {
     IOException failure = null;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    for (Future<?> f : tasks) {
+    for (SplitTask task : tasks) {
       try {
-        f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        task.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (ExecutionException e) {
         failure = failure != null ? failure : asIOException(e.getCause());
       } catch (TimeoutException e) {
-        failure = new DeadlineExceededException(what + " took more than " + timeoutMs
-            + " ms (alluxio.eccache.user.io.timeout): a worker does not answer; check the"
-            + " workers, then PUT again");
-        break;
+        DeadlineExceededException late = new DeadlineExceededException(what + " took more than "
+            + timeoutMs + " ms (alluxio.eccache.user.io.timeout): "
+            + (task.index == SplitTask.UNDER_STORE ? "the under store (S3)" : "a worker")
+            + " does not answer; check it, then PUT again");
+        if (task.index == SplitTask.UNDER_STORE) {
+          failure = failure != null ? failure : late;
+        } else {
+          failures.record(task.index, late);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         failure = new IOException("interrupted while writing splits", e);
@@ -363,11 +455,12 @@ final class StripedWriter {
     if (failure != null) {
       throw failure;
     }
+    failures.check();
   }
 
-  private void awaitQuietly(List<? extends Future<?>> tasks) {
+  private void awaitQuietly(List<SplitTask> tasks, SplitFailures failures) {
     try {
-      awaitAll(tasks, "cleaning up");
+      awaitAll(tasks, "cleaning up", failures);
     } catch (IOException ignored) {
       // already failing; the first error is the one reported
     }

@@ -26,6 +26,10 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,7 +50,7 @@ class DataSafetyTest {
         .workerTimeout("3s").property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
         .property(EcCacheKeys.CELL_SIZE, "64KB").property(EcCacheKeys.USER_STREAM_WINDOW, "200KB")
         // Short, so the sweep is seen within a test; the grace outlasts every read here.
-        .property(EcCacheKeys.ALLOCATION_TIMEOUT, "2s").property(EcCacheKeys.RETIRED_GRACE, "60s")
+        .property(EcCacheKeys.ALLOCATION_TIMEOUT, "6s").property(EcCacheKeys.RETIRED_GRACE, "60s")
         .start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
   }
@@ -254,7 +258,7 @@ class DataSafetyTest {
             throw new RuntimeException(e);
           }
         }).findFirst().orElseThrow();
-    // The coordinator's sweep (every 500 ms here) removes the failed writes once 2 s old.
+    // The coordinator's sweep (every 1.5 s here) removes the failed writes once 6 s old.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     List<String> writes;
     do {
@@ -282,6 +286,112 @@ class DataSafetyTest {
               .setR(Integer.MAX_VALUE).setScheme("ec").setObjectSize(10).build()));
     }
     assertFalse(cache.list("bad/").iterator().hasNext());
+  }
+
+  @Test
+  void aPutSurvivesAWorkerLostWhileItWrites() throws Exception {
+    byte[] data = bytes(3_000_000, 70); // 23 stripes of 2 x 64 KB
+    long replaced = 0;
+    ExecutorService putter = Executors.newSingleThreadExecutor();
+    try {
+      // RS(2,2) puts splits on 4 of the 5 workers: stop one mid-PUT until one held a split.
+      for (int attempt = 0; attempt < 10 && replaced == 0; attempt++) {
+        String key = "lost-worker/" + attempt;
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        InputStream gated = new GatedStream(data, 500_000, started, resume);
+        Future<?> put = putter.submit(() -> {
+          cache.put(key, gated, data.length, PutOptions.code(2, 2));
+          return null;
+        });
+        assertTrue(started.await(30, TimeUnit.SECONDS));
+        int victim = attempt % WORKERS;
+        long before = ClientMetrics.SPLITS_REPLACED.getCount();
+        cluster.stopWorker(victim);
+        try {
+          resume.countDown();
+          put.get(90, TimeUnit.SECONDS); // the PUT succeeds: the lost split is written elsewhere
+          replaced += ClientMetrics.SPLITS_REPLACED.getCount() - before;
+          assertArrayEquals(data, cache.get(key));
+          assertEquals(4, cache.stat(key).liveSplits());
+        } finally {
+          cluster.startWorker(victim);
+          cluster.awaitLiveWorkers(WORKERS);
+        }
+        assertArrayEquals(data, cache.get(key));
+      }
+    } finally {
+      putter.shutdownNow();
+    }
+    assertTrue(replaced > 0, "no stopped worker held a split in 10 tries");
+  }
+
+  @Test
+  void clientsWithTheirOwnContextLeakNoFileDescriptors() throws Exception {
+    alluxio.conf.AlluxioConfiguration conf = cluster.fileSystemContext().getClusterConf();
+    for (int i = 0; i < 10; i++) { // warm up: class loading, shared pools
+      cycle(conf);
+    }
+    long before = openDescriptors();
+    for (int i = 0; i < 100; i++) {
+      cycle(conf);
+    }
+    long after = openDescriptors();
+    assertTrue(after - before < 15, "100 client create/close cycles left " + (after - before)
+        + " more file descriptors open");
+  }
+
+  private static void cycle(alluxio.conf.AlluxioConfiguration conf) throws IOException {
+    try (EcCacheClient own = EcCacheClient.create(conf)) {
+      own.list("dots/");
+    }
+  }
+
+  private static long openDescriptors() throws IOException {
+    try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.count();
+    }
+  }
+
+  /** Yields {@code data}, stopping once after {@code pauseAt} bytes until {@code resume} opens. */
+  private static final class GatedStream extends InputStream {
+    private final byte[] data;
+    private final int pauseAt;
+    private final CountDownLatch started;
+    private final CountDownLatch resume;
+    private int at;
+
+    GatedStream(byte[] data, int pauseAt, CountDownLatch started, CountDownLatch resume) {
+      this.data = data;
+      this.pauseAt = pauseAt;
+      this.started = started;
+      this.resume = resume;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (at >= data.length) {
+        return -1;
+      }
+      if (at >= pauseAt && started.getCount() > 0) {
+        started.countDown();
+        try {
+          resume.await();
+        } catch (InterruptedException e) {
+          throw new IOException(e);
+        }
+      }
+      int n = Math.min(len, (at < pauseAt ? pauseAt : data.length) - at);
+      System.arraycopy(data, at, b, off, n);
+      at += n;
+      return n;
+    }
   }
 
   private static byte[] concat(byte[] a, byte[] b) {

@@ -79,6 +79,14 @@ public final class CoordinatorClient extends AbstractMasterClient {
   }
 
   /** Marks a committed write as copied to the under store; false if the key holds another write. */
+  /** A new worker for a split of pending write {@code writeId}, none of {@code exclude}. */
+  public alluxio.grpc.WorkerNetAddress placeSplit(String key, String writeId,
+      java.util.List<alluxio.grpc.WorkerNetAddress> exclude) throws AlluxioStatusException {
+    return retryRPC(() -> stub.placeSplit(io.eccache.common.proto.PlaceSplitRequest.newBuilder()
+        .setKey(key).setWriteId(writeId).addAllExclude(exclude).build()), LOG, "PlaceSplit",
+        "key=%s", key).getWorker();
+  }
+
   public boolean markPersisted(String key, String writeId) throws AlluxioStatusException {
     return retryRPC(() -> stub.markPersisted(MarkPersistedRequest.newBuilder().setKey(key)
         .setWriteId(writeId).build()), LOG, "MarkPersisted", "key=%s", key).getMarked();

@@ -25,6 +25,8 @@ public final class EcCacheMetrics {
   public static final String BYTES_READ = "EcCacheBytesRead";
   /** Counter: bytes of splits written (parities included). */
   public static final String BYTES_WRITTEN = "EcCacheBytesWritten";
+  /** Splits a PUT wrote again on another worker because theirs failed during the write. */
+  public static final String SPLITS_REPLACED = "EcCacheSplitsReplaced";
   /** Timer: decoding missing data splits of one read window. */
   public static final String DECODE_TIME = "EcCacheDecodeTime";
   /** Timer: encoding the parities of one stripe. */

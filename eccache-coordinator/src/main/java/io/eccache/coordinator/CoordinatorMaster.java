@@ -335,6 +335,37 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     return response.build();
   }
 
+  /**
+   * Late binding for writes: a live worker for a split of a pending write whose worker failed,
+   * chosen uniformly among those holding none of the write's other splits.
+   */
+  io.eccache.common.proto.PlaceSplitResponse placeSplit(
+      io.eccache.common.proto.PlaceSplitRequest request) throws IOException, AlluxioException {
+    String key = checkKey(request.getKey());
+    PendingWrite write = pending.get(request.getWriteId());
+    if (write == null || !write.layout.getKey().equals(key)) {
+      throw new NotFoundException("no pending write " + request.getWriteId() + " for key '" + key
+          + "' (committed, abandoned or forgotten by a restarted master): PUT the object again");
+    }
+    Set<String> excluded = new HashSet<>();
+    for (alluxio.grpc.WorkerNetAddress w : request.getExcludeList()) {
+      excluded.add(w.getHost() + ":" + w.getRpcPort());
+    }
+    List<WorkerInfo> candidates = new ArrayList<>();
+    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
+      if (!excluded.contains(w.getAddress().getHost() + ":" + w.getAddress().getRpcPort())) {
+        candidates.add(w);
+      }
+    }
+    if (candidates.isEmpty()) {
+      throw new FailedPreconditionException("no live worker is left for a split of '" + key
+          + "' besides the " + excluded.size() + " its write uses: add workers or lower k + r");
+    }
+    WorkerInfo chosen = candidates.get(random.nextInt(candidates.size()));
+    return io.eccache.common.proto.PlaceSplitResponse.newBuilder()
+        .setWorker(GrpcUtils.toProto(chosen.getAddress())).build();
+  }
+
   /** Makes a write visible: checks its splits exist, then switches the object's layout to it. */
   void commit(CommitRequest request) throws IOException, AlluxioException {
     String key = checkKey(request.getKey());
@@ -743,7 +774,15 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
           return existed;
         }
         sweeper.retire(layout.getDirectory(), layout.getWriteId(), System.currentTimeMillis());
-        fileSystemMaster.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyRecursive());
+        if (fileSystemMaster.listStatus(new AlluxioURI(dir), noSyncList()).isEmpty()) {
+          fileSystemMaster.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyRecursive());
+        } else {
+          // A PUT of the key is writing its splits here: the key is gone, its write may go on
+          // (and commit a new version); the sweep removes the directory once it is empty.
+          fileSystemMaster.setAttribute(new AlluxioURI(dir), SetAttributeContext.mergeFrom(
+              SetAttributePOptions.newBuilder().putXattr(ObjectPaths.LAYOUT_XATTR, ByteString.EMPTY)
+                  .setXattrUpdateStrategy(XAttrUpdateStrategy.DELETE_KEYS)));
+        }
         popularity.forget(key);
         return true;
       });
@@ -833,8 +872,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private static Layout parse(FileInfo dir) {
     Map<String, byte[]> xattrs = dir.getXAttr();
     byte[] bytes = xattrs == null ? null : xattrs.get(ObjectPaths.LAYOUT_XATTR);
-    if (bytes == null) {
-      return null; // allocated, never committed
+    if (bytes == null || bytes.length == 0) {
+      return null; // allocated and never committed, or deleted while a PUT was writing
     }
     try {
       return Layout.parseFrom(ByteString.copyFrom(bytes));

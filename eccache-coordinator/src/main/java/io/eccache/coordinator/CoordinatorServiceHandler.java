@@ -51,6 +51,13 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
   }
 
   @Override
+  public void placeSplit(io.eccache.common.proto.PlaceSplitRequest request,
+      StreamObserver<io.eccache.common.proto.PlaceSplitResponse> out) {
+    RpcUtils.call(LOG, () -> master.placeSplit(request), "PlaceSplit", "key=%s", out,
+        request.getKey());
+  }
+
+  @Override
   public void markPersisted(MarkPersistedRequest request,
       StreamObserver<MarkPersistedResponse> out) {
     RpcUtils.call(LOG, () -> MarkPersistedResponse.newBuilder()

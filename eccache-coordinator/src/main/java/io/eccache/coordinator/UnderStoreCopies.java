@@ -58,9 +58,42 @@ final class UnderStoreCopies {
           + (info.isPersisted() ? "" : ", not persisted") + "): PUT the object again");
     }
     AlluxioURI target = new AlluxioURI(paths.objectPath(key));
-    deleteIfPresent(target);
-    fs.rename(staged, target, RenameContext.mergeFrom(RenamePOptions.newBuilder()));
+    // Alluxio's rename does not replace: the old copy steps aside, and comes back if the new one
+    // cannot take its name, so a failed commit leaves S3 as it was.
+    AlluxioURI aside = new AlluxioURI(paths.stagingPath(writeId + "-replaced"));
+    boolean replacing = exists(target);
+    if (replacing) {
+      deleteIfPresent(aside);
+      rename(target, aside);
+    }
+    try {
+      rename(staged, target);
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      if (replacing) {
+        try {
+          rename(aside, target);
+        } catch (IOException | AlluxioException | RuntimeException restoring) {
+          e.addSuppressed(restoring);
+        }
+      }
+      throw e;
+    }
+    if (replacing) {
+      deleteIfPresent(aside);
+    }
     return fs.getFileInfo(target, loadOnce());
+  }
+
+  private void rename(AlluxioURI from, AlluxioURI to) throws IOException, AlluxioException {
+    fs.rename(from, to, RenameContext.mergeFrom(RenamePOptions.newBuilder()));
+  }
+
+  private boolean exists(AlluxioURI path) throws IOException, AlluxioException {
+    try {
+      return !fs.getFileInfo(path, loadOnce()).isFolder();
+    } catch (FileDoesNotExistException e) {
+      return false;
+    }
   }
 
   /** Removes {@code key}'s copies from the under store (its own and a foreign plain path). */

@@ -197,8 +197,8 @@ class CoordinatorIntegrationTest {
   @Test
   @Order(7)
   void deleteRemovesTheObject() throws Exception {
-    assertTrue(coordinator.delete("tables/part-0"));
-    assertFalse(coordinator.delete("tables/part-0"));
+    assertTrue(coordinator.delete("tables/part-0", false));
+    assertFalse(coordinator.delete("tables/part-0", false));
     assertThrows(NotFoundException.class, () -> coordinator.lookup("tables/part-0"));
     assertArrayEquals(new String[0], coordinator.list("tables/").getObjectsList().stream()
         .map(Layout::getKey).toArray(String[]::new));

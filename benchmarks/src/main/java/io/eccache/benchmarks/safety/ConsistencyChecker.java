@@ -318,7 +318,7 @@ public final class ConsistencyChecker {
   }
 
   /** The version {@code got} is, or -1 after recording why it is no version of key {@code i}. */
-  private long check(int i, byte[] got, Report report) {
+  long check(int i, byte[] got, Report report) {
     if (got.length < HEADER) {
       report.violations.add(key(i) + ": " + got.length + " bytes, shorter than any version");
       return -1;

@@ -5,8 +5,13 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import java.io.IOException;
 import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
 
-/** {@code alluxio fs ecRm <key>}: removes an object from eccache (its S3 copy stays). */
+/**
+ * {@code alluxio fs ecRm [--cache-only] <key>}: deletes an object from eccache and from the under
+ * store, as {@code alluxio fs rm} does; {@code --cache-only} evicts it from eccache only.
+ */
 public final class EcRmCommand extends EcCacheFsCommand {
   /** Made by Alluxio's shell, with its context. */
   public EcRmCommand(FileSystemContext context) {
@@ -23,10 +28,19 @@ public final class EcRmCommand extends EcCacheFsCommand {
     checkArgs(cl, 1);
   }
 
+  private static final Option CACHE_ONLY = Option.builder().longOpt("cache-only")
+      .desc("evict from eccache only; keep the copy in the under store").build();
+
+  @Override
+  public Options getOptions() {
+    return new Options().addOption(CACHE_ONLY);
+  }
+
   @Override
   public int run(CommandLine cl) throws IOException {
     String key = cl.getArgs()[0];
-    if (!cache().delete(key)) {
+    boolean cacheOnly = cl.hasOption(CACHE_ONLY.getLongOpt());
+    if (!(cacheOnly ? cache().evict(key) : cache().delete(key))) {
       throw new NotFoundException("no eccache object '" + key + "'");
     }
     System.out.println("Removed " + key);
@@ -35,11 +49,12 @@ public final class EcRmCommand extends EcCacheFsCommand {
 
   @Override
   public String getUsage() {
-    return "ecRm <key>";
+    return "ecRm [--cache-only] <key>";
   }
 
   @Override
   public String getDescription() {
-    return "Removes an object from eccache; its copy in the under store (S3), if any, stays.";
+    return "Deletes an object from eccache and from the under store (S3); with --cache-only,"
+        + " evicts it from eccache and keeps the under store's copy.";
   }
 }

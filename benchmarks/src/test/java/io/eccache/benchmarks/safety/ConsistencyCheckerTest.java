@@ -1,0 +1,60 @@
+package io.eccache.benchmarks.safety;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.eccache.client.EcCacheClient;
+import io.eccache.common.EcCacheKeys;
+import io.eccache.testkit.EmbeddedCluster;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The concurrency checker, short, on a real cluster: every read is one whole version of its key,
+ * no quiet read is stale, and the run ends on its own. `eccache check` runs it for minutes.
+ */
+class ConsistencyCheckerTest {
+  @Test
+  void concurrentPutsGetsAndDeletesNeverMixLoseOrHang() throws Exception {
+    ConsistencyChecker.Settings settings = new ConsistencyChecker.Settings();
+    settings.threads = Integer.getInteger("eccache.check.threads", 6);
+    settings.durationMs = Long.getLong("eccache.check.ms", 20_000L);
+    settings.keys = 5;
+    settings.maxObjectBytes = 400_000;
+    settings.hangBoundMs = 90_000;
+    try (EmbeddedCluster cluster = EmbeddedCluster.builder().workers(5)
+        .workerMemoryBytes(192L << 20).property(EcCacheKeys.CELL_SIZE, "64KB")
+        .property(EcCacheKeys.USER_STREAM_WINDOW, "200KB").start();
+        EcCacheClient cache = EcCacheClient.create(cluster.fileSystemContext())) {
+      ConsistencyChecker.Report report =
+          new ConsistencyChecker(cache, settings).run(System.out::println);
+      System.out.println("consistency check: " + report);
+      report.errors.stream().limit(10).forEach(e -> System.out.println("  error: " + e));
+      assertTrue(report.hangs.isEmpty(), () -> String.join("\n", report.hangs));
+      assertTrue(report.violations.isEmpty(), () -> String.join("\n", report.violations));
+      assertTrue(report.puts.get() > 20 && report.gets.get() + report.streams.get() > 20,
+          report::toString);
+      assertTrue(report.versionsSeen.get() > 5, report::toString);
+    }
+  }
+
+  @Test
+  void contentNamesItsKeyAndVersionAndIsCheckedWhole() {
+    ConsistencyChecker.Settings settings = new ConsistencyChecker.Settings();
+    ConsistencyChecker checker = new ConsistencyChecker(null, settings);
+    byte[] v3 = checker.content(2, 3);
+    assertArrayEquals(v3, checker.content(2, 3));
+    ByteBuffer header = ByteBuffer.wrap(v3);
+    header.getInt();
+    assertEquals(2, header.getInt());
+    assertEquals(3, header.getLong());
+    ConsistencyChecker.Report report = new ConsistencyChecker.Report();
+    assertEquals(3, checker.check(2, v3, report));
+    assertEquals(-1, checker.check(1, v3, report)); // another key's bytes
+    byte[] torn = v3.clone();
+    torn[torn.length - 1] ^= 1;
+    assertEquals(-1, checker.check(2, torn, report)); // a mix or a tear
+    assertEquals(2, report.violations.size());
+  }
+}
