@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * write modes: every stored key reads back its own bytes and {@code list("")} holds exactly them.
  */
 class KeyFuzzTest {
-  private static final int KEYS = Integer.getInteger("eccache.fuzz.keys", 1500);
+  private static final int KEYS = Integer.getInteger("eccache.fuzz.keys", 800);
   private static EmbeddedCluster cluster;
   private static EcCacheClient cache;
 
