@@ -195,16 +195,19 @@ public final class EcCacheClient implements AutoCloseable {
   private void timedPut(String key, ByteSource source, long length, PutOptions options)
       throws IOException {
     long began = System.nanoTime();
-    put(key, source, length, options, null);
+    put(key, source, length, options, null, null);
     ClientMetrics.PUT_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
   }
 
   /**
-   * A PUT; {@code alreadyPersisted}: the under-store file that holds exactly these bytes
-   * (read-through re-caching), so the layout says so without writing them again; else null.
+   * A PUT. {@code alreadyPersisted}: the under-store file that holds exactly these bytes (when
+   * caching again from it), so the layout says so without writing them again; else null.
+   * {@code replaces}: for eccache's own re-caching and rewriting, the write id (or "" for none) the
+   * key must still hold at the commit, so a user's PUT or delete meanwhile wins; null for a user's
+   * PUT.
    */
   private void put(String key, ByteSource source, long length, PutOptions options,
-      UnderStoreFile alreadyPersisted) throws IOException {
+      UnderStoreFile alreadyPersisted, String replaces) throws IOException {
     ObjectKeys.check(key);
     if (options == null) {
       throw new IllegalArgumentException("options must not be null");
@@ -262,6 +265,10 @@ public final class EcCacheClient implements AutoCloseable {
         .setObjectSize(written.objectSize).setPersisted(through);
     if (alreadyPersisted != null) {
       commit.setUfsPath(alreadyPersisted.path).setUfsFileId(alreadyPersisted.fileId);
+    }
+    if (replaces != null) {
+      // Re-caching or rewriting: only while the key still holds what it did when that began.
+      commit.setConditional(true).setExpectedWriteId(replaces);
     }
     coordinator.commit(commit.build());
     if (options.writeMode() == WriteMode.ASYNC && alreadyPersisted == null) {
@@ -440,7 +447,8 @@ public final class EcCacheClient implements AutoCloseable {
         in.readNBytes(object, 0, object.length);
       }
       statistics.addFallback();
-      background.submit(() -> recacheFromUnderStore(key, sameShape(layout)));
+      background.submit(() -> recacheFromUnderStore(key, sameShape(layout),
+          layout.getWriteId()));
       return object;
     }
   }
@@ -466,14 +474,15 @@ public final class EcCacheClient implements AutoCloseable {
       lookup = coordinator.lookup(key);
     } catch (NotFoundException notCached) {
       UnderStoreFile file = findInUnderStore(key, notCached);
-      background.submit(() -> recacheFromUnderStore(key, PutOptions.defaults()));
+      background.submit(() -> recacheFromUnderStore(key, PutOptions.defaults(), ""));
       return file.in;
     }
     Layout layout = lookup.getLayout();
     // The rest of this version from S3 while S3 still holds this version, never a newer one.
     ObjectReadStream.UnderStore rest = !layout.getPersisted() ? null : position -> {
       InputStream in = openSameVersion(layout, position);
-      background.submit(() -> recacheFromUnderStore(key, sameShape(layout)));
+      background.submit(() -> recacheFromUnderStore(key, sameShape(layout),
+          layout.getWriteId()));
       return in;
     };
     return newStream(lookup, delta, rest);
@@ -628,7 +637,7 @@ public final class EcCacheClient implements AutoCloseable {
     statistics.addFallback();
     if (data.length == file.length) {
       try {
-        put(key, ByteSource.of(data), data.length, recache, file);
+        put(key, ByteSource.of(data), data.length, recache, file, "");
       } catch (IOException | RuntimeException e) {
         LOG.warn("eccache: '{}' was read from the under store but could not be cached again: {}",
             key, e.toString());
@@ -638,9 +647,9 @@ public final class EcCacheClient implements AutoCloseable {
   }
 
   /** Caches the under store's copy of {@code key} again, streaming it; in the background. */
-  private Void recacheFromUnderStore(String key, PutOptions shape) {
+  private Void recacheFromUnderStore(String key, PutOptions shape, String replaces) {
     try {
-      recache(key, shape);
+      recache(key, shape, replaces);
     } catch (IOException | RuntimeException e) {
       LOG.warn("eccache: could not cache '{}' again from the under store: {}", key, e.toString());
     }
@@ -720,11 +729,14 @@ public final class EcCacheClient implements AutoCloseable {
     return context.getClusterConf();
   }
 
-  /** Stores the object again from the under store, as {@code shape}; in the calling thread. */
-  void recache(String key, PutOptions shape) throws IOException {
+  /**
+   * Stores the object again from the under store, as {@code shape}, in the calling thread, if the
+   * key still holds write {@code replaces} ("" for none) when it commits.
+   */
+  void recache(String key, PutOptions shape, String replaces) throws IOException {
     UnderStoreFile file = findInUnderStore(key, null);
     try (InputStream in = file.in) {
-      put(key, ByteSource.of(in), file.length, shape, file);
+      put(key, ByteSource.of(in), file.length, shape, file, replaces);
     }
   }
 
@@ -736,7 +748,7 @@ public final class EcCacheClient implements AutoCloseable {
           layout.getPersisted() && !layout.getUfsPath().isEmpty()
               ? new UnderStoreFile(layout.getUfsPath(), layout.getUfsFileId(),
                   layout.getObjectSize(), null)
-              : null);
+              : null, layout.getWriteId());
     }
   }
 

@@ -137,7 +137,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
     }
     if (task.getKind() == MaintenanceTask.Kind.REPAIR && task.getSplitsCount() == 0) {
       // Too few splits left to decode: store it again from S3.
-      client.recache(task.getKey(), EcCacheClient.sameShape(layout));
+      client.recache(task.getKey(), EcCacheClient.sameShape(layout), layout.getWriteId());
       moved[0] += 2 * layout.getObjectSize();
       return;
     }

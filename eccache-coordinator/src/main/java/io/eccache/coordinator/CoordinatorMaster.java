@@ -10,6 +10,7 @@ import alluxio.clock.SystemClock;
 import alluxio.conf.Configuration;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
+import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
@@ -407,12 +408,41 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         committed.setPersisted(true).setUfsPath(published.getPath())
             .setUfsFileId(published.getFileId());
       }
+      if (request.getConditional()) {
+        checkUnchanged(key, objectDir, request);
+      }
       commitLocked(committed.build(), objectDir);
     } finally {
       lock.unlock();
     }
     pending.remove(request.getWriteId());
     commits.incrementAndGet();
+  }
+
+  /**
+   * A re-caching commit stores what the under store held when it began: refused when the key was
+   * written or deleted since, so it never brings back an older or deleted version.
+   */
+  private void checkUnchanged(String key, String objectDir, CommitRequest request)
+      throws IOException, AlluxioException {
+    asMaster(() -> {
+      Layout current = readLayout(objectDir);
+      String currentWrite = current == null ? "" : current.getWriteId();
+      boolean same = currentWrite.equals(request.getExpectedWriteId());
+      if (same && !request.getUfsPath().isEmpty()) {
+        try {
+          same = fileSystemMaster.getFileInfo(new AlluxioURI(request.getUfsPath()), noSync())
+              .getFileId() == request.getUfsFileId();
+        } catch (FileDoesNotExistException deleted) {
+          same = false;
+        }
+      }
+      if (!same) {
+        throw new AbortedException("'" + key + "' was written or deleted while it was being"
+            + " cached again from the under store: not re-cached");
+      }
+      return null;
+    });
   }
 
   /** Switches {@code objectDir} to {@code layout}; the caller holds the key's lock. */

@@ -293,7 +293,7 @@ public final class ConsistencyChecker {
       return;
     } catch (IOException | RuntimeException e) {
       report.otherReadErrors.incrementAndGet();
-      report.errors.add((stream ? "stream " : "GET ") + key(i) + ": " + e);
+      report.errors.add((stream ? "stream " : "GET ") + key(i) + ": " + stackOf(e));
       return;
     }
     long version = check(i, got, report);
@@ -315,6 +315,16 @@ public final class ConsistencyChecker {
       report.violations.add(key(i) + ": read v" + version + ", older than v" + expected
           + " which completed before the read began");
     }
+  }
+
+  /** The exception and where it was thrown (the first frames), for an error report. */
+  private static String stackOf(Throwable e) {
+    StringBuilder s = new StringBuilder(e.toString());
+    StackTraceElement[] frames = e.getStackTrace();
+    for (int i = 0; i < Math.min(12, frames.length); i++) {
+      s.append("\n      at ").append(frames[i]);
+    }
+    return s.toString();
   }
 
   /** The version {@code got} is, or -1 after recording why it is no version of key {@code i}. */
