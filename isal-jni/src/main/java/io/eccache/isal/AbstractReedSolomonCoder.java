@@ -2,7 +2,8 @@ package io.eccache.isal;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What the native and the Java coder share: argument checking, the choice of survivors, and a cache
@@ -12,14 +13,28 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param <P> the subclass's compiled form of a coefficient matrix; immutable once built
  */
 abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
-  /** Past this many cached patterns new plans are still built, but not kept. */
-  static final int MAX_CACHED_DECODE_PLANS = 1024;
+  /**
+   * Decode plans kept, least recently used first out. A plan is 32 x k x erased bytes (352 KB at
+   * k = 200 with 55 erased), so this keeps the cache within tens of MB at the widest codes; a
+   * workload cycles through few patterns (which splits arrived first), and a miss only costs a
+   * k x k inversion. Plans are plain (garbage-collected) buffers: dropping one frees it.
+   */
+  static final int MAX_CACHED_DECODE_PLANS = 64;
 
   private final CauchyCode code;
   private final int k;
   private final int r;
   private final P encodePlan;
-  private final ConcurrentHashMap<ErasurePattern, P> decodePlans = new ConcurrentHashMap<>();
+  /** Access-ordered, guarded by itself. */
+  private final LinkedHashMap<ErasurePattern, P> decodePlans =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ErasurePattern, P> eldest) {
+          return size() > MAX_CACHED_DECODE_PLANS;
+        }
+      };
 
   AbstractReedSolomonCoder(int k, int r) {
     this.code = new CauchyCode(k, r);
@@ -54,6 +69,7 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
     int len = unitLength(data, "data");
     checkUnits(data, "data", len, false);
     checkUnits(parity, "parity", len, true);
+    checkNoOverlap(data, "data", parity, "parity", len);
     if (len > 0) {
       apply(encodePlan, data, parity, len);
     }
@@ -99,6 +115,7 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
     int len = inputs[0].remaining();
     checkUnits(inputs, "units", len, false);
     checkUnits(outputs, "outputs", len, true);
+    checkNoOverlap(units, "units", outputs, "outputs", len);
     if (len == 0 || erased.length == 0) {
       return;
     }
@@ -107,10 +124,14 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
 
   private P decodePlan(int[] survivors, int[] erased) {
     ErasurePattern pattern = new ErasurePattern(survivors, erased);
-    P plan = decodePlans.get(pattern);
+    P plan;
+    synchronized (decodePlans) {
+      plan = decodePlans.get(pattern);
+    }
     if (plan == null) {
+      // Built outside the lock (an inversion); two threads may build the same plan, one is kept.
       plan = compile(code.decodeRows(survivors, erased), erased.length);
-      if (decodePlans.size() < MAX_CACHED_DECODE_PLANS) {
+      synchronized (decodePlans) {
         P raced = decodePlans.putIfAbsent(pattern, plan);
         plan = raced != null ? raced : plan;
       }
@@ -120,7 +141,47 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
 
   /** How many decode plans are cached; for tests. */
   final int cachedDecodePlans() {
-    return decodePlans.size();
+    synchronized (decodePlans) {
+      return decodePlans.size();
+    }
+  }
+
+  /**
+   * Refuses an output that shares memory with an input or with another output: the native coder
+   * reads its inputs while it writes its outputs, so such a call would write wrong parity silently
+   * (and the Java twin, which buffers, would disagree with it). Null units (erased) are skipped.
+   */
+  private static void checkNoOverlap(ByteBuffer[] inputs, String inName, ByteBuffer[] outputs,
+      String outName, int len) {
+    if (!DirectAddresses.AVAILABLE || len == 0) {
+      return; // no way to tell where a direct buffer's bytes are; only the native coder needs it
+    }
+    long[] outStart = new long[outputs.length];
+    for (int o = 0; o < outputs.length; o++) {
+      outStart[o] = DirectAddresses.of(outputs[o]) + outputs[o].position();
+      for (int p = 0; p < o; p++) {
+        if (overlap(outStart[o], outStart[p], len)) {
+          throw new IllegalArgumentException(outName + "[" + o + "] and " + outName + "[" + p
+              + "] share memory: every output must be a buffer of its own");
+        }
+      }
+    }
+    for (int i = 0; i < inputs.length; i++) {
+      if (inputs[i] == null) {
+        continue;
+      }
+      long in = DirectAddresses.of(inputs[i]) + inputs[i].position();
+      for (int o = 0; o < outputs.length; o++) {
+        if (overlap(in, outStart[o], len)) {
+          throw new IllegalArgumentException(outName + "[" + o + "] shares memory with " + inName
+              + "[" + i + "]: an output must not overlap any input");
+        }
+      }
+    }
+  }
+
+  private static boolean overlap(long a, long b, int len) {
+    return a < b + len && b < a + len;
   }
 
   private static void checkCount(ByteBuffer[] buffers, String name, int expected) {

@@ -101,7 +101,8 @@ public final class ReedSolomon {
   }
 
   static void checkCode(int k, int r) {
-    if (k < 1 || r < 1 || k + r > MAX_UNITS) {
+    // Each bound on its own first: k + r in int arithmetic overflows past the last check.
+    if (k < 1 || r < 1 || k > MAX_UNITS || r > MAX_UNITS || k + r > MAX_UNITS) {
       throw new IllegalArgumentException("invalid Reed-Solomon code (k=" + k + ", r=" + r
           + "): need k >= 1 data units, r >= 1 parity units and k + r <= " + MAX_UNITS
           + " (GF(2^8))");
