@@ -18,7 +18,6 @@ import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.GrpcUtils;
-import alluxio.grpc.FileSystemMasterCommonPOptions;
 import alluxio.grpc.GetStatusPOptions;
 import alluxio.grpc.LoadMetadataPType;
 import alluxio.grpc.OpenFilePOptions;
@@ -570,10 +569,12 @@ public final class EcCacheClient implements AutoCloseable {
         + String.join(", ", candidates) + ")");
   }
 
-  /** A status straight from the under store (no cached absence, no stale metadata). */
+  /**
+   * A status that looks in the under store when Alluxio has none (not trusting a cached absence),
+   * so an object another tool just wrote is found.
+   */
   private static final GetStatusPOptions FRESH = GetStatusPOptions.newBuilder()
-      .setLoadMetadataType(LoadMetadataPType.ALWAYS)
-      .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(0)).build();
+      .setLoadMetadataType(LoadMetadataPType.ALWAYS).build();
 
   /** The file at {@code path} if it is a complete object file; null if there is none. */
   private UnderStoreFile openUnderStore(String key, String path, GetStatusPOptions options)

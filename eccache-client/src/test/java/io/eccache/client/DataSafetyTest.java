@@ -353,47 +353,6 @@ class DataSafetyTest {
     }
   }
 
-  /** Yields {@code data}, stopping once after {@code pauseAt} bytes until {@code resume} opens. */
-  private static final class GatedStream extends InputStream {
-    private final byte[] data;
-    private final int pauseAt;
-    private final CountDownLatch started;
-    private final CountDownLatch resume;
-    private int at;
-
-    GatedStream(byte[] data, int pauseAt, CountDownLatch started, CountDownLatch resume) {
-      this.data = data;
-      this.pauseAt = pauseAt;
-      this.started = started;
-      this.resume = resume;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      if (at >= data.length) {
-        return -1;
-      }
-      if (at >= pauseAt && started.getCount() > 0) {
-        started.countDown();
-        try {
-          resume.await();
-        } catch (InterruptedException e) {
-          throw new IOException(e);
-        }
-      }
-      int n = Math.min(len, (at < pauseAt ? pauseAt : data.length) - at);
-      System.arraycopy(data, at, b, off, n);
-      at += n;
-      return n;
-    }
-  }
-
   private static byte[] concat(byte[] a, byte[] b) {
     byte[] all = new byte[a.length + b.length];
     System.arraycopy(a, 0, all, 0, a.length);

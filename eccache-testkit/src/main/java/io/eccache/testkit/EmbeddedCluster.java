@@ -144,7 +144,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
-  private static Path defaultBase() {
+  static Path defaultBase() {
     Path shm = Paths.get("/dev/shm");
     return Files.isDirectory(shm) && Files.isWritable(shm) ? shm
         : Paths.get(System.getProperty("java.io.tmpdir"));

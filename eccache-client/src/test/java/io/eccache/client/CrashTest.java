@@ -1,0 +1,248 @@
+package io.eccache.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import alluxio.conf.InstancedConfiguration;
+import alluxio.conf.PropertyKey;
+import alluxio.conf.Source;
+import io.eccache.common.EcCacheKeys;
+import io.eccache.testkit.ProcessCluster;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Crashes for real: workers and the master are separate JVMs ({@link ProcessCluster}) killed with
+ * SIGKILL mid-GET and mid-PUT. No GET may return wrong bytes, no acknowledged PUT may be lost, and a
+ * PUT that fails leaves the previous version. Each test restarts what it killed.
+ */
+class CrashTest {
+  private static final int WORKERS = 6;
+  private static ProcessCluster cluster;
+  private static EcCacheClient cache;
+  /** Acknowledged PUTs, checked after every fault. */
+  private static final Map<String, byte[]> acknowledged = new LinkedHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = ProcessCluster.builder().workers(WORKERS).workerMemoryBytes(96L << 20)
+        .property(EcCacheKeys.CELL_SIZE.getName(), "64KB")
+        .property(EcCacheKeys.USER_STREAM_WINDOW.getName(), "400KB").start();
+    InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
+    conf.set(EcCacheKeys.USER_IO_TIMEOUT, "10s", Source.RUNTIME);
+    conf.set(PropertyKey.USER_RPC_RETRY_MAX_DURATION, "20s", Source.RUNTIME);
+    cache = EcCacheClient.create(conf);
+    Random random = new Random(1);
+    for (int i = 0; i < 12; i++) {
+      byte[] data = new byte[300_000 + random.nextInt(200_000)];
+      random.nextBytes(data);
+      cache.put("crash/" + i, data, PutOptions.code(3, 2));
+      acknowledged.put("crash/" + i, data);
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cache != null) {
+      cache.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static void assertEveryAcknowledgedPutReads() throws IOException {
+    for (Map.Entry<String, byte[]> e : acknowledged.entrySet()) {
+      assertArrayEquals(e.getValue(), cache.get(e.getKey()), e.getKey());
+    }
+  }
+
+  /** What readers saw during one phase. */
+  private static final class Phase {
+    final AtomicLong ok = new AtomicLong();
+    final AtomicLong failed = new AtomicLong();
+    final AtomicLong wrong = new AtomicLong();
+    final List<Long> latencies = new ArrayList<>();
+
+    synchronized void latency(long nanos) {
+      latencies.add(nanos);
+    }
+
+    synchronized double percentileMs(double p) {
+      long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+      if (sorted.length == 0) {
+        return Double.NaN;
+      }
+      return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+    }
+
+    @Override
+    public String toString() {
+      return String.format("%d ok, %d failed, %d wrong; p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms",
+          ok.get(), failed.get(), wrong.get(), percentileMs(0.5), percentileMs(0.99),
+          percentileMs(0.999));
+    }
+  }
+
+  interface FaultAction {
+    void run() throws Exception;
+  }
+
+  /** Four readers GET the acknowledged objects for {@code millis}; {@code fault} runs at 1/4. */
+  private static Phase read(long millis, FaultAction fault) throws Exception {
+    Phase phase = new Phase();
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService readers = Executors.newFixedThreadPool(4);
+    List<String> keys = new ArrayList<>(acknowledged.keySet());
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        Random random = new Random(t);
+        running.add(readers.submit(() -> {
+          while (!stop.get()) {
+            String key = keys.get(random.nextInt(keys.size()));
+            long began = System.nanoTime();
+            try {
+              byte[] got = cache.get(key);
+              phase.latency(System.nanoTime() - began);
+              (Arrays.equals(got, acknowledged.get(key)) ? phase.ok : phase.wrong)
+                  .incrementAndGet();
+            } catch (IOException e) {
+              phase.failed.incrementAndGet();
+            }
+          }
+          return null;
+        }));
+      }
+      Thread.sleep(millis / 4);
+      fault.run();
+      Thread.sleep(millis - millis / 4);
+      stop.set(true);
+      for (Future<?> f : running) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      stop.set(true);
+      readers.shutdownNow();
+    }
+    return phase;
+  }
+
+  @Test
+  void killingWorkersMidGetReturnsNoWrongBytes() throws Exception {
+    Phase healthy = read(6000, () -> { });
+    Phase oneKilled = read(8000, () -> cluster.killWorker(0));
+    // r = 2: with a second worker gone every object still has k = 3 of its 5 splits.
+    Phase twoKilled = read(6000, () -> cluster.killWorker(1));
+    System.out.printf("crash test, GETs of 12 RS(3,2) objects by 4 readers:%n  healthy: %s%n"
+        + "  one worker SIGKILLed: %s%n  two workers SIGKILLed: %s%n", healthy, oneKilled,
+        twoKilled);
+    cluster.startWorker(0);
+    cluster.startWorker(1);
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
+    for (Phase phase : List.of(healthy, oneKilled, twoKilled)) {
+      assertEquals(0, phase.wrong.get(), phase.toString());
+      assertEquals(0, phase.failed.get(), phase.toString());
+      assertTrue(phase.ok.get() > 10, phase.toString());
+    }
+    assertEveryAcknowledgedPutReads();
+  }
+
+  @Test
+  void killingAWorkerMidPutLosesNothing() throws Exception {
+    byte[] data = new byte[2_000_000];
+    new Random(5).nextBytes(data);
+    long replaced = 0;
+    ExecutorService putter = Executors.newSingleThreadExecutor();
+    try {
+      // RS(3,2) puts splits on 5 of the 6 workers: kill one mid-PUT until one held a split.
+      for (int attempt = 0; attempt < 6 && replaced == 0; attempt++) {
+        String key = "crash/put-" + attempt;
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        GatedStream gated = new GatedStream(data, 400_000, started, resume);
+        Future<?> put = putter.submit(() -> {
+          cache.put(key, gated, data.length, PutOptions.code(3, 2));
+          return null;
+        });
+        assertTrue(started.await(30, TimeUnit.SECONDS));
+        int victim = (2 + attempt) % WORKERS;
+        long before = ClientMetrics.SPLITS_REPLACED.getCount();
+        cluster.killWorker(victim);
+        try {
+          resume.countDown();
+          put.get(120, TimeUnit.SECONDS); // acknowledged: the lost split was written elsewhere
+          acknowledged.put(key, data);
+          replaced += ClientMetrics.SPLITS_REPLACED.getCount() - before;
+          assertArrayEquals(data, cache.get(key));
+        } finally {
+          cluster.startWorker(victim);
+          cluster.awaitLiveWorkers(WORKERS, 60_000);
+        }
+      }
+    } finally {
+      putter.shutdownNow();
+    }
+    assertTrue(replaced > 0, "no killed worker held a split in 6 tries");
+    assertEveryAcknowledgedPutReads();
+  }
+
+  @Test
+  void killingTheMasterMidPutKeepsEveryAcknowledgedPut() throws Exception {
+    byte[] v1 = new byte[500_000];
+    new Random(7).nextBytes(v1);
+    cache.put("crash/master", v1, PutOptions.code(3, 2));
+    acknowledged.put("crash/master", v1);
+    byte[] v2 = new byte[1_500_000];
+    new Random(8).nextBytes(v2);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch resume = new CountDownLatch(1);
+    ExecutorService putter = Executors.newSingleThreadExecutor();
+    Future<?> put = putter.submit(() -> {
+      cache.put("crash/master", new GatedStream(v2, 300_000, started, resume), v2.length,
+          PutOptions.code(3, 2));
+      return null;
+    });
+    try {
+      assertTrue(started.await(30, TimeUnit.SECONDS));
+      cluster.killMaster();
+      cluster.startMaster(); // the journal keeps every committed layout
+      resume.countDown();
+      boolean succeeded;
+      try {
+        put.get(120, TimeUnit.SECONDS);
+        succeeded = true;
+      } catch (ExecutionException e) {
+        // The restarted master forgot the allocation (soft state): the PUT fails, typed.
+        assertTrue(e.getCause() instanceof IOException, e.getCause().toString());
+        succeeded = false;
+      }
+      cluster.awaitLiveWorkers(WORKERS, 60_000);
+      byte[] now = cache.get("crash/master");
+      assertArrayEquals(succeeded ? v2 : v1, now, "a failed PUT leaves the previous version");
+      acknowledged.put("crash/master", now);
+      System.out.println("crash test: a PUT across a master SIGKILL and restart "
+          + (succeeded ? "succeeded" : "failed, and the previous version stayed"));
+    } finally {
+      putter.shutdownNow();
+    }
+    assertEveryAcknowledgedPutReads();
+  }
+}

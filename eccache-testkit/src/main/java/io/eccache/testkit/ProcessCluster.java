@@ -1,0 +1,478 @@
+package io.eccache.testkit;
+
+import alluxio.ClientContext;
+import alluxio.client.block.BlockMasterClient;
+import alluxio.conf.AlluxioConfiguration;
+import alluxio.conf.Configuration;
+import alluxio.conf.InstancedConfiguration;
+import alluxio.conf.Source;
+import alluxio.master.MasterClientContext;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An Alluxio 2.9 cluster of real processes, for crash tests: the S3 server (s3proxy), one master
+ * started from Alluxio's own {@code alluxio.master.AlluxioMaster} entry point with the coordinator
+ * plugin found on its classpath by Alluxio's ServiceLoader, and N workers from
+ * {@code alluxio.worker.AlluxioWorker}, worker i on its own loopback address 127.0.0.(i+2) with its
+ * own memory tier. Each runs on this JVM's classpath with the options Alluxio needs on Java 17.
+ *
+ * <p>Any of them can be stopped politely (SIGTERM), killed (SIGKILL) and started again on the same
+ * address and directories; the master's journal survives, so a restarted master keeps every
+ * committed layout. Every wait is bounded and says what it waited for; each child logs to
+ * {@code <dir>/logs/<name>.log} and a failure to start quotes the end of that log. {@link #close()}
+ * (and a shutdown hook, should the JVM exit without it) kills every child and removes the
+ * directory.
+ */
+public final class ProcessCluster implements AutoCloseable {
+  /** The bucket mounted at Alluxio's root. */
+  public static final String BUCKET = EmbeddedCluster.BUCKET;
+  /** What Alluxio 2.9 (built for Java 8) needs to run on Java 17. */
+  static final List<String> JAVA17_OPTIONS = List.of(
+      "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+      "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+      "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true");
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProcessCluster.class);
+  private static final long START_TIMEOUT_MS = 120_000;
+
+  private final Builder config;
+  private final Path dir;
+  private final Path confDir;
+  private final Map<String, String> site = new LinkedHashMap<>();
+  private final List<Path> workerTiers = new ArrayList<>();
+  private final Process[] workers;
+  private final Thread reaper;
+  private S3ProxyServer s3;
+  private Process master;
+  private int masterPort;
+
+  /** Options for a cluster; {@link #start()} builds it. */
+  public static final class Builder {
+    private int workers = 3;
+    private long workerMemoryBytes = 64L << 20;
+    private String workerTimeout = "4s";
+    private Path baseDir;
+    private final Map<String, String> extra = new LinkedHashMap<>();
+
+    /** Number of workers (default 3). */
+    public Builder workers(int n) {
+      this.workers = n;
+      return this;
+    }
+
+    /** Memory tier of each worker (default 64 MB). */
+    public Builder workerMemoryBytes(long bytes) {
+      this.workerMemoryBytes = bytes;
+      return this;
+    }
+
+    /** How long the master waits for a silent worker's heartbeat before it is lost (default 4s). */
+    public Builder workerTimeout(String duration) {
+      this.workerTimeout = duration;
+      return this;
+    }
+
+    /** Where the cluster's directory goes (default /dev/shm, else the temp directory). */
+    public Builder baseDir(Path dir) {
+      this.baseDir = dir;
+      return this;
+    }
+
+    /** One more property for every process and the client (Alluxio or alluxio.eccache.*). */
+    public Builder property(String key, Object value) {
+      extra.put(key, String.valueOf(value));
+      return this;
+    }
+
+    /** Starts S3, formats the journal, starts the master and the workers. */
+    public ProcessCluster start() throws IOException, TimeoutException {
+      Path base = baseDir != null ? baseDir : EmbeddedCluster.defaultBase();
+      ProcessCluster cluster = new ProcessCluster(this, Files.createTempDirectory(base,
+          "eccache-proc-"));
+      try {
+        cluster.startAll();
+        return cluster;
+      } catch (IOException | TimeoutException | RuntimeException e) {
+        cluster.close();
+        throw e;
+      }
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  private ProcessCluster(Builder config, Path dir) {
+    this.config = config;
+    this.dir = dir;
+    this.confDir = dir.resolve("conf");
+    this.workers = new Process[config.workers];
+    this.reaper = new Thread(this::killAll, "process-cluster-reaper");
+    Runtime.getRuntime().addShutdownHook(reaper);
+  }
+
+  private void startAll() throws IOException, TimeoutException {
+    Files.createDirectories(confDir);
+    Files.createDirectories(dir.resolve("logs"));
+    s3 = S3ProxyServer.start(dir.resolve("s3"), List.of(BUCKET));
+    masterPort = S3ProxyServer.freePort();
+    configure();
+    for (int i = 0; i < config.workers; i++) {
+      workerTiers.add(Files.createDirectories(dir.resolve("worker-" + i)));
+    }
+    Process format = launch("format", "alluxio.cli.Format", List.of("master"));
+    try {
+      if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
+        format.destroyForcibly();
+        throw new IOException("formatting the journal failed" + logTail("format"));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while formatting the journal", e);
+    }
+    startMaster();
+    for (int i = 0; i < config.workers; i++) {
+      startWorker(i);
+    }
+    awaitLiveWorkers(config.workers, START_TIMEOUT_MS);
+    LOG.info("ProcessCluster up: master 127.0.0.1:{}, {} workers, s3 {}, in {}", masterPort,
+        config.workers, s3.endpoint(), dir);
+  }
+
+  /** The site properties every process and the client share. */
+  private void configure() throws IOException {
+    site.put("alluxio.work.dir", dir.toString());
+    site.put("alluxio.master.hostname", "127.0.0.1");
+    site.put("alluxio.master.bind.host", "127.0.0.1");
+    site.put("alluxio.master.web.bind.host", "127.0.0.1");
+    site.put("alluxio.master.rpc.port", String.valueOf(masterPort));
+    site.put("alluxio.master.web.port", String.valueOf(S3ProxyServer.freePort()));
+    site.put("alluxio.master.journal.type", "UFS");
+    site.put("alluxio.master.journal.folder", dir.resolve("journal").toString());
+    site.put("alluxio.master.metastore", "HEAP");
+    site.put("alluxio.master.metastore.dir", dir.resolve("metastore").toString());
+    site.put("alluxio.master.worker.timeout", config.workerTimeout);
+    site.put("alluxio.master.lost.worker.detection.interval", "1s");
+    site.put("alluxio.master.jvm.monitor.enabled", "false");
+    site.put("alluxio.master.update.check.enabled", "false");
+    site.put("alluxio.master.worker.connect.wait.time", "1s");
+    site.put("alluxio.worker.jvm.monitor.enabled", "false");
+    site.put("alluxio.master.rpc.executor.core.pool.size", "8");
+    site.put("alluxio.master.rpc.executor.max.pool.size", "64");
+    site.put("alluxio.worker.rpc.executor.core.pool.size", "4");
+    site.put("alluxio.worker.rpc.executor.max.pool.size", "64");
+    site.put("alluxio.worker.network.netty.worker.threads", "1");
+    site.put("alluxio.master.mount.table.root.ufs", "s3://" + BUCKET + "/");
+    site.put("alluxio.underfs.s3.endpoint", s3.endpoint());
+    site.put("alluxio.underfs.s3.endpoint.region", "us-east-1");
+    site.put("alluxio.underfs.s3.disable.dns.buckets", "true");
+    site.put("alluxio.underfs.s3.inherit.acl", "false");
+    site.put("alluxio.underfs.s3.secure.http.enabled", "false");
+    site.put("s3a.accessKeyId", S3ProxyServer.IDENTITY);
+    site.put("s3a.secretKey", S3ProxyServer.CREDENTIAL);
+    site.put("alluxio.user.short.circuit.enabled", "false");
+    site.put("alluxio.user.file.passive.cache.enabled", "false");
+    site.put("alluxio.user.worker.list.refresh.interval", "1s");
+    site.put("alluxio.user.streaming.reader.close.timeout", "0ms");
+    site.put("alluxio.user.rpc.retry.max.sleep", "1s");
+    site.put("alluxio.user.block.read.retry.max.duration", "10s");
+    site.put("alluxio.worker.rpc.port", "0");
+    site.put("alluxio.worker.web.port", "0");
+    site.put("alluxio.worker.tieredstore.levels", "1");
+    site.put("alluxio.worker.tieredstore.level0.alias", "MEM");
+    site.put("alluxio.worker.tieredstore.level0.dirs.mediumtype", "MEM");
+    site.put("alluxio.worker.ramdisk.size", String.valueOf(config.workerMemoryBytes));
+    site.put("alluxio.worker.tieredstore.level0.dirs.quota",
+        String.valueOf(config.workerMemoryBytes));
+    site.putAll(config.extra);
+    Properties p = new Properties();
+    p.putAll(site);
+    try (Writer out = Files.newBufferedWriter(confDir.resolve("alluxio-site.properties"),
+        StandardCharsets.UTF_8)) {
+      p.store(out, "eccache ProcessCluster");
+    }
+    Files.writeString(confDir.resolve("log4j2.xml"), String.join("\n",
+        "<Configuration status=\"WARN\">",
+        "  <Appenders>",
+        "    <File name=\"file\" fileName=\"${sys:eccache.log.file}\">",
+        "      <PatternLayout pattern=\"%d{HH:mm:ss.SSS} %-5level [%t] %c{1} - %msg%n\"/>",
+        "    </File>",
+        "  </Appenders>",
+        "  <Loggers>",
+        "    <Root level=\"INFO\"><AppenderRef ref=\"file\"/></Root>",
+        "  </Loggers>",
+        "</Configuration>", ""));
+  }
+
+  /** Starts (or restarts) the master on its address and journal; returns when it answers. */
+  public synchronized void startMaster() throws IOException, TimeoutException {
+    if (master != null && master.isAlive()) {
+      throw new IllegalStateException("the master is running");
+    }
+    master = launch("master", "alluxio.master.AlluxioMaster", List.of());
+    Process started = master;
+    await(() -> {
+      if (!started.isAlive()) {
+        throw new IOException("the master exited with status " + started.exitValue()
+            + logTail("master"));
+      }
+      try (BlockMasterClient client = blockMasterClient()) {
+        client.getWorkerInfoList();
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    }, START_TIMEOUT_MS, "the master to answer on 127.0.0.1:" + masterPort);
+  }
+
+  /** Starts (or restarts) worker {@code i} on its address and tier directory. */
+  public synchronized void startWorker(int i) throws IOException {
+    if (workers[i] != null && workers[i].isAlive()) {
+      throw new IllegalStateException("worker " + i + " is running");
+    }
+    String host = workerHost(i);
+    workers[i] = launch("worker-" + i, "alluxio.worker.AlluxioWorker", List.of(),
+        "-Dalluxio.worker.hostname=" + host, "-Dalluxio.worker.bind.host=" + host,
+        "-Dalluxio.worker.web.bind.host=" + host, "-Dalluxio.worker.web.hostname=" + host,
+        "-Dalluxio.worker.tieredstore.level0.dirs.path=" + workerTiers.get(i),
+        "-Dalluxio.locality.node=" + host);
+  }
+
+  /** Kills worker {@code i} with SIGKILL, as a crash; its blocks stay in its tier directory. */
+  public void killWorker(int i) throws IOException {
+    kill(workers[i], "worker " + i);
+  }
+
+  /** Stops worker {@code i} politely (SIGTERM), SIGKILL after 30 s. */
+  public void stopWorker(int i) throws IOException {
+    Process p = workers[i];
+    if (p == null) {
+      return;
+    }
+    p.destroy();
+    try {
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        kill(p, "worker " + i);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      kill(p, "worker " + i);
+    }
+  }
+
+  /** Kills the master with SIGKILL. */
+  public void killMaster() throws IOException {
+    kill(master, "the master");
+  }
+
+  /** Whether worker {@code i}'s process is alive. */
+  public boolean isWorkerAlive(int i) {
+    return workers[i] != null && workers[i].isAlive();
+  }
+
+  /** The process ids of every child (s3proxy excluded), for checks that none survives. */
+  public List<Long> pids() {
+    List<Long> pids = new ArrayList<>();
+    if (master != null) {
+      pids.add(master.pid());
+    }
+    for (Process w : workers) {
+      if (w != null) {
+        pids.add(w.pid());
+      }
+    }
+    return pids;
+  }
+
+  /** Waits until the master counts exactly {@code n} live workers. */
+  public void awaitLiveWorkers(int n, long timeoutMs) throws IOException, TimeoutException {
+    await(() -> {
+      try (BlockMasterClient client = blockMasterClient()) {
+        return client.getWorkerInfoList().size() == n;
+      } catch (IOException e) {
+        return false;
+      }
+    }, timeoutMs, "the master to count " + n + " live workers");
+  }
+
+  /** A client configuration for this cluster (the global one plus the cluster's properties). */
+  public AlluxioConfiguration clientConfiguration() {
+    InstancedConfiguration conf = Configuration.copyGlobal();
+    conf.merge(site, Source.RUNTIME);
+    return conf;
+  }
+
+  /** worker {@code i}'s host. */
+  public String workerHost(int i) {
+    return "127.0.0." + (i + 2);
+  }
+
+  public int workerCount() {
+    return workers.length;
+  }
+
+  /** The S3 server (to stop it and start it again). */
+  public S3ProxyServer s3() {
+    return s3;
+  }
+
+  /** The cluster's directory (configuration, journal, logs, tiers, S3 data). */
+  public Path directory() {
+    return dir;
+  }
+
+  /** A client for polling: it gives up in seconds instead of retrying for minutes. */
+  private BlockMasterClient blockMasterClient() {
+    InstancedConfiguration probe = (InstancedConfiguration) clientConfiguration();
+    probe.set(alluxio.conf.PropertyKey.USER_RPC_RETRY_MAX_DURATION, "2s", Source.RUNTIME);
+    return BlockMasterClient.Factory.create(MasterClientContext.newBuilder(
+        ClientContext.create(probe)).build());
+  }
+
+  private Process launch(String name, String mainClass, List<String> args, String... jvmOptions)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-Xmx384m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1"));
+    command.addAll(JAVA17_OPTIONS);
+    command.add("-Dalluxio.conf.dir=" + confDir);
+    command.add("-Dalluxio.logs.dir=" + dir.resolve("logs")); // a JVM property only
+    command.add("-Dlog4j.configurationFile=" + confDir.resolve("log4j2.xml"));
+    command.add("-Deccache.log.file=" + dir.resolve("logs").resolve(name + ".log"));
+    command.addAll(Arrays.asList(jvmOptions));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(
+            dir.resolve("logs").resolve(name + ".out").toFile()));
+    builder.environment().put("MALLOC_ARENA_MAX", "2");
+    return builder.start();
+  }
+
+  private static void kill(Process p, String what) throws IOException {
+    if (p == null) {
+      return;
+    }
+    p.destroyForcibly(); // SIGKILL on Linux
+    try {
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        throw new IOException(what + " (pid " + p.pid() + ") survived SIGKILL for 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while killing " + what, e);
+    }
+  }
+
+  /** The last lines of a child's log, for an error message. */
+  private String logTail(String name) {
+    StringBuilder tail = new StringBuilder();
+    for (String suffix : List.of(".log", ".out")) {
+      Path log = dir.resolve("logs").resolve(name + suffix);
+      try {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        tail.append("\n--- ").append(log).append(" (last lines) ---\n")
+            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15),
+                lines.size())));
+      } catch (IOException e) {
+        // no such log
+      }
+    }
+    return tail.toString();
+  }
+
+  interface Check {
+    boolean done() throws IOException;
+  }
+
+  private static void await(Check check, long timeoutMs, String what)
+      throws IOException, TimeoutException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    while (!check.done()) {
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException("waited " + timeoutMs + " ms for " + what);
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for " + what, e);
+      }
+    }
+  }
+
+  private void killAll() {
+    for (Process w : workers) {
+      if (w != null) {
+        w.destroyForcibly();
+      }
+    }
+    if (master != null) {
+      master.destroyForcibly();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  /** Kills every process and removes the cluster's directory. */
+  @Override
+  public void close() {
+    killAll();
+    for (Process p : allProcesses()) {
+      try {
+        p.waitFor(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      LOG.warn("could not remove {}: {}", dir, e.toString());
+    }
+  }
+
+  private List<Process> allProcesses() {
+    List<Process> all = new ArrayList<>();
+    if (master != null) {
+      all.add(master);
+    }
+    for (Process w : workers) {
+      if (w != null) {
+        all.add(w);
+      }
+    }
+    return all;
+  }
+}
