@@ -95,9 +95,10 @@ final class LateBindingReader {
     Collections.shuffle(candidates, ThreadLocalRandom.current());
     Range range = new Range(layout, geometry, from, to, length, new AtomicBoolean());
     CompletionService<Arrived> arrivals = new ExecutorCompletionService<>(io);
+    List<Future<Arrived>> inFlight = new ArrayList<>();
     int launched = 0;
     for (; launched < Math.min(k + delta, candidates.size()); launched++) {
-      submit(arrivals, candidates.get(launched), range);
+      inFlight.add(submit(arrivals, candidates.get(launched), range));
     }
     ByteBuffer[] units = new ByteBuffer[k + r];
     int arrived = 0;
@@ -111,6 +112,7 @@ final class LateBindingReader {
               + " splits needed for '" + layout.getKey() + "': " + failures);
         }
         Future<Arrived> next = arrivals.poll(timeoutMs, TimeUnit.MILLISECONDS);
+        inFlight.remove(next);
         if (next == null) {
           // Nothing arrived in time: the reads in flight count as failed (they stop at their next
           // slice or when Alluxio's own stream timeout ends them); untried splits take their place.
@@ -123,7 +125,7 @@ final class LateBindingReader {
                 + " arrived. Check the workers holding its splits, then GET it again");
           }
           for (int i = 0; i < replacements; i++) {
-            submit(arrivals, candidates.get(launched++), range);
+            inFlight.add(submit(arrivals, candidates.get(launched++), range));
           }
           pending = replacements; // the silent ones are given up on
           continue;
@@ -139,7 +141,7 @@ final class LateBindingReader {
           ClientMetrics.READS_FAILED.inc();
           // Late binding's second chance: a split not yet asked for replaces the failed one.
           if (launched < candidates.size()) {
-            submit(arrivals, candidates.get(launched++), range);
+            inFlight.add(submit(arrivals, candidates.get(launched++), range));
             pending++;
           }
         }
@@ -162,6 +164,7 @@ final class LateBindingReader {
     } finally {
       // The slower reads stop at their next slice and close their streams in their own threads.
       range.done.set(true);
+      stop(inFlight);
       for (int i = complete ? k : 0; i < units.length; i++) {
         pool.release(units[i]);
       }
@@ -191,8 +194,27 @@ final class LateBindingReader {
     }
   }
 
-  private void submit(CompletionService<Arrived> arrivals, Split split, Range range) {
-    arrivals.submit(() -> new Arrived(split.getIndex(), readSplit(split, range)));
+  private Future<Arrived> submit(CompletionService<Arrived> arrivals, Split split, Range range) {
+    return arrivals.submit(() -> new Arrived(split.getIndex(), readSplit(split, range)));
+  }
+
+  /**
+   * Ends the reads this window no longer needs. One still running is interrupted: a read from a
+   * dead worker sits in Alluxio's block-read retries (up to alluxio.user.block.read.retry.max
+   * .duration) and would hold an I/O thread all that time, starving later GETs; an interrupted
+   * read fails at once and gives its buffer back. One that finished unclaimed gives its buffer
+   * back here.
+   */
+  private void stop(List<Future<Arrived>> unclaimed) {
+    for (Future<Arrived> f : unclaimed) {
+      if (!f.cancel(true) && !f.isCancelled()) {
+        try {
+          pool.release(f.get().bytes);
+        } catch (ExecutionException | InterruptedException | RuntimeException failed) {
+          // it failed: readSplit gave its buffer back
+        }
+      }
+    }
   }
 
   private ByteBuffer readSplit(Split split, Range range) throws IOException, AlluxioException {

@@ -447,6 +447,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
 
   /** Switches {@code objectDir} to {@code layout}; the caller holds the key's lock. */
   private void commitLocked(Layout layout, String objectDir) throws IOException, AlluxioException {
+    String key = layout.getKey();
     int n = layout.getK() + layout.getR();
     asMaster(() -> {
       for (int i = 0; i < n; i++) {
@@ -462,10 +463,11 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       Layout previous = readLayout(objectDir);
       // One xattr update: readers see the old layout or this one, never a mix.
       setLayout(objectDir, layout);
-      if (previous != null && previous.getPersisted() && !layout.getPersisted()) {
-        // A cache-only version replaces a persisted one: its S3 copy is stale now, and must not
-        // come back as the object after an eviction (an overwrite in Alluxio removes it too).
-        underStore.deleteQuietly(previous.getUfsPath());
+      if (!layout.getPersisted()) {
+        // A cache-only version: any copy of the key in S3 (an older THROUGH or ASYNC version,
+        // evicted or not, or another tool's object) is stale now, and must not come back as the
+        // object after an eviction. An overwrite in Alluxio removes it too.
+        underStore.deleteQuietly(key);
       }
       if (previous != null && !previous.getWriteId().equals(layout.getWriteId())) {
         // Readers of the previous version finish it: its splits go after a grace period.

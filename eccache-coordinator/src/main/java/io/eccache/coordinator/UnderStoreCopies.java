@@ -106,15 +106,15 @@ final class UnderStoreCopies {
     return existed;
   }
 
-  /** Removes a replaced version's copy; a failure is logged (the file is never read as it). */
-  void deleteQuietly(String path) {
-    if (path.isEmpty()) {
-      return;
-    }
+  /**
+   * Removes {@code key}'s stale copies (as {@link #delete(String)}); a failure is logged: a reader
+   * never falls back to a copy that is not its version's, and the next write retries.
+   */
+  void deleteQuietly(String key) {
     try {
-      deleteIfPresent(new AlluxioURI(path));
-    } catch (IOException | AlluxioException e) {
-      LOG.warn("eccache: could not remove the replaced under-store copy {}: {}", path,
+      delete(key);
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      LOG.warn("eccache: could not remove the stale under-store copies of '{}': {}", key,
           e.toString());
     }
   }

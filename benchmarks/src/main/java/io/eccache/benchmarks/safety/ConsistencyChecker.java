@@ -145,6 +145,8 @@ public final class ConsistencyChecker {
         thread.join(500);
         if (now - lastProgress >= 5000) {
           lastProgress = now;
+          report.elapsedMs = now - began;
+          report.versionsSeen.set(seen.size());
           progress.accept(report.toString());
         }
       }
