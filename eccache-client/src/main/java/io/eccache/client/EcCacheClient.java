@@ -2,27 +2,17 @@ package io.eccache.client;
 
 import alluxio.AlluxioURI;
 import alluxio.client.block.BlockWorkerInfo;
-import alluxio.client.file.FileInStream;
 import alluxio.client.file.FileOutStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
-import alluxio.client.file.URIStatus;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.AlluxioException;
-import alluxio.exception.FileDoesNotExistException;
-import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
-import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.GrpcUtils;
-import alluxio.grpc.GetStatusPOptions;
-import alluxio.grpc.LoadMetadataPType;
-import alluxio.grpc.OpenFilePOptions;
-import alluxio.grpc.ReadPType;
-import alluxio.grpc.WritePType;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.EcCacheKeys;
@@ -98,7 +88,7 @@ public final class EcCacheClient implements AutoCloseable {
   private final StripedWriter writer;
   private final SplitRebuilder splitRebuilder;
   private final ReadStatistics statistics = new ReadStatistics();
-  private final UnderStorePaths underStorePaths;
+  private final UnderStore underStore;
   private final long smallObjectThreshold;
   private final int smallObjectReplicas;
   private final long streamWindowBytes;
@@ -118,7 +108,8 @@ public final class EcCacheClient implements AutoCloseable {
     long ioTimeoutMs = conf.getMs(EcCacheKeys.USER_IO_TIMEOUT);
     this.reader = new LateBindingReader(fs, io, pool, statistics, ioTimeoutMs);
     this.writer = new StripedWriter(fs, io, pool, statistics, ioTimeoutMs);
-    this.underStorePaths = new UnderStorePaths(conf.getString(EcCacheKeys.UFS_PREFIX));
+    this.underStore = new UnderStore(fs,
+        new UnderStorePaths(conf.getString(EcCacheKeys.UFS_PREFIX)));
     this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
     this.smallObjectReplicas = EcCacheKeys.getInt(conf, EcCacheKeys.SMALL_OBJECT_REPLICAS);
     this.streamWindowBytes = conf.getBytes(EcCacheKeys.USER_STREAM_WINDOW);
@@ -206,13 +197,13 @@ public final class EcCacheClient implements AutoCloseable {
    * PUT.
    */
   private void put(String key, ByteSource source, long length, PutOptions options,
-      UnderStoreFile alreadyPersisted, String replaces) throws IOException {
+      UnderStore.UnderStoreFile alreadyPersisted, String replaces) throws IOException {
     ObjectKeys.check(key);
     if (options == null) {
       throw new IllegalArgumentException("options must not be null");
     }
     if (options.writeMode() != WriteMode.CACHE_ONLY && alreadyPersisted == null) {
-      underStorePaths.checkNameLength(key);
+      underStore.paths().checkNameLength(key);
     }
     if (options.isDefaultCode()) {
       if (length < 0) {
@@ -235,7 +226,7 @@ public final class EcCacheClient implements AutoCloseable {
     boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null;
     // Staged under a name no key has; the commit publishes it, so a failed PUT leaves S3 as it was.
     FileOutStream persist = through
-        ? openUnderStoreForWrite(key, allocation.getStagingPath()) : null;
+        ? underStore.openForWrite(key, allocation.getStagingPath()) : null;
     StripedWriter.Result written;
     try {
       written = writer.write(allocation, source, length, persist);
@@ -254,7 +245,7 @@ public final class EcCacheClient implements AutoCloseable {
       // Not committed: readers keep seeing the previous version; the coordinator forgets the
       // allocation after alluxio.eccache.allocation.timeout.
       if (persist != null) {
-        cancelQuietly(persist, allocation.getStagingPath());
+        underStore.cancelQuietly(persist, allocation.getStagingPath());
       }
       throw e;
     }
@@ -346,32 +337,6 @@ public final class EcCacheClient implements AutoCloseable {
     }
   }
 
-  private FileOutStream openUnderStoreForWrite(String key, String stagingPath)
-      throws IOException {
-    AlluxioURI path = new AlluxioURI(stagingPath);
-    try {
-      return fs.createFile(path, CreateFilePOptions.newBuilder()
-          .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true).build());
-    } catch (AlluxioException e) {
-      throw new IOException("cannot write '" + key + "' to the under store (" + path + "): "
-          + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
-    }
-  }
-
-  /** Drops a staged under-store copy that will not be committed (the coordinator sweeps leftovers). */
-  private void cancelQuietly(FileOutStream persist, String stagingPath) {
-    try {
-      persist.cancel();
-    } catch (IOException | RuntimeException ignored) {
-      // already failing
-    }
-    try {
-      fs.delete(new AlluxioURI(stagingPath));
-    } catch (IOException | AlluxioException | RuntimeException ignored) {
-      // not there, or S3 is down: the coordinator's sweep removes it later
-    }
-  }
-
   /** An ASYNC PUT's second half: copies the committed write to the under store, then says so. */
   private Void persistFromCache(String key, String writeId, String stagingPath) {
     try {
@@ -379,12 +344,12 @@ public final class EcCacheClient implements AutoCloseable {
       if (!lookup.getLayout().getWriteId().equals(writeId)) {
         return null; // replaced meanwhile; the newer PUT persists its own bytes
       }
-      FileOutStream out = openUnderStoreForWrite(key, stagingPath);
+      FileOutStream out = underStore.openForWrite(key, stagingPath);
       try (InputStream in = newStream(lookup, 1, null)) {
         in.transferTo(out);
         out.close();
       } catch (IOException | RuntimeException e) {
-        cancelQuietly(out, stagingPath);
+        underStore.cancelQuietly(out, stagingPath);
         throw e;
       }
       coordinator.markPersisted(key, writeId);
@@ -442,7 +407,7 @@ public final class EcCacheClient implements AutoCloseable {
         throw new UnavailableException(tooFewSplits.getMessage() + ", and S3 has no copy of this"
             + " version; PUT the object again (WriteMode.THROUGH keeps one in S3)", tooFewSplits);
       }
-      try (InputStream in = openSameVersion(layout, 0)) {
+      try (InputStream in = underStore.openSameVersion(layout, 0)) {
         in.readNBytes(object, 0, object.length);
       }
       statistics.addFallback();
@@ -472,14 +437,14 @@ public final class EcCacheClient implements AutoCloseable {
     try {
       lookup = coordinator.lookup(key);
     } catch (NotFoundException notCached) {
-      UnderStoreFile file = findInUnderStore(key, notCached);
+      UnderStore.UnderStoreFile file = underStore.find(key, notCached);
       background.submit(() -> recacheFromUnderStore(key, PutOptions.defaults(), ""));
       return file.in;
     }
     Layout layout = lookup.getLayout();
     // The rest of this version from S3 while S3 still holds this version, never a newer one.
     ObjectReadStream.UnderStore rest = !layout.getPersisted() ? null : position -> {
-      InputStream in = openSameVersion(layout, position);
+      InputStream in = underStore.openSameVersion(layout, position);
       background.submit(() -> recacheFromUnderStore(key, sameShape(layout),
           layout.getWriteId()));
       return in;
@@ -527,109 +492,13 @@ public final class EcCacheClient implements AutoCloseable {
     }
   }
 
-  /** An object's file in the under store, open, and which file it is. */
-  private static final class UnderStoreFile {
-    final String path;
-    final long fileId;
-    final long length;
-    final FileInStream in;
-
-    UnderStoreFile(String path, long fileId, long length, FileInStream in) {
-      this.path = path;
-      this.fileId = fileId;
-      this.length = length;
-      this.in = in;
-    }
-  }
-
-  /**
-   * Opens {@code key}'s copy in the under store: eccache's own name first, then the plain path
-   * another tool would have used. When there is neither, throws {@code cacheError} (why the cache
-   * could not serve it) or a NotFoundException.
-   */
-  private UnderStoreFile findInUnderStore(String key, AlluxioStatusException cacheError)
-      throws IOException {
-    List<String> candidates = new ArrayList<>();
-    candidates.add(underStorePaths.objectPath(key));
-    String foreign = underStorePaths.foreignPath(key);
-    if (foreign != null) {
-      candidates.add(foreign);
-    }
-    for (String path : candidates) {
-      // S3 is the source of truth here: look at what it holds now, not at what Alluxio last saw.
-      UnderStoreFile file = openUnderStore(key, path, FRESH);
-      if (file != null) {
-        return file;
-      }
-    }
-    if (cacheError != null) {
-      throw cacheError;
-    }
-    throw new NotFoundException("no object '" + key + "' in eccache or the under store ("
-        + String.join(", ", candidates) + ")");
-  }
-
-  /**
-   * A status that looks in the under store when Alluxio has none (not trusting a cached absence),
-   * so an object another tool just wrote is found.
-   */
-  private static final GetStatusPOptions FRESH = GetStatusPOptions.newBuilder()
-      .setLoadMetadataType(LoadMetadataPType.ALWAYS).build();
-
-  /** The file at {@code path} if it is a complete object file; null if there is none. */
-  private UnderStoreFile openUnderStore(String key, String path, GetStatusPOptions options)
-      throws IOException {
-    AlluxioURI uri = new AlluxioURI(path);
-    try {
-      URIStatus status = fs.getStatus(uri, options);
-      if (status.isFolder() || !status.isCompleted()) {
-        return null; // a directory of other objects, or a write still going on
-      }
-      FileInStream in = fs.openFile(status,
-          OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build());
-      return new UnderStoreFile(path, status.getFileId(), status.getLength(), in);
-    } catch (FileDoesNotExistException | NotFoundException missing) {
-      return null;
-    } catch (AlluxioException | AlluxioStatusException e) {
-      throw new UnavailableException("reading '" + key + "' from the under store (" + path
-          + ") failed: " + e.getMessage() + "; check that S3 is reachable", e);
-    }
-  }
-
-  /**
-   * Opens the under store's copy of exactly the version {@code layout} describes, at
-   * {@code position}.
-   *
-   * @throws AbortedException if the under store no longer holds that version (it was replaced or
-   *     deleted meanwhile): GET the object again
-   */
-  private InputStream openSameVersion(Layout layout, long position) throws IOException {
-    UnderStoreFile file = layout.getUfsPath().isEmpty() ? null
-        : openUnderStore(layout.getKey(), layout.getUfsPath(),
-            GetStatusPOptions.getDefaultInstance());
-    if (file == null || file.fileId != layout.getUfsFileId()
-        || file.length != layout.getObjectSize()) {
-      if (file != null) {
-        file.in.close();
-      }
-      throw new AbortedException("version " + layout.getWriteId() + " of '" + layout.getKey()
-          + "' can no longer be read: its splits are gone and the under store holds "
-          + (file == null ? "no copy" : "another version") + " now (it was replaced or deleted"
-          + " meanwhile); GET it again");
-    }
-    if (position > 0) {
-      file.in.seek(position);
-    }
-    return file.in;
-  }
-
   /**
    * Reads the object from the under store and puts its splits back in the cache; if it is not there
    * either, throws {@code cacheError}, the reason the cache could not serve it.
    */
   private byte[] readThrough(String key, AlluxioStatusException cacheError, PutOptions recache)
       throws IOException {
-    UnderStoreFile file = findInUnderStore(key, cacheError);
+    UnderStore.UnderStoreFile file = underStore.find(key, cacheError);
     byte[] data;
     try (InputStream in = file.in) {
       checkArraySize(key, file.length);
@@ -735,7 +604,7 @@ public final class EcCacheClient implements AutoCloseable {
    * key still holds write {@code replaces} ("" for none) when it commits.
    */
   void recache(String key, PutOptions shape, String replaces) throws IOException {
-    UnderStoreFile file = findInUnderStore(key, null);
+    UnderStore.UnderStoreFile file = underStore.find(key, null);
     try (InputStream in = file.in) {
       put(key, ByteSource.of(in), file.length, shape, file, replaces);
     }
@@ -747,7 +616,7 @@ public final class EcCacheClient implements AutoCloseable {
     try (InputStream in = newStream(lookup, 1, null)) {
       put(layout.getKey(), ByteSource.of(in), layout.getObjectSize(), shape,
           layout.getPersisted() && !layout.getUfsPath().isEmpty()
-              ? new UnderStoreFile(layout.getUfsPath(), layout.getUfsFileId(),
+              ? new UnderStore.UnderStoreFile(layout.getUfsPath(), layout.getUfsFileId(),
                   layout.getObjectSize(), null)
               : null, layout.getWriteId());
     }

@@ -157,9 +157,9 @@ class DataSafetyTest {
     assertArrayEquals(internal, cache.get(".eccache/objects/t%2Fdir"));
     // Every S3 object eccache wrote is one file directly under the prefix.
     Path bucket = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET);
-    assertTrue(Files.isRegularFile(bucket.resolve("t%2Fdir")));
-    assertTrue(Files.isRegularFile(bucket.resolve("t%2Fdir%2Fchild")));
-    assertTrue(Files.isRegularFile(bucket.resolve("%2Eeccache%2Fobjects%2Ft%252Fdir")));
+    assertTrue(Files.isRegularFile(bucket.resolve("t~2Fdir")));
+    assertTrue(Files.isRegularFile(bucket.resolve("t~2Fdir~2Fchild")));
+    assertTrue(Files.isRegularFile(bucket.resolve("~2Eeccache~2Fobjects~2Ft~252Fdir")));
   }
 
   @Test

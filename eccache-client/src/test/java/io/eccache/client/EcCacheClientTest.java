@@ -182,7 +182,7 @@ class EcCacheClientTest {
     byte[] data = bytes(1_234_567, 3);
     cache.put("persisted/object", data, PutOptions.code(3, 2).writeMode(WriteMode.THROUGH));
     Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
-        .resolve("persisted%2Fobject"); // one file under the prefix: see UnderStorePaths
+        .resolve("persisted~2Fobject"); // one file under the prefix: see UnderStorePaths
     assertArrayEquals(data, Files.readAllBytes(object));
     assertArrayEquals(data, cache.get("persisted/object"));
   }

@@ -141,7 +141,7 @@ class KeyFuzzTest {
 
   /** Keys dense in troublemakers, sometimes at the length limits. */
   private static String randomKey(Random random) {
-    String[] atoms = {".", "..", "/", "//", "%", "%2F", "%2E", "%25", "+", " ", "*", "~", "?", "#",
+    String[] atoms = {".", "..", "/", "//", "%", "%2F", "%2E", "%25", "~", "~2F", "~7E", "+", " ", "*", "~", "?", "#",
         ":", "\\", "\u0000", "\t", "\n", "\u007f", "é", "€", "😀", "\uD800", "\uDFFF",
         ".eccache", ".eccache/objects/", ".eccache-staging-", "objects", "retired", "a", "B", "7",
         "data/", "-", "_"};

@@ -93,9 +93,9 @@ public final class EcCacheKeys {
       register(PropertyKey.Builder.stringBuilder("alluxio.eccache.ufs.prefix")
           .setDefaultValue("/")
           .setDescription("Alluxio directory (mounted on S3) where objects are persisted: key k"
-              + " at <prefix>/<k with every byte outside A-Za-z0-9-_.~ (and a leading '.')"
-              + " percent-escaped>, e.g. a/b at <prefix>/a%2Fb; a plain path <prefix>/a/b that"
-              + " another tool wrote is read as key a/b.")
+              + " at <prefix>/<k with every byte outside A-Za-z0-9-_. (and a leading '.') written"
+              + " ~XX>, e.g. a/b at <prefix>/a~2Fb; a plain path <prefix>/a/b that another tool"
+              + " wrote is read as key a/b.")
           .setIsBuiltIn(false).buildUnregistered());
 
   /**

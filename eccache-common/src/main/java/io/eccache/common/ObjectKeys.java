@@ -20,17 +20,21 @@ import java.nio.charset.StandardCharsets;
  * characters: none of them has a meaning inside a key. {@code "a"}, {@code "a/b"}, {@code "."} and
  * {@code "a/../b"} are four different keys.
  *
- * <p>The encoding percent-escapes every UTF-8 byte outside {@code [A-Za-z0-9-_.~]}, and a leading
- * '.' too: the result is never empty, never {@code "."} or {@code ".."}, never starts with '.' (names
- * starting with '.' are eccache's own) and never holds a '/'. It is injective because '%' is always
- * escaped and the escapes are canonical (upper-case hex); {@link #decode(String)} accepts only names
- * that {@code encode} produces.
+ * <p>The encoding writes every UTF-8 byte outside {@code [A-Za-z0-9-_.]}, and a leading '.' too, as
+ * {@code ~XX} (upper-case hex): the result is never empty, never {@code "."} or {@code ".."}, never
+ * starts with '.' (names starting with '.' are eccache's own) and never holds a '/'. It is
+ * injective because '~' is always escaped and the escapes are canonical; {@link #decode(String)}
+ * accepts only names that {@code encode} produces. The escape is '~' rather than URL encoding's '%'
+ * because Alluxio 2.9 formats some error messages with the file's path as the format string, so a
+ * '%' in a path turns an I/O error into an {@code UnknownFormatConversionException}.
  */
 public final class ObjectKeys {
   /** Keys longer than this in UTF-8 are refused (S3's own limit for an object name). */
   public static final int MAX_KEY_BYTES = 1024;
 
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+  /** Starts an escape; never left as itself in a name. */
+  private static final char ESCAPE = '~';
 
   private ObjectKeys() {}
 
@@ -76,7 +80,7 @@ public final class ObjectKeys {
       if (isUnreserved(b) && !(i == 0 && b == '.')) {
         name.append((char) b);
       } else {
-        name.append('%').append(HEX[b >> 4]).append(HEX[b & 0xf]);
+        name.append(ESCAPE).append(HEX[b >> 4]).append(HEX[b & 0xf]);
       }
     }
     return name.toString();
@@ -93,7 +97,7 @@ public final class ObjectKeys {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(name.length());
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      if (c == '%') {
+      if (c == ESCAPE) {
         if (i + 2 >= name.length()) {
           return null;
         }
@@ -125,7 +129,7 @@ public final class ObjectKeys {
 
   private static boolean isUnreserved(int b) {
     return (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')
-        || b == '-' || b == '_' || b == '.' || b == '~';
+        || b == '-' || b == '_' || b == '.';
   }
 
   /** Strict UTF-8: a lone surrogate is an error here, not a '?'. */

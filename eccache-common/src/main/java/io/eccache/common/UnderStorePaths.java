@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  *
  * <ul>
  *   <li>eccache writes key {@code k} to {@code <prefix>/<encode(k)>}: one file directly under the
- *       prefix ({@link ObjectKeys#encode(String)}: '/' becomes {@code %2F}), so keys never nest,
+ *       prefix ({@link ObjectKeys#encode(String)}: '/' becomes {@code ~2F}), so keys never nest,
  *       {@code a} and {@code a/b} never clash as file and directory, no key leaves the prefix, and no
  *       two keys share a name. A key made of letters, digits and {@code -_.~} is its own name.</li>
  *   <li>A THROUGH or ASYNC write is staged at {@code <prefix>/.eccache-staging-<write id>} and
@@ -71,10 +71,10 @@ public final class UnderStorePaths {
 
   /**
    * Where another tool would have put {@code key} under the prefix, if the key is a plain path: '/'
-   * separated non-empty segments of printable characters, none starting with '.', holding no '%',
-   * ':' or '\'. Null for any other key, and when it is the same as {@link #objectPath(String)}. Such a
-   * path can never be another key's {@link #objectPath(String)}: those hold no '/', and hold '%' only
-   * as escapes.
+   * separated non-empty segments of printable characters, none starting with '.', holding no '~'
+   * (the escape), '%', ':' or '\'. Null for any other key, and when it is the same as
+   * {@link #objectPath(String)}. Such a path can never be another key's {@link #objectPath(String)}:
+   * those hold no '/', and hold '~' only as escapes.
    */
   public String foreignPath(String key) {
     for (String segment : key.split("/", -1)) {
@@ -83,7 +83,7 @@ public final class UnderStorePaths {
       }
       for (int i = 0; i < segment.length(); i++) {
         char c = segment.charAt(i);
-        if (Character.isISOControl(c) || c == '%' || c == ':' || c == '\\'
+        if (Character.isISOControl(c) || c == '~' || c == '%' || c == ':' || c == '\\'
             || Character.isSurrogate(c) || Character.isWhitespace(c) && c != ' ') {
           return null;
         }

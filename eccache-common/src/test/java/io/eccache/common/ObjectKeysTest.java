@@ -33,7 +33,7 @@ class ObjectKeysTest {
 
   @Test
   void everyWellFormedStringIsAKey() throws Exception {
-    for (String key : new String[] {".", "..", "/", "//", "a/../b", "%", "%2F", "\u0000", "\n",
+    for (String key : new String[] {".", "..", "/", "//", "a/../b", "%", "%2F", "\u0000", "\n", "~7E",
         "😀", "a b", ".eccache/objects/x", "~", "-"}) {
       assertEquals(key, ObjectKeys.check(key));
       assertEquals(key, ObjectKeys.decode(ObjectKeys.encode(key)), key);
@@ -42,27 +42,29 @@ class ObjectKeysTest {
 
   @Test
   void encodedNamesAreSafeComponents() {
-    assertEquals("plain-name_1.csv~", ObjectKeys.encode("plain-name_1.csv~"));
-    assertEquals("%2E", ObjectKeys.encode("."));
-    assertEquals("%2E.", ObjectKeys.encode(".."));
-    assertEquals("%2Ehidden", ObjectKeys.encode(".hidden"));
-    assertEquals("a%2Fb", ObjectKeys.encode("a/b"));
-    assertEquals("%25", ObjectKeys.encode("%"));
-    assertEquals("x%3F", ObjectKeys.encode("x?"));
-    assertEquals("%F0%9F%98%80", ObjectKeys.encode("😀"));
+    assertEquals("plain-name_1.csv", ObjectKeys.encode("plain-name_1.csv"));
+    assertEquals("~7E", ObjectKeys.encode("~"));
+    assertEquals("~2E", ObjectKeys.encode("."));
+    assertEquals("~2E.", ObjectKeys.encode(".."));
+    assertEquals("~2Ehidden", ObjectKeys.encode(".hidden"));
+    assertEquals("a~2Fb", ObjectKeys.encode("a/b"));
+    assertEquals("~25", ObjectKeys.encode("%")); // no % in any name: see encode
+    assertEquals("x~3F", ObjectKeys.encode("x?"));
+    assertEquals("~F0~9F~98~80", ObjectKeys.encode("😀"));
   }
 
   @Test
   void decodeAcceptsOnlyCanonicalNames() {
     assertNull(ObjectKeys.decode(".hidden")); // eccache's own names
-    assertNull(ObjectKeys.decode("a%2fb")); // lower-case hex: a second name for "a/b"
-    assertNull(ObjectKeys.decode("%61")); // a needless escape: a second name for "a"
+    assertNull(ObjectKeys.decode("a~2fb")); // lower-case hex: a second name for "a/b"
+    assertNull(ObjectKeys.decode("a%2Fb")); // not this encoding
+    assertNull(ObjectKeys.decode("~61")); // a needless escape: a second name for "a"
     assertNull(ObjectKeys.decode("a b")); // not an encoding
-    assertNull(ObjectKeys.decode("%ED%A0%80")); // a surrogate in UTF-8
-    assertNull(ObjectKeys.decode("%C3"));
-    assertNull(ObjectKeys.decode("%2"));
+    assertNull(ObjectKeys.decode("~ED~A0~80")); // a surrogate in UTF-8
+    assertNull(ObjectKeys.decode("~C3"));
+    assertNull(ObjectKeys.decode("~2"));
     assertNull(ObjectKeys.decode(""));
-    assertEquals("a/b", ObjectKeys.decode("a%2Fb"));
+    assertEquals("a/b", ObjectKeys.decode("a~2Fb"));
   }
 
   @Test
@@ -86,7 +88,7 @@ class ObjectKeysTest {
 
   /** Short strings over an alphabet dense in what could confuse an encoding. */
   static String randomKey(Random random) {
-    String[] atoms = {".", "..", "/", "%", "%2F", "%2E", "a", "B", " ", "+", "*", "~", "\u0000",
+    String[] atoms = {".", "..", "/", "%", "%2F", "~2E", "~", "a", "B", " ", "+", "*", "~", "\u0000",
         "é", "€", "😀", "\uD800", "\uDC00", ":", "\\", "?", "#"};
     StringBuilder key = new StringBuilder();
     int n = 1 + random.nextInt(6);

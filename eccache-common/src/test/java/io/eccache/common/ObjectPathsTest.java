@@ -12,7 +12,7 @@ class ObjectPathsTest {
   @Test
   void keysBecomeOneEncodedPathComponent() {
     String dir = paths.objectDirectory("warehouse/2026/part-0001.parquet");
-    assertEquals("/.eccache/objects/warehouse%2F2026%2Fpart-0001.parquet", dir);
+    assertEquals("/.eccache/objects/warehouse~2F2026~2Fpart-0001.parquet", dir);
     String name = dir.substring(dir.lastIndexOf('/') + 1);
     assertEquals("warehouse/2026/part-0001.parquet", ObjectPaths.keyOf(name));
     assertFalse(name.contains("/"));
@@ -24,9 +24,9 @@ class ObjectPathsTest {
   @Test
   void dotKeysNameTheirOwnDirectoryNotTheParent() {
     // "." and ".." once named objects/ itself and the root: deleting them emptied the cache.
-    assertEquals("/.eccache/objects/%2E", paths.objectDirectory("."));
-    assertEquals("/.eccache/objects/%2E.", paths.objectDirectory(".."));
-    assertEquals("/.eccache/objects/%2E.%2F..%2Fx", paths.objectDirectory("../../x"));
+    assertEquals("/.eccache/objects/~2E", paths.objectDirectory("."));
+    assertEquals("/.eccache/objects/~2E.", paths.objectDirectory(".."));
+    assertEquals("/.eccache/objects/~2E.~2F..~2Fx", paths.objectDirectory("../../x"));
   }
 
   @Test

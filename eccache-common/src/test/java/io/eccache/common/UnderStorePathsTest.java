@@ -21,10 +21,10 @@ class UnderStorePathsTest {
     assertEquals("/s3/data/x", s3.objectPath("x"));
     // "a" and "a/b" are both files: no file-vs-directory clash.
     assertEquals("/s3/data/a", s3.objectPath("a"));
-    assertEquals("/s3/data/a%2Fb", s3.objectPath("a/b"));
+    assertEquals("/s3/data/a~2Fb", s3.objectPath("a/b"));
     // No key leaves the prefix or reaches eccache's own names.
-    assertEquals("/s3/data/%2E.%2F..%2Fetc", s3.objectPath("../../etc"));
-    assertEquals("/%2Eeccache%2Fobjects%2Fx", root.objectPath(".eccache/objects/x"));
+    assertEquals("/s3/data/~2E.~2F..~2Fetc", s3.objectPath("../../etc"));
+    assertEquals("/~2Eeccache~2Fobjects~2Fx", root.objectPath(".eccache/objects/x"));
     assertEquals("/s3/data/.eccache-staging-w1", s3.stagingPath("w1"));
     assertTrue(s3.isStagingPath(s3.stagingPath("w1")));
     assertFalse(s3.isStagingPath(s3.objectPath("w1")));
@@ -35,7 +35,7 @@ class UnderStorePathsTest {
     assertEquals("/s3/data/warehouse/x.csv", s3.foreignPath("warehouse/x.csv"));
     assertEquals("/s3/data/my file.csv", s3.foreignPath("my file.csv"));
     assertNull(s3.foreignPath("x")); // the same as its own name
-    for (String notPlain : new String[] {"a//b", "/a", "a/", "./a", "a/../b", ".hidden", "a%2Fb",
+    for (String notPlain : new String[] {"a//b", "/a", "a/", "./a", "a/../b", ".hidden", "a%2Fb", "a~2Fb",
         "a:b", "tab\there", "a\\b"}) {
       assertNull(s3.foreignPath(notPlain), notPlain);
     }

@@ -1,0 +1,168 @@
+package io.eccache.client;
+
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileInStream;
+import alluxio.client.file.FileOutStream;
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.URIStatus;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.FileDoesNotExistException;
+import alluxio.exception.status.AbortedException;
+import alluxio.exception.status.AlluxioStatusException;
+import alluxio.exception.status.NotFoundException;
+import alluxio.exception.status.UnavailableException;
+import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.GetStatusPOptions;
+import alluxio.grpc.LoadMetadataPType;
+import alluxio.grpc.OpenFilePOptions;
+import alluxio.grpc.ReadPType;
+import alluxio.grpc.WritePType;
+import io.eccache.common.UnderStorePaths;
+import io.eccache.common.proto.Layout;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The client's side of the under store (S3, through Alluxio's namespace): staging a THROUGH or
+ * ASYNC write, finding a key's copy for read-through (eccache's own name, then another tool's plain
+ * path), and opening exactly one version's copy for a fallback. Where names are:
+ * {@link UnderStorePaths}.
+ */
+final class UnderStore {
+  private final FileSystem fs;
+  private final UnderStorePaths paths;
+
+  UnderStore(FileSystem fs, UnderStorePaths paths) {
+    this.fs = fs;
+    this.paths = paths;
+  }
+
+  UnderStorePaths paths() {
+    return paths;
+  }
+
+  /** Opens the staging file a THROUGH or ASYNC write fills; the commit publishes it. */
+  FileOutStream openForWrite(String key, String stagingPath)
+      throws IOException {
+    AlluxioURI path = new AlluxioURI(stagingPath);
+    try {
+      return fs.createFile(path, CreateFilePOptions.newBuilder()
+          .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true).build());
+    } catch (AlluxioException e) {
+      throw new IOException("cannot write '" + key + "' to the under store (" + path + "): "
+          + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
+    }
+  }
+
+  /** Drops a staged under-store copy that will not be committed (the coordinator sweeps leftovers). */
+  void cancelQuietly(FileOutStream persist, String stagingPath) {
+    try {
+      persist.cancel();
+    } catch (IOException | RuntimeException ignored) {
+      // already failing
+    }
+    try {
+      fs.delete(new AlluxioURI(stagingPath));
+    } catch (IOException | AlluxioException | RuntimeException ignored) {
+      // not there, or S3 is down: the coordinator's sweep removes it later
+    }
+  }
+
+  /** An object's file in the under store, open, and which file it is. */
+  static final class UnderStoreFile {
+    final String path;
+    final long fileId;
+    final long length;
+    final FileInStream in;
+
+    UnderStoreFile(String path, long fileId, long length, FileInStream in) {
+      this.path = path;
+      this.fileId = fileId;
+      this.length = length;
+      this.in = in;
+    }
+  }
+
+  /**
+   * Opens {@code key}'s copy in the under store: eccache's own name first, then the plain path
+   * another tool would have used. When there is neither, throws {@code cacheError} (why the cache
+   * could not serve it) or a NotFoundException.
+   */
+  UnderStoreFile find(String key, AlluxioStatusException cacheError)
+      throws IOException {
+    List<String> candidates = new ArrayList<>();
+    candidates.add(paths.objectPath(key));
+    String foreign = paths.foreignPath(key);
+    if (foreign != null) {
+      candidates.add(foreign);
+    }
+    for (String path : candidates) {
+      // S3 is the source of truth here: look at what it holds now, not at what Alluxio last saw.
+      UnderStoreFile file = open(key, path, FRESH);
+      if (file != null) {
+        return file;
+      }
+    }
+    if (cacheError != null) {
+      throw cacheError;
+    }
+    throw new NotFoundException("no object '" + key + "' in eccache or the under store ("
+        + String.join(", ", candidates) + ")");
+  }
+
+  /**
+   * A status that looks in the under store when Alluxio has none (not trusting a cached absence),
+   * so an object another tool just wrote is found.
+   */
+  private static final GetStatusPOptions FRESH = GetStatusPOptions.newBuilder()
+      .setLoadMetadataType(LoadMetadataPType.ALWAYS).build();
+
+  /** The file at {@code path} if it is a complete object file; null if there is none. */
+  private UnderStoreFile open(String key, String path, GetStatusPOptions options)
+      throws IOException {
+    AlluxioURI uri = new AlluxioURI(path);
+    try {
+      URIStatus status = fs.getStatus(uri, options);
+      if (status.isFolder() || !status.isCompleted()) {
+        return null; // a directory of other objects, or a write still going on
+      }
+      FileInStream in = fs.openFile(status,
+          OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build());
+      return new UnderStoreFile(path, status.getFileId(), status.getLength(), in);
+    } catch (FileDoesNotExistException | NotFoundException missing) {
+      return null;
+    } catch (AlluxioException | AlluxioStatusException e) {
+      throw new UnavailableException("reading '" + key + "' from the under store (" + path
+          + ") failed: " + e.getMessage() + "; check that S3 is reachable", e);
+    }
+  }
+
+  /**
+   * Opens the under store's copy of exactly the version {@code layout} describes, at
+   * {@code position}.
+   *
+   * @throws AbortedException if the under store no longer holds that version (it was replaced or
+   *     deleted meanwhile): GET the object again
+   */
+  InputStream openSameVersion(Layout layout, long position) throws IOException {
+    UnderStoreFile file = layout.getUfsPath().isEmpty() ? null
+        : open(layout.getKey(), layout.getUfsPath(),
+            GetStatusPOptions.getDefaultInstance());
+    if (file == null || file.fileId != layout.getUfsFileId()
+        || file.length != layout.getObjectSize()) {
+      if (file != null) {
+        file.in.close();
+      }
+      throw new AbortedException("version " + layout.getWriteId() + " of '" + layout.getKey()
+          + "' can no longer be read: its splits are gone and the under store holds "
+          + (file == null ? "no copy" : "another version") + " now (it was replaced or deleted"
+          + " meanwhile); GET it again");
+    }
+    if (position > 0) {
+      file.in.seek(position);
+    }
+    return file.in;
+  }
+}
