@@ -640,14 +640,9 @@ public final class EcCacheClient implements AutoCloseable {
     prefetcher.shutdownNow();
     io.shutdownNow();
     coordinator.close();
-    try {
-      fs.close(); // its own resources; the context is closed below if it is ours
-    } catch (IOException e) {
-      // closing
-    }
     if (ownsContext) {
       try {
-        context.close();
+        fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)
       } catch (IOException e) {
         // closing; nothing left to do with it
       }

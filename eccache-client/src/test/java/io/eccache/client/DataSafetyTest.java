@@ -342,8 +342,9 @@ class DataSafetyTest {
   }
 
   private static void cycle(alluxio.conf.AlluxioConfiguration conf) throws IOException {
-    try (EcCacheClient own = EcCacheClient.create(conf)) {
-      own.list("dots/");
+    try (EcCacheClient own = EcCacheClient.create(conf)) { // master and worker channels both
+      own.put("fd/cycle", new byte[1000], PutOptions.code(2, 1));
+      own.get("fd/cycle");
     }
   }
 
