@@ -15,7 +15,7 @@ class MisuseTest {
   private static final int R = 2;
   private static final int LEN = 100;
 
-  private static void rejects(Executable call, String mentions) {
+  static void rejects(Executable call, String mentions) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
     assertTrue(e.getMessage().contains(mentions),
         () -> "message '" + e.getMessage() + "' should mention '" + mentions + "'");
