@@ -19,6 +19,7 @@ import alluxio.grpc.ReadPType;
 import alluxio.grpc.WritePType;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.Layout;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -75,9 +76,9 @@ final class UnderStore {
     final String path;
     final long fileId;
     final long length;
-    final FileInStream in;
+    final InputStream in;
 
-    UnderStoreFile(String path, long fileId, long length, FileInStream in) {
+    UnderStoreFile(String path, long fileId, long length, InputStream in) {
       this.path = path;
       this.fileId = fileId;
       this.length = length;
@@ -130,7 +131,8 @@ final class UnderStore {
       }
       FileInStream in = fs.openFile(status,
           OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build());
-      return new UnderStoreFile(path, status.getFileId(), status.getLength(), in);
+      return new UnderStoreFile(path, status.getFileId(), status.getLength(),
+          new CopyStream(in, key, uri, status.getFileId()));
     } catch (FileDoesNotExistException | NotFoundException missing) {
       return null;
     } catch (AlluxioException | AlluxioStatusException e) {
@@ -161,8 +163,67 @@ final class UnderStore {
           + " meanwhile); GET it again");
     }
     if (position > 0) {
-      file.in.seek(position);
+      ((CopyStream) file.in).seek(position);
     }
     return file.in;
+  }
+
+  /**
+   * An under-store copy being read. A read that fails because the copy was deleted or replaced
+   * meanwhile (Alluxio then says "BlockMeta not found" or "does not exist") fails with
+   * {@link AbortedException}, retryable; any other failure with {@link UnavailableException}.
+   */
+  private final class CopyStream extends FilterInputStream {
+    private final String key;
+    private final AlluxioURI path;
+    private final long fileId;
+
+    CopyStream(FileInStream in, String key, AlluxioURI path, long fileId) {
+      super(in);
+      this.key = key;
+      this.path = path;
+      this.fileId = fileId;
+    }
+
+    void seek(long position) throws IOException {
+      try {
+        ((FileInStream) in).seek(position);
+      } catch (IOException | RuntimeException e) {
+        throw typed(e);
+      }
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return in.read();
+      } catch (IOException | RuntimeException e) {
+        throw typed(e);
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return in.read(b, off, len);
+      } catch (IOException | RuntimeException e) {
+        throw typed(e);
+      }
+    }
+
+    private IOException typed(Exception e) {
+      boolean same;
+      try {
+        same = fs.getStatus(path).getFileId() == fileId;
+      } catch (IOException | AlluxioException | RuntimeException gone) {
+        same = false;
+      }
+      if (!same) {
+        return new AbortedException("the under store's copy of '" + key + "' (" + path
+            + ") was replaced or deleted while it was read; GET it again", e);
+      }
+      return new UnavailableException("reading '" + key + "' from the under store (" + path
+          + ") failed: " + e.getMessage() + "; check that S3 is reachable", e);
+    }
   }
 }
