@@ -627,6 +627,12 @@ public final class EcCacheClient implements AutoCloseable {
     return statistics;
   }
 
+  /**
+   * Stops the client: waits (at most 30 s) for a pending ASYNC persist, stops split I/O, and
+   * releases the coordinator client and, if it is the client's own, the Alluxio context once the
+   * split reads still finishing have given their worker clients back (in the background, at most
+   * 30 s later).
+   */
   @Override
   public void close() {
     background.shutdown();
@@ -639,13 +645,30 @@ public final class EcCacheClient implements AutoCloseable {
     background.shutdownNow();
     prefetcher.shutdownNow();
     io.shutdownNow();
-    coordinator.close();
-    if (ownsContext) {
-      try {
-        fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)
-      } catch (IOException e) {
-        // closing; nothing left to do with it
+    // Split reads still finishing (a late-binding extra, interrupted) hold worker clients of the
+    // context: they must give them back before the context closes, or those channels stay open
+    // for good. That can take a second; wait for it in the background, not in close().
+    Thread closer = new Thread(() -> {
+      for (ExecutorService pool : new ExecutorService[] {prefetcher, io}) {
+        try {
+          if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
+            LOG.warn("eccache: split I/O still running 30 s after close(); closing anyway");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
-    }
+      coordinator.close();
+      if (ownsContext) {
+        try {
+          fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)
+        } catch (IOException e) {
+          // closing; nothing left to do with it
+        }
+      }
+    }, "eccache-close");
+    closer.setDaemon(true);
+    closer.start();
   }
+
 }
