@@ -225,8 +225,11 @@ final class LateBindingReader {
     }, INTERRUPT_AFTER_MS, TimeUnit.MILLISECONDS);
   }
 
-  /** How long an unneeded read may finish its slice before it is interrupted. */
-  private static final long INTERRUPT_AFTER_MS = 200;
+  /**
+   * How long an unneeded read may finish its slice before it is interrupted: a healthy one is done
+   * by then even on a loaded machine (interrupting it cancels its stream on the worker too).
+   */
+  private static final long INTERRUPT_AFTER_MS = 1000;
   /** Interrupts unneeded reads; one thread for every client in the JVM, as it only signals. */
   private static final ScheduledExecutorService INTERRUPTER =
       Executors.newSingleThreadScheduledExecutor(r -> {

@@ -573,17 +573,15 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /** The sweeper's pass, with abandoned allocations expired first (on a timer, not on demand). */
   private void sweepQuietly() {
     try {
-      expireAbandoned();
+      asMaster(() -> {
+        expireAbandoned(); // eccache's directories are the master's: delete them as the master
+        return null;
+      });
       sweeper.sweep(System.currentTimeMillis(), pending::containsKey,
           CoordinatorMaster::parse);
     } catch (IOException | AlluxioException | RuntimeException e) {
       LOG.warn("eccache: namespace sweep failed; the next one retries: {}", e.toString());
     }
-  }
-
-  /** Runs one sweep now (tests tick it instead of waiting for the timer). */
-  void sweepNow() {
-    sweepQuietly();
   }
 
   private void retuneQuietly() {

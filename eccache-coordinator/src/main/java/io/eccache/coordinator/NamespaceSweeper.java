@@ -19,6 +19,7 @@ import alluxio.master.file.contexts.RenameContext;
 import alluxio.wire.FileInfo;
 import com.google.common.util.concurrent.Striped;
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.Layout;
 import java.io.IOException;
 import java.util.List;
@@ -103,7 +104,7 @@ final class NamespaceSweeper {
       for (FileInfo file : listUnderStore()) {
         if (underStore.paths().isStagingPath(file.getPath()) && isOld(file, nowMs)
             && !pending.test(file.getName().substring(
-                io.eccache.common.UnderStorePaths.STAGING_PREFIX.length()))) {
+                UnderStorePaths.STAGING_PREFIX.length()))) {
           try {
             underStore.deleteStaged(file.getPath());
           } catch (IOException | AlluxioException e) {
