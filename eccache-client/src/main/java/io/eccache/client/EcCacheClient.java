@@ -643,8 +643,10 @@ public final class EcCacheClient implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     background.shutdownNow();
-    prefetcher.shutdownNow();
-    io.shutdownNow();
+    // No interrupts: a split read still finishing stops at its next slice by itself, and an
+    // interrupted read also cancels its stream on the worker, which is work there for nothing.
+    prefetcher.shutdown();
+    io.shutdown();
     // Split reads still finishing (a late-binding extra, interrupted) hold worker clients of the
     // context: they must give them back before the context closes, or those channels stay open
     // for good. That can take a second; wait for it in the background, not in close().
@@ -653,6 +655,7 @@ public final class EcCacheClient implements AutoCloseable {
         try {
           if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
             LOG.warn("eccache: split I/O still running 30 s after close(); closing anyway");
+            pool.shutdownNow();
           }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
