@@ -24,8 +24,6 @@ import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -201,42 +199,23 @@ final class LateBindingReader {
   }
 
   /**
-   * Ends the reads this window no longer needs. A healthy read stops at its next slice (the done
-   * flag); one still running {@value #INTERRUPT_AFTER_MS} ms later is interrupted: a read from a
-   * dead worker sits in Alluxio's block-read retries (up to alluxio.user.block.read.retry.max
-   * .duration) and would hold an I/O thread all that time, starving later GETs. An interrupted read
-   * fails at once and gives its buffer back; one that finished unclaimed gives its buffer back here.
+   * Ends the reads this window no longer needs: they stop at their next slice (the done flag) and
+   * give their buffers back; one that finished unclaimed gives its buffer back here. They are not
+   * interrupted: an interrupted read also cancels its stream on the worker, and with that in place
+   * PUTs to the same workers stalled now and then. A read from a dead worker therefore holds its
+   * I/O thread through Alluxio's block-read retry (alluxio.user.block.read.retry.max.duration).
    */
   private void stop(List<Future<Arrived>> unclaimed) {
-    if (unclaimed.isEmpty()) {
-      return;
-    }
-    List<Future<Arrived>> reads = new ArrayList<>(unclaimed);
-    INTERRUPTER.schedule(() -> {
-      for (Future<Arrived> f : reads) {
-        if (!f.cancel(true) && !f.isCancelled()) {
-          try {
-            pool.release(f.get().bytes);
-          } catch (ExecutionException | InterruptedException | RuntimeException failed) {
-            // it failed: readSplit gave its buffer back
-          }
+    for (Future<Arrived> f : unclaimed) {
+      if (f.isDone() && !f.isCancelled()) {
+        try {
+          pool.release(f.get().bytes);
+        } catch (ExecutionException | InterruptedException | RuntimeException failed) {
+          // it failed: readSplit gave its buffer back
         }
       }
-    }, INTERRUPT_AFTER_MS, TimeUnit.MILLISECONDS);
+    }
   }
-
-  /**
-   * How long an unneeded read may finish its slice before it is interrupted: a healthy one is done
-   * by then even on a loaded machine (interrupting it cancels its stream on the worker too).
-   */
-  private static final long INTERRUPT_AFTER_MS = 1000;
-  /** Interrupts unneeded reads; one thread for every client in the JVM, as it only signals. */
-  private static final ScheduledExecutorService INTERRUPTER =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "eccache-read-interrupter");
-        t.setDaemon(true);
-        return t;
-      });
 
   private ByteBuffer readSplit(Split split, Range range) throws IOException, AlluxioException {
     StripeGeometry g = range.geometry;
