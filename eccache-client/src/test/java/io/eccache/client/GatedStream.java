@@ -3,6 +3,7 @@ package io.eccache.client;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A PUT's source that stops once, after {@code pauseAt} bytes, until the test opens
@@ -36,7 +37,9 @@ final class GatedStream extends InputStream {
     if (at >= pauseAt && started.getCount() > 0) {
       started.countDown();
       try {
-        resume.await();
+        if (!resume.await(120, TimeUnit.SECONDS)) {
+          throw new IOException("the test never resumed this PUT's stream (120 s)");
+        }
       } catch (InterruptedException e) {
         throw new IOException(e);
       }
