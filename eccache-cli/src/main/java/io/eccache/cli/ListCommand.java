@@ -51,7 +51,7 @@ final class ListCommand implements Callable<Integer> {
           rows.add(Json.of(s));
         } else {
           out.printf("%10s  %-14s %3d/%-3d %-5s %s%n", ByteSizes.format(s.size()),
-              s.shape(), s.liveSplits(), s.k() + s.r(), s.persisted() ? "S3" : "-", s.key());
+              s.scheme().describe(), s.liveSplits(), s.scheme().splits(), s.persisted() ? "S3" : "-", s.key());
         }
       }
       if (output.json) {

@@ -67,7 +67,7 @@ final class PutCommand implements Callable<Integer> {
         Json.print(spec.commandLine().getOut(), result);
       } else {
         spec.commandLine().getOut().printf("put %s: %s as %s%s in %.2f s (%s/s)%n", key,
-            ByteSizes.format(stat.size()), stat.shape(),
+            ByteSizes.format(stat.size()), stat.scheme().describe(),
             writeMode == WriteMode.CACHE_ONLY ? "" : ", " + writeMode, seconds,
             ByteSizes.format((long) (stat.size() / Math.max(seconds, 1e-9))));
       }

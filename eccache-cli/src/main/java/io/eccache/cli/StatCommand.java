@@ -37,10 +37,12 @@ final class StatCommand implements Callable<Integer> {
       out.printf("key:          %s%n", s.key());
       out.printf("size:         %s (%d bytes)%n", ByteSizes.format(s.size()),
           s.size());
-      out.printf("stored as:    %s%s%n", s.shape(), s.tuned()
-          ? (s.target() != s.current() ? ", tuned (target " + s.target() + ")" : ", tuned")
+      out.printf("stored as:    %s (%s)%s%n", s.scheme().describe(), s.scheme(), s.tuned()
+          ? (!s.target().equals(s.scheme()) ? ", tuned (target " + s.target().describe() + ")"
+              : ", tuned")
           : ", fixed");
-      out.printf("live splits:  %d of %d%n", s.liveSplits(), s.k() + s.r());
+      out.printf("live splits:  %d of %d (any %d read it)%n", s.liveSplits(), s.scheme().splits(),
+          s.scheme().splitsToRead());
       out.printf("stripes:      %d%n", s.stripes());
       out.printf("memory:       %s (%.2fx)%n", ByteSizes.format(s.cachedBytes()),
           s.size() == 0 ? 0 : (double) s.cachedBytes() / s.size());

@@ -6,6 +6,7 @@ import alluxio.conf.AlluxioConfiguration;
 import alluxio.grpc.MetricValue;
 import alluxio.master.MasterClientContext;
 import io.eccache.client.EcCacheClient;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.SchemeStats;
 import io.eccache.common.proto.StatsResponse;
 import java.io.PrintWriter;
@@ -67,7 +68,7 @@ final class StatsCommand implements Callable<Integer> {
       out.println("| scheme | objects | object bytes | cached bytes | memory | budget |");
       out.println("|---|---|---|---|---|---|");
       for (SchemeStats s : stats.getSchemesList()) {
-        out.printf("| %s | %d | %s | %s | %.2fx | %s |%n", s.getScheme(), s.getObjects(),
+        out.printf("| %s | %d | %s | %s | %.2fx | %s |%n", SchemeProtos.fromProto(s.getKind()), s.getObjects(),
             ByteSizes.format(s.getObjectBytes()),
             ByteSizes.format(s.getCachedBytes()),
             s.getObjectBytes() == 0 ? 0 : (double) s.getCachedBytes() / s.getObjectBytes(),
@@ -101,7 +102,7 @@ final class StatsCommand implements Callable<Integer> {
     List<Map<String, Object>> schemes = new ArrayList<>();
     for (SchemeStats st : s.getSchemesList()) {
       Map<String, Object> row = new LinkedHashMap<>();
-      row.put("scheme", st.getScheme());
+      row.put("scheme", SchemeProtos.fromProto(st.getKind()).label());
       row.put("objects", st.getObjects());
       row.put("objectBytes", st.getObjectBytes());
       row.put("cachedBytes", st.getCachedBytes());

@@ -108,7 +108,7 @@ class ClusterCommandsTest {
     Run put = eccache("put", "json/a", in.toString(), "--json");
     assertEquals(ExitCodes.OK, put.exit, put.toString());
     JsonNode stored = put.json();
-    assertEquals("ec", stored.get("scheme").asText(), put.out);
+    assertEquals("ec", stored.get("kind").asText(), put.out);
     assertEquals(2, stored.get("k").asInt(), "the cluster's default k");
     assertEquals(2_500_001, stored.get("size").asLong());
     assertTrue(stored.get("seconds").asDouble() > 0, put.out);

@@ -17,7 +17,8 @@ import alluxio.master.MasterClientContext;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.EcCacheKeys;
 import io.eccache.common.ObjectKeys;
-import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.AllocateRequest;
@@ -90,7 +91,6 @@ public final class EcCacheClient implements AutoCloseable {
   private final ReadStatistics statistics = new ReadStatistics();
   private final UnderStore underStore;
   private final long smallObjectThreshold;
-  private final int smallObjectReplicas;
   private final long streamWindowBytes;
   private final long workerListRefreshMs;
 
@@ -111,7 +111,6 @@ public final class EcCacheClient implements AutoCloseable {
     this.underStore = new UnderStore(fs,
         new UnderStorePaths(conf.getString(EcCacheKeys.UFS_PREFIX)));
     this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
-    this.smallObjectReplicas = EcCacheKeys.getInt(conf, EcCacheKeys.SMALL_OBJECT_REPLICAS);
     this.streamWindowBytes = conf.getBytes(EcCacheKeys.USER_STREAM_WINDOW);
     this.splitRebuilder = new SplitRebuilder(fs, reader, pool, streamWindowBytes);
     this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
@@ -205,23 +204,20 @@ public final class EcCacheClient implements AutoCloseable {
     if (options.writeMode() != WriteMode.CACHE_ONLY && alreadyPersisted == null) {
       underStore.paths().checkNameLength(key);
     }
-    if (options.isDefaultCode()) {
-      if (length < 0) {
-        // Find out whether it is small before choosing how to store it.
-        byte[] head = source.readUpTo(Math.toIntExact(smallObjectThreshold));
-        if (head.length < smallObjectThreshold) {
-          length = head.length;
-        }
-        source = ByteSource.concat(head, source);
+    if (options.scheme().isEmpty() && length < 0) {
+      // The coordinator decides how to store it, and a small object is stored differently: look
+      // ahead far enough to tell it the size of a small one.
+      byte[] head = source.readUpTo(Math.toIntExact(smallObjectThreshold));
+      if (head.length < smallObjectThreshold) {
+        length = head.length;
       }
-      if (length >= 0 && length < smallObjectThreshold) {
-        // Small objects are not worth splitting (paper section 4.1): whole copies instead.
-        options = PutOptions.replicas(smallObjectReplicas).writeMode(options.writeMode());
-      }
+      source = ByteSource.concat(head, source);
     }
-    AllocateResponse allocation = coordinator.allocate(AllocateRequest.newBuilder().setKey(key)
-        .setObjectSize(length).setK(options.k()).setR(options.r()).setScheme(options.scheme())
-        .build());
+    AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
+        .setObjectSize(length);
+    options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))
+        .setTuned(options.tuned()));
+    AllocateResponse allocation = coordinator.allocate(request.build());
     awaitWorkersKnown(allocation.getSplitsList());
     boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null;
     // Staged under a name no key has; the commit publishes it, so a failed PUT leaves S3 as it was.
@@ -276,8 +272,8 @@ public final class EcCacheClient implements AutoCloseable {
   private void rewriteFailedSplits(AllocateResponse allocation, StripedWriter.Result written)
       throws IOException {
     Layout allocated = allocation.getLayout();
-    StripeGeometry g = new StripeGeometry(written.objectSize, allocated.getK(),
-        allocated.getCellSize());
+    StripeGeometry g = new StripeGeometry(written.objectSize,
+        SchemeProtos.of(allocated).dataSplits(), allocated.getCellSize());
     Layout layout = allocated.toBuilder().setObjectSize(written.objectSize)
         .setSplitSize(g.splitSize()).clearCrc32C().addAllCrc32C(written.crc32c).build();
     LookupResponse.Builder survivors = LookupResponse.newBuilder().setLayout(layout);
@@ -460,22 +456,13 @@ public final class EcCacheClient implements AutoCloseable {
 
   /** A replicated object is read from one copy chosen at random (another if that one fails). */
   private static int effectiveDelta(Layout layout, int delta) {
-    return ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme()) ? 0 : delta;
+    return SchemeProtos.of(layout).kind() == RedundancyScheme.Kind.REPLICATED ? 0 : delta;
   }
 
   /** Options that store an object again as {@code layout} does (defaults if it was tuned). */
   static PutOptions sameShape(Layout layout) {
-    if (layout.getTuned()) {
-      return PutOptions.defaults();
-    }
-    switch (layout.getScheme()) {
-      case ObjectPaths.SCHEME_REPLICA:
-        return PutOptions.replicas(layout.getR() + 1);
-      case ObjectPaths.SCHEME_PARTITION:
-        return PutOptions.partitions(layout.getK());
-      default:
-        return PutOptions.code(layout.getK(), layout.getR());
-    }
+    return layout.getTuned() ? PutOptions.defaults()
+        : PutOptions.scheme(SchemeProtos.of(layout));
   }
 
   private static void checkDelta(int delta) {
@@ -530,7 +517,7 @@ public final class EcCacheClient implements AutoCloseable {
   public ObjectStat stat(String key) throws AlluxioStatusException {
     LookupResponse l = coordinator.lookup(ObjectKeys.check(key), true);
     return new ObjectStat(l.getLayout(), (int) l.getSplitsList().stream().filter(Split::getLive)
-        .count(), l.getTarget(), l.getPopularity());
+        .count(), SchemeProtos.fromProto(l.getTarget()), l.getPopularity());
   }
 
   /**

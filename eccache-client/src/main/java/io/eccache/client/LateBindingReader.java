@@ -9,7 +9,8 @@ import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
-import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
@@ -78,8 +79,9 @@ final class LateBindingReader {
   StripeWindow read(LookupResponse lookup, int delta, int from, int to) throws IOException {
     Layout layout = lookup.getLayout();
     StripeGeometry geometry = StripeGeometry.of(layout);
-    int k = layout.getK();
-    int r = layout.getR();
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    int k = scheme.dataSplits();
+    int n = scheme.splits();
     long start = geometry.splitOffset(from);
     int length = Math.toIntExact(geometry.splitOffset(to - 1) + geometry.cellLength(to - 1) - start);
     List<Split> candidates = new ArrayList<>();
@@ -89,7 +91,7 @@ final class LateBindingReader {
       }
     }
     if (candidates.size() < k) {
-      throw new UnavailableException("only " + candidates.size() + " of " + (k + r) + " splits of '"
+      throw new UnavailableException("only " + candidates.size() + " of " + n + " splits of '"
           + layout.getKey() + "' are on live workers and k = " + k + " are needed");
     }
     Collections.shuffle(candidates, ThreadLocalRandom.current());
@@ -100,7 +102,7 @@ final class LateBindingReader {
     for (; launched < Math.min(k + delta, candidates.size()); launched++) {
       inFlight.add(submit(arrivals, candidates.get(launched), range));
     }
-    ByteBuffer[] units = new ByteBuffer[k + r];
+    ByteBuffer[] units = new ByteBuffer[n];
     int arrived = 0;
     int pending = launched;
     List<String> failures = new ArrayList<>();
@@ -146,7 +148,7 @@ final class LateBindingReader {
           }
         }
       }
-      if (ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme()) && units[0] == null) {
+      if (scheme.kind() == RedundancyScheme.Kind.REPLICATED && units[0] == null) {
         // Every copy is the whole object: whichever arrived is the data, nothing to decode.
         for (int i = 1; i < units.length; i++) {
           if (units[i] != null) {
@@ -269,7 +271,8 @@ final class LateBindingReader {
   /** Rebuilds the data splits not read, stripe by stripe, from the k that were. */
   private void decodeMissing(Range range, ByteBuffer[] units) {
     Layout layout = range.layout;
-    int k = layout.getK();
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    int k = scheme.dataSplits();
     List<Integer> missing = new ArrayList<>();
     for (int i = 0; i < k; i++) {
       if (units[i] == null) {
@@ -298,7 +301,7 @@ final class LateBindingReader {
       for (int i = 0; i < erased.length; i++) {
         out[i] = outputs[i].duplicate().limit(end).position(at);
       }
-      ReedSolomon.coder(k, layout.getR()).decode(in, erased, out);
+      ReedSolomon.coder(k, scheme.paritySplits()).decode(in, erased, out);
     }
     for (int i = 0; i < erased.length; i++) {
       units[erased[i]] = outputs[i];

@@ -1,18 +1,21 @@
 package io.eccache.client;
 
-import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 
 /** What eccache knows about a stored object. */
 public final class ObjectStat {
   private final Layout layout;
+  private final RedundancyScheme scheme;
   private final int liveSplits;
-  private final int target;
+  private final RedundancyScheme target;
   private final double popularity;
 
-  ObjectStat(Layout layout, int liveSplits, int target, double popularity) {
+  ObjectStat(Layout layout, int liveSplits, RedundancyScheme target, double popularity) {
     this.layout = layout;
+    this.scheme = SchemeProtos.of(layout);
     this.liveSplits = liveSplits;
     this.target = target;
     this.popularity = popularity;
@@ -31,43 +34,22 @@ public final class ObjectStat {
     return layout.getWriteId();
   }
 
-  /**
-   * "ec" (k data + r parity splits), "replica" (r + 1 whole copies) or "partition" (SP-Cache: k
-   * partitions).
-   */
-  public String scheme() {
-    return layout.getScheme();
+  /** How the object is stored now. */
+  public RedundancyScheme scheme() {
+    return scheme;
   }
 
-  /** Data splits. */
-  public int k() {
-    return layout.getK();
-  }
-
-  /** Parity splits. */
-  public int r() {
-    return layout.getR();
-  }
-
-  /** Whether the coordinator tunes this object's redundancy (it was PUT with default options). */
+  /** Whether the coordinator chose this object's scheme and tunes it with popularity. */
   public boolean tuned() {
     return layout.getTuned();
   }
 
-  /**
-   * The redundancy the coordinator wants now, in this scheme's unit: r for "ec" and "replica"
-   * (extra copies), k for "partition". Equal to the current one when nothing is to change.
-   */
-  public int target() {
+  /** The scheme the coordinator wants for it now; {@link #scheme()} when nothing is to change. */
+  public RedundancyScheme target() {
     return target;
   }
 
-  /** The redundancy now, in the same unit as {@link #target()}. */
-  public int current() {
-    return ObjectPaths.SCHEME_PARTITION.equals(layout.getScheme()) ? layout.getK() : layout.getR();
-  }
-
-  /** Accesses per popularity period, as an EWMA ({@code alluxio.eccache.popularity.*}). */
+  /** Accesses per popularity period, as an EWMA (the popularity keys). */
   public double popularity() {
     return popularity;
   }
@@ -84,7 +66,7 @@ public final class ObjectStat {
 
   /** Bytes the object takes in the cache now: every split or copy. */
   public long cachedBytes() {
-    return (long) (layout.getK() + layout.getR()) * Math.max(0, layout.getSplitSize());
+    return (long) scheme.splits() * Math.max(0, layout.getSplitSize());
   }
 
   /** Splits whose worker is alive and holds them now. */
@@ -92,23 +74,11 @@ public final class ObjectStat {
     return liveSplits;
   }
 
-  /** How the object is stored, for people: "RS(10,2)", "3 copies" or "4 partitions". */
-  public String shape() {
-    switch (layout.getScheme()) {
-      case ObjectPaths.SCHEME_REPLICA:
-        return (layout.getR() + 1) + " copies";
-      case ObjectPaths.SCHEME_PARTITION:
-        return layout.getK() + " partitions";
-      default:
-        return "RS(" + layout.getK() + "," + layout.getR() + ")";
-    }
-  }
-
   @Override
   public String toString() {
-    return layout.getKey() + ": " + layout.getObjectSize() + " bytes, " + shape()
-        + (target != current() ? " (target " + target + ")" : "") + ", " + liveSplits + "/"
-        + (layout.getK() + layout.getR()) + " live" + (layout.getPersisted() ? ", in S3" : "")
+    return layout.getKey() + ": " + layout.getObjectSize() + " bytes, " + scheme.describe()
+        + (!target.equals(scheme) ? " (target " + target.describe() + ")" : "") + ", "
+        + liveSplits + "/" + scheme.splits() + " live" + (layout.getPersisted() ? ", in S3" : "")
         + String.format(", popularity %.2f", popularity);
   }
 }

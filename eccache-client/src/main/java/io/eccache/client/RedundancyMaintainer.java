@@ -3,6 +3,7 @@ package io.eccache.client;
 import alluxio.exception.status.AlluxioStatusException;
 import com.google.common.util.concurrent.RateLimiter;
 import io.eccache.common.EcCacheKeys;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
@@ -160,7 +161,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
       throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
     }
     bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, 2 * layout.getObjectSize())));
-    client.rewrite(lookup, PutOptions.tunedWithK(task.getTarget()));
+    client.rewrite(lookup, PutOptions.tuned(SchemeProtos.fromProto(task.getTarget())));
     moved[0] += 2 * layout.getObjectSize();
   }
 }

@@ -8,7 +8,8 @@ import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.WorkerNetAddress;
 import alluxio.grpc.WritePType;
 import com.google.common.util.concurrent.RateLimiter;
-import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
@@ -50,8 +51,9 @@ final class SplitRebuilder {
       RateLimiter bandwidth, long[] moved) throws IOException {
     Layout layout = lookup.getLayout();
     StripeGeometry g = StripeGeometry.of(layout);
-    int k = layout.getK();
-    boolean replica = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme());
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    int k = scheme.dataSplits();
+    boolean replica = scheme.kind() == RedundancyScheme.Kind.REPLICATED;
     // Parity rows up to the highest index written (its row does not depend on the others).
     int highest = 0;
     for (int index : indexes) {
@@ -67,8 +69,7 @@ final class SplitRebuilder {
     try {
       for (int j = 0; j < count; j++) {
         int index = indexes.get(j);
-        String path = layout.getDirectory() + "/"
-            + ObjectPaths.splitName(index, k, layout.getScheme());
+        String path = layout.getDirectory() + "/" + scheme.splitName(index);
         outs[j] = fs.createFile(new AlluxioURI(path), CreateFilePOptions.newBuilder()
             .setWriteType(WritePType.MUST_CACHE).setReplicationMax(1)
             .setBlockSizeBytes(Math.max(g.splitSize(), 1 << 20)).setOverwrite(true)

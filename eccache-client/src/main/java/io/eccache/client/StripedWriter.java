@@ -9,7 +9,8 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.WritePType;
-import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.isal.ErasureCoder;
@@ -79,16 +80,17 @@ final class StripedWriter {
   Result write(AllocateResponse allocation, ByteSource source, long expectedSize,
       FileOutStream persist) throws IOException {
     Layout layout = allocation.getLayout();
-    int k = layout.getK();
-    int n = k + layout.getR();
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    int k = scheme.dataSplits();
+    int n = scheme.splits();
     int cell = Math.toIntExact(layout.getCellSize());
-    boolean replicas = ObjectPaths.SCHEME_REPLICA.equals(layout.getScheme());
+    boolean replicas = scheme.kind() == RedundancyScheme.Kind.REPLICATED;
     FileOutStream[] outs = new FileOutStream[n];
     int cellBuffers = replicas ? k : n; // copies all write the one data cell
     Stripe[] sets = {new Stripe(cellBuffers, cell), new Stripe(cellBuffers, cell)};
     List<int[]> crcs = new ArrayList<>();
     List<SplitTask> inFlight = new ArrayList<>();
-    SplitFailures failures = new SplitFailures(n, n - k);
+    SplitFailures failures = new SplitFailures(n, scheme.toleratedLosses());
     boolean done = false;
     try {
       openAll(allocation, outs, layout.getSplitSize(), failures);

@@ -32,6 +32,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import io.eccache.common.proto.Scheme;
+import io.eccache.common.proto.SchemeKind;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -275,18 +277,24 @@ class DataSafetyTest {
     try (CoordinatorClient coordinator = new CoordinatorClient(MasterClientContext
         .newBuilder(cluster.fileSystemContext().getClientContext()).build())) {
       InvalidArgumentException negative = assertThrows(InvalidArgumentException.class,
-          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/r").setK(2)
-              .setR(-7).setScheme("ec").setObjectSize(10).build()));
+          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/r")
+              .setScheme(code(2, -7)).setObjectSize(10).build()));
       assertTrue(negative.getMessage().contains("-7"), negative.getMessage());
       InvalidArgumentException huge = assertThrows(InvalidArgumentException.class,
-          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/size").setK(2)
-              .setR(1).setScheme("ec").setObjectSize(Long.MAX_VALUE).build()));
+          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/size")
+              .setScheme(code(2, 1)).setObjectSize(Long.MAX_VALUE).build()));
       assertTrue(huge.getMessage().contains("too large"), huge.getMessage());
       assertThrows(InvalidArgumentException.class,
-          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/k").setK(200)
-              .setR(Integer.MAX_VALUE).setScheme("ec").setObjectSize(10).build()));
+          () -> coordinator.allocate(AllocateRequest.newBuilder().setKey("bad/k")
+              .setScheme(code(200, Integer.MAX_VALUE)).setObjectSize(10).build()));
     }
     assertFalse(cache.list("bad/").iterator().hasNext());
+  }
+
+  /** A code as a client could send it, unchecked. */
+  private static Scheme code(int k, int r) {
+    return Scheme.newBuilder().setKind(SchemeKind.ERASURE_CODED).setDataSplits(k)
+        .setParitySplits(r).build();
   }
 
   @Test

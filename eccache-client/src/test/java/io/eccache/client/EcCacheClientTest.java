@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import io.eccache.common.RedundancyScheme;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -83,8 +84,7 @@ class EcCacheClientTest {
         assertArrayEquals(data, cache.get(key, 0), key + " with delta 0");
         ObjectStat stat = cache.stat(key);
         assertEquals(size, stat.size());
-        assertEquals(code[0], stat.k());
-        assertEquals(code[1], stat.r());
+        assertEquals(RedundancyScheme.erasureCoded(code[0], code[1]), stat.scheme());
       }
     }
   }
@@ -170,8 +170,8 @@ class EcCacheClientTest {
     assertArrayEquals(data, cache.get("external/data.bin"));
     assertEquals(1, cache.readStatistics().fallbacks());
     ObjectStat stat = cache.stat("external/data.bin");
-    assertEquals("replica", stat.scheme(), "below 1 MB the default is whole copies");
-    assertEquals(2, stat.r() + 1);
+    assertEquals(RedundancyScheme.replicated(2), stat.scheme(),
+        "below 1 MB the coordinator stores whole copies");
     assertArrayEquals(data, cache.get("external/data.bin"));
     assertEquals(1, cache.readStatistics().fallbacks(), "the second GET is served by the cache");
   }
@@ -330,7 +330,7 @@ class EcCacheClientTest {
     byte[] small = bytes(300_000, 13);
     cache.put("streamed-small", new java.io.ByteArrayInputStream(small), small.length,
         PutOptions.defaults());
-    assertEquals("replica", cache.stat("streamed-small").scheme());
+    assertEquals(RedundancyScheme.Kind.REPLICATED, cache.stat("streamed-small").scheme().kind());
     assertArrayEquals(small, readInOddChunks(cache.openStream("streamed-small")));
     // A stream shorter or longer than declared is refused and the stored version kept.
     for (long declared : new long[] {data.length - 1, data.length + 1}) {
@@ -435,9 +435,8 @@ class EcCacheClientTest {
     byte[] small = bytes(200_000, 13);
     cache.put("small", small);
     ObjectStat stat = cache.stat("small");
-    assertEquals("replica", stat.scheme());
-    assertEquals(1, stat.k());
-    assertEquals(1, stat.r(), "2 copies by default");
+    assertEquals(RedundancyScheme.replicated(2), stat.scheme(), "2 copies by default");
+    assertTrue(stat.tuned(), "small objects take part in the popularity budget");
     String dir = new ObjectPaths("/.eccache").objectDirectory("small");
     String write = cluster.fileSystem().listStatus(new AlluxioURI(dir)).get(0).getPath();
     Set<String> hosts = new HashSet<>();
@@ -459,6 +458,7 @@ class EcCacheClientTest {
     cluster.awaitLiveWorkers(WORKERS);
     // Large objects and explicit codes are still split.
     cache.put("large-default", bytes(3_000_000, 14));
-    assertEquals("ec", cache.stat("large-default").scheme());
+    assertEquals(RedundancyScheme.Kind.ERASURE_CODED,
+        cache.stat("large-default").scheme().kind());
   }
 }

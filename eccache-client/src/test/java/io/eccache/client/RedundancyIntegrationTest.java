@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import io.eccache.common.RedundancyScheme;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -156,22 +157,22 @@ class RedundancyIntegrationTest {
   @Test
   @Order(1)
   void aHotObjectGainsParitiesAndLosesThemWhenItCools() throws Exception {
-    assertEquals(1, stat("ec/o0").r());
+    assertEquals(1, parities("ec/o0"));
     assertTrue(stat("ec/o0").tuned());
     List<String> byRank = List.of("ec/o0", "ec/o1", "ec/o2", "ec/o3", "ec/o4", "ec/o5");
     // Zipf(1.1): per-split loads 1/4, 0.47/4, ... so the 4 extra splits the budget buys all go
     // to the hottest object before the second one's load is the highest.
     try (Load load = new Load(byRank, 1.1)) {
-      await("ec/o0 has extra parities", () -> stat("ec/o0").r() > 1);
-      await("ec/o0 reached its target", () -> stat("ec/o0").r() == stat("ec/o0").target());
+      await("ec/o0 has extra parities", () -> parities("ec/o0") > 1);
+      await("ec/o0 reached its target", () -> stat("ec/o0").scheme().equals(stat("ec/o0").target()));
     }
     ObjectStat hot = stat("ec/o0");
-    assertEquals(3 + hot.r(), hot.liveSplits(), "every new parity is live: " + hot);
-    assertEquals(1, stat("ec/o5").r(), "the coldest object keeps the base parity");
+    assertEquals(hot.scheme().splits(), hot.liveSplits(), "every new parity is live: " + hot);
+    assertEquals(1, parities("ec/o5"), "the coldest object keeps the base parity");
     // Popularity moves to another object: the first cools and gives its parities back.
     try (Load load = new Load(List.of("ec/o5"))) {
-      await("ec/o5 has extra parities", () -> stat("ec/o5").r() > 1);
-      await("ec/o0 is back to the base parity", () -> stat("ec/o0").r() == 1);
+      await("ec/o5 has extra parities", () -> parities("ec/o5") > 1);
+      await("ec/o0 is back to the base parity", () -> parities("ec/o0") == 1);
     }
     for (String key : List.of("ec/o0", "ec/o5")) {
       assertArrayEquals(objects.get(key), cache.get(key, 0), key);
@@ -185,13 +186,13 @@ class RedundancyIntegrationTest {
   @Test
   @Order(2)
   void selectiveReplicationAndSpCacheFollowPopularityToo() throws Exception {
-    assertEquals("replica", stat("sr/o0").scheme());
-    assertEquals(0, stat("sr/o0").r(), "a tuned replicated object starts as one copy");
-    assertEquals("partition", stat("sp/o0").scheme());
-    assertEquals(1, stat("sp/o0").k(), "SP-Cache writes a new object unsplit");
+    assertEquals(RedundancyScheme.replicated(1), stat("sr/o0").scheme(),
+        "a tuned replicated object starts as one copy");
+    assertEquals(RedundancyScheme.partitioned(1), stat("sp/o0").scheme(),
+        "SP-Cache writes a new object unsplit");
     try (Load load = new Load(List.of("sr/o1", "sp/o1"))) {
-      await("sr/o1 has extra copies", () -> stat("sr/o1").r() > 0);
-      await("sp/o1 is partitioned", () -> stat("sp/o1").k() > 1);
+      await("sr/o1 has extra copies", () -> stat("sr/o1").scheme().copies() > 1);
+      await("sp/o1 is partitioned", () -> stat("sp/o1").scheme().dataSplits() > 1);
     }
     assertArrayEquals(objects.get("sp/o1"), cache.get("sp/o1"));
     assertArrayEquals(objects.get("sr/o1"), cache.get("sr/o1"));
@@ -211,7 +212,7 @@ class RedundancyIntegrationTest {
     cluster.awaitLiveWorkers(WORKERS - 1);
     await("every ec object is back at full redundancy", () -> ecKeys.stream().allMatch(k -> {
       ObjectStat s = stat(k);
-      return s.liveSplits() == s.k() + s.r();
+      return s.liveSplits() == s.scheme().splits();
     }));
     assertTrue(cache.stats().getSplitsRepaired() > 0);
     cluster.stopWorker(1);
@@ -222,5 +223,9 @@ class RedundancyIntegrationTest {
     }
     assertEquals(0, cache.readStatistics().fallbacks(), "nothing came from S3: "
         + Arrays.toString(ecKeys.toArray()));
+  }
+
+  private static int parities(String key) {
+    return stat(key).scheme().paritySplits();
   }
 }

@@ -54,13 +54,13 @@ public final class EcCacheMetrics {
   /** Gauge: workers lost since the master started. */
   public static final String WORKERS_LOST = "EcCacheWorkersLost";
 
-  /** Gauge per scheme ("ec", "replica", "partition"): bytes the scheme's objects take in the cache. */
-  public static String cachedBytes(String scheme) {
-    return "EcCacheCachedBytes." + scheme;
+  /** Gauge per kind of scheme (ec, replica, partition): bytes its objects take in the cache. */
+  public static String cachedBytes(RedundancyScheme.Kind kind) {
+    return "EcCacheCachedBytes." + kind.label();
   }
 
-  /** Gauge per scheme: bytes of the scheme's objects themselves (memory overhead = cached / this - 1). */
-  public static String objectBytes(String scheme) {
-    return "EcCacheObjectBytes." + scheme;
+  /** Gauge per kind: bytes of its objects themselves (memory overhead = cached / this - 1). */
+  public static String objectBytes(RedundancyScheme.Kind kind) {
+    return "EcCacheObjectBytes." + kind.label();
   }
 }

@@ -4,7 +4,7 @@ package io.eccache.common;
  * Where an object lives in Alluxio's namespace: {@code <root>/objects/<encoded key>/} (see
  * {@link ObjectKeys#encode(String)}: one component per key, injective) holds the
  * committed layout as an xattr, and one directory per write, {@code <write id>/}, with the split files
- * {@code d00..d(k-1)} and {@code p00..p(r-1)}. A new PUT writes a new directory and commit switches the
+ * named by {@link RedundancyScheme#splitName(int)}. A new PUT writes a new directory and commit switches the
  * layout to it in one xattr update, so readers see the old object or the new one, never a mix.
  */
 public final class ObjectPaths {
@@ -32,27 +32,10 @@ public final class ObjectPaths {
     return objectDirectory(key) + "/" + writeId;
   }
 
-  /** The erasure-coded scheme: k data splits and r parity splits. */
-  public static final String SCHEME_EC = "ec";
-  /** The replication scheme: one whole copy and r more, each on its own worker. */
-  public static final String SCHEME_REPLICA = "replica";
-  /** SP-Cache's selective partition: k partitions, no redundancy, every one read. */
-  public static final String SCHEME_PARTITION = "partition";
-
   /** The namespace of a key: its first path component ("" for a key without '/'). */
   public static String namespaceOf(String key) {
     int slash = key.indexOf('/');
     return slash < 0 ? "" : key.substring(0, slash);
-  }
-
-  /** The file name of split {@code index} of a (k, r) erasure-coded layout. */
-  public static String splitName(int index, int k) {
-    return index < k ? String.format("d%02d", index) : String.format("p%02d", index - k);
-  }
-
-  /** The file name of split (or copy) {@code index} of a layout of {@code scheme}. */
-  public static String splitName(int index, int k, String scheme) {
-    return SCHEME_REPLICA.equals(scheme) ? String.format("r%02d", index) : splitName(index, k);
   }
 
   /** The key an object directory's name stands for, or null if no key is named so. */

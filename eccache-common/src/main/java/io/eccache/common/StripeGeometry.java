@@ -41,7 +41,8 @@ public final class StripeGeometry {
 
   /** The geometry of a committed layout. */
   public static StripeGeometry of(Layout layout) {
-    return new StripeGeometry(layout.getObjectSize(), layout.getK(), layout.getCellSize());
+    return new StripeGeometry(layout.getObjectSize(), SchemeProtos.of(layout).dataSplits(),
+        layout.getCellSize());
   }
 
   /**

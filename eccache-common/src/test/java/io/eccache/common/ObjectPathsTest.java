@@ -29,11 +29,4 @@ class ObjectPathsTest {
     assertEquals("/.eccache/objects/~2E.~2F..~2Fx", paths.objectDirectory("../../x"));
   }
 
-  @Test
-  void splitNames() {
-    assertEquals("d00", ObjectPaths.splitName(0, 10));
-    assertEquals("d09", ObjectPaths.splitName(9, 10));
-    assertEquals("p00", ObjectPaths.splitName(10, 10));
-    assertEquals("p03", ObjectPaths.splitName(13, 10));
-  }
 }

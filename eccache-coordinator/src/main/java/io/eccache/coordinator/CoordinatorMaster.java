@@ -45,6 +45,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.eccache.common.EcCacheKeys;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.AllocateRequest;
@@ -72,6 +74,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
@@ -118,7 +121,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final AtomicLong workersLost = new AtomicLong();
 
   // Popularity-driven redundancy: soft state, rebuilt from lookups after a restart.
-  private final NamespaceSchemes schemes;
+  private final SchemeChooser chooser;
   private final PopularityTracker popularity;
   private final RedundancyPlanner planner;
   private final long retuneIntervalMs;
@@ -133,8 +136,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final Deque<MaintenanceTask> queued = new ArrayDeque<>();
   private final Map<String, Lease> leases = new HashMap<>();
   private final Set<String> leasedKeys = new HashSet<>();
-  private volatile Map<String, Integer> targets = Map.of();
-  private volatile Map<String, SchemeStats> schemeStats = Map.of();
+  private volatile Map<String, RedundancyScheme> targets = Map.of();
+  private volatile Map<RedundancyScheme.Kind, SchemeStats> schemeStats = Map.of();
   private final AtomicLong splitsAdded = new AtomicLong();
   private final AtomicLong splitsDropped = new AtomicLong();
   private final AtomicLong splitsRepaired = new AtomicLong();
@@ -158,10 +161,14 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     this.sweeper = new NamespaceSweeper(fileSystemMaster, paths, underStore, keyLocks, graceMs,
         allocationTimeoutMs);
     this.sweepIntervalMs = Math.max(200, Math.min(graceMs, allocationTimeoutMs) / 4);
-    this.schemes = NamespaceSchemes.parse(Configuration.getString(EcCacheKeys.NAMESPACE_SCHEMES));
+    this.chooser = new SchemeChooser(
+        NamespaceSchemes.parse(Configuration.getString(EcCacheKeys.NAMESPACE_SCHEMES)),
+        RedundancyScheme.erasureCoded(Configuration.getInt(EcCacheKeys.DEFAULT_K),
+            Configuration.getInt(EcCacheKeys.DEFAULT_R)),
+        Configuration.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD),
+        Configuration.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS));
     this.popularity = new PopularityTracker(Configuration.getDouble(EcCacheKeys.POPULARITY_WEIGHT));
     this.planner = new RedundancyPlanner(Configuration.getDouble(EcCacheKeys.MEMORY_OVERHEAD),
-        Configuration.getInt(EcCacheKeys.DEFAULT_R),
         Configuration.getBytes(EcCacheKeys.PARTITION_SERVER_BANDWIDTH));
     this.retuneIntervalMs = Configuration.getMs(EcCacheKeys.RETUNE_INTERVAL);
     this.popularityPeriodMs = Configuration.getMs(EcCacheKeys.POPULARITY_PERIOD);
@@ -199,14 +206,13 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         return queued.size() + leases.size();
       }
     });
-    for (String scheme : new String[] {ObjectPaths.SCHEME_EC, ObjectPaths.SCHEME_REPLICA,
-        ObjectPaths.SCHEME_PARTITION}) {
-      gauges.put(EcCacheMetrics.cachedBytes(scheme), () -> {
-        SchemeStats st = schemeStats.get(scheme);
+    for (RedundancyScheme.Kind kind : RedundancyScheme.Kind.values()) {
+      gauges.put(EcCacheMetrics.cachedBytes(kind), () -> {
+        SchemeStats st = schemeStats.get(kind);
         return st == null ? 0 : st.getCachedBytes();
       });
-      gauges.put(EcCacheMetrics.objectBytes(scheme), () -> {
-        SchemeStats st = schemeStats.get(scheme);
+      gauges.put(EcCacheMetrics.objectBytes(kind), () -> {
+        SchemeStats st = schemeStats.get(kind);
         return st == null ? 0 : st.getObjectBytes();
       });
     }
@@ -265,58 +271,37 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /** Places a new write of {@code key}: a layout and a distinct live worker per split. */
   AllocateResponse allocate(AllocateRequest request) throws IOException, AlluxioException {
     String key = checkKey(request.getKey());
-    // No scheme asked for: the namespace's, and the coordinator tunes its redundancy from now on.
-    boolean tuned = request.getScheme().isEmpty();
-    String scheme = tuned ? schemes.schemeOf(key) : request.getScheme();
-    int k;
-    int r;
-    switch (scheme) {
-      case ObjectPaths.SCHEME_EC:
-        k = request.getK() == 0 ? Configuration.getInt(EcCacheKeys.DEFAULT_K) : request.getK();
-        r = request.getR() < 0 ? Configuration.getInt(EcCacheKeys.DEFAULT_R) : request.getR();
-        break;
-      case ObjectPaths.SCHEME_REPLICA:
-        k = 1;
-        // A tuned replicated object starts as one copy; small objects ask for their copies.
-        r = request.getR() >= 0 ? request.getR()
-            : tuned ? 0 : Configuration.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS) - 1;
-        break;
-      case ObjectPaths.SCHEME_PARTITION:
-        // SP-Cache writes a new object unsplit; re-tuning partitions it by popularity.
-        k = request.getK() == 0 ? 1 : request.getK();
-        r = 0;
-        break;
-      default:
-        throw new InvalidArgumentException("unknown scheme '" + scheme + "': use '"
-            + ObjectPaths.SCHEME_EC + "', '" + ObjectPaths.SCHEME_REPLICA + "' or '"
-            + ObjectPaths.SCHEME_PARTITION + "'");
-    }
-    if (request.getR() < -1) {
-      throw new InvalidArgumentException("r must be >= 0 (or -1: the coordinator's default), not "
-          + request.getR());
-    }
-    if (k < 1 || r < 0 || (long) k + r > 255) {
-      throw new InvalidArgumentException("invalid code k=" + k + ", r=" + r
-          + ": need k >= 1, r >= 0 and k + r <= 255");
-    }
     if (request.getObjectSize() < -1) {
       throw new InvalidArgumentException("object size must be >= 0 (or -1: not known yet), not "
           + request.getObjectSize());
     }
-    List<WorkerInfo> live = blockMaster.getWorkerInfoList();
-    if (k + r > live.size()) {
-      throw new FailedPreconditionException("k + r = " + (k + r) + " splits need as many distinct"
-          + " workers, but only " + live.size() + " are live: lower k or r, or add workers");
+    Optional<RedundancyScheme> asked;
+    try {
+      asked = request.hasScheme() ? Optional.of(SchemeProtos.fromProto(request.getScheme()))
+          : Optional.empty();
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException("PUT of '" + key + "': " + e.getMessage());
     }
-    List<WorkerInfo> chosen = SplitPlacement.chooseDistinct(live, k + r, random);
+    SchemeChooser.Choice choice = chooser.choose(key, request.getObjectSize(), asked,
+        request.getTuned());
+    RedundancyScheme scheme = choice.scheme;
+    int n = scheme.splits();
+    List<WorkerInfo> live = blockMaster.getWorkerInfoList();
+    if (n > live.size()) {
+      throw new FailedPreconditionException(scheme.describe() + " has " + n + " splits, which need"
+          + " as many distinct workers, but only " + live.size() + " are live: choose a scheme"
+          + " with fewer splits, or add workers");
+    }
+    List<WorkerInfo> chosen = SplitPlacement.chooseDistinct(live, n, random);
     String writeId = UUID.randomUUID().toString();
     String dir = paths.writeDirectory(key, writeId);
     long size = request.getObjectSize();
+    int k = scheme.dataSplits();
     long cellSize = StripeGeometry.cellSizeFor(size, k, maxCellSize);
-    long splitSize = size < 0 ? -1 : checkedGeometry(key, size, k, r, cellSize).splitSize();
-    Layout layout = Layout.newBuilder().setKey(key).setScheme(scheme).setK(k).setR(r)
+    long splitSize = size < 0 ? -1 : checkedGeometry(key, size, scheme, cellSize).splitSize();
+    Layout layout = Layout.newBuilder().setKey(key).setScheme(SchemeProtos.toProto(scheme))
         .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
-        .setDirectory(dir).setTuned(tuned).build();
+        .setDirectory(dir).setTuned(choice.tuned).build();
     asMaster(() -> {
       fileSystemMaster.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
           CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
@@ -328,9 +313,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     allocations.incrementAndGet();
     AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
         .setStagingPath(underStore.paths().stagingPath(writeId));
-    for (int i = 0; i < k + r; i++) {
+    for (int i = 0; i < n; i++) {
       response.addSplits(Split.newBuilder().setIndex(i)
-          .setPath(dir + "/" + ObjectPaths.splitName(i, k, scheme))
+          .setPath(dir + "/" + scheme.splitName(i))
           .setWorker(GrpcUtils.toProto(chosen.get(i).getAddress())).setLive(true));
     }
     return response.build();
@@ -378,13 +363,13 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
           + allocationTimeoutMs / 1000 + " s, or the master restarted;"
           + " PUT the object again");
     }
-    int n = allocated.getK() + allocated.getR();
+    RedundancyScheme scheme = SchemeProtos.of(allocated);
+    int n = scheme.splits();
     long size = allocated.getObjectSize() >= 0 ? allocated.getObjectSize() : request.getObjectSize();
     if (size < 0) {
       throw new InvalidArgumentException("commit of a streamed PUT must give the object's size");
     }
-    StripeGeometry geometry = checkedGeometry(key, size, allocated.getK(), allocated.getR(),
-        allocated.getCellSize());
+    StripeGeometry geometry = checkedGeometry(key, size, scheme, allocated.getCellSize());
     if (request.getCrc32CCount() != geometry.checksums(n)) {
       throw new InvalidArgumentException("commit has " + request.getCrc32CCount()
           + " checksums; " + n + " splits of " + geometry.stripes() + " stripes need "
@@ -448,11 +433,10 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /** Switches {@code objectDir} to {@code layout}; the caller holds the key's lock. */
   private void commitLocked(Layout layout, String objectDir) throws IOException, AlluxioException {
     String key = layout.getKey();
-    int n = layout.getK() + layout.getR();
+    RedundancyScheme scheme = SchemeProtos.of(layout);
     asMaster(() -> {
-      for (int i = 0; i < n; i++) {
-        String split = layout.getDirectory() + "/"
-            + ObjectPaths.splitName(i, layout.getK(), layout.getScheme());
+      for (int i = 0; i < scheme.splits(); i++) {
+        String split = layout.getDirectory() + "/" + scheme.splitName(i);
         FileInfo info = fileSystemMaster.getFileInfo(new AlluxioURI(split), noSync());
         if (!info.isCompleted() || info.getLength() != layout.getSplitSize()) {
           throw new FailedPreconditionException("split " + split + " is incomplete ("
@@ -529,7 +513,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         throw new NotFoundException("no object '" + key + "' in eccache: PUT it first");
       }
       return describe(layout, liveWorkerIds())
-          .setTarget(targets.getOrDefault(key, RedundancyPlanner.current(layout)))
+          .setTarget(targets.containsKey(key) ? SchemeProtos.toProto(targets.get(key))
+              : layout.getScheme())
           .setPopularity(popularity.popularity(key)).build();
     });
   }
@@ -551,9 +536,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       files.put(f.getName(), f);
     }
     LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
-    int n = layout.getK() + layout.getR();
-    for (int i = 0; i < n; i++) {
-      String name = ObjectPaths.splitName(i, layout.getK(), layout.getScheme());
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    for (int i = 0; i < scheme.splits(); i++) {
+      String name = scheme.splitName(i);
       Split.Builder split = Split.newBuilder().setIndex(i)
           .setPath(layout.getDirectory() + "/" + name);
       FileInfo info = files.get(name);
@@ -626,7 +611,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         locations.add(split.getLive() ? GrpcUtils.fromProto(split.getWorker()) : null);
       }
       states.add(new RedundancyPlanner.ObjectState(layout, locations,
-          popularity.popularity(layout.getKey())));
+          popularity.popularity(layout.getKey()),
+          chooser.base(layout.getKey(), SchemeProtos.of(layout))));
     }
     RedundancyPlanner.Result plan = planner.plan(states, live, rate, random);
     targets = Map.copyOf(plan.targets);
@@ -652,20 +638,20 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     try {
       asMaster(() -> {
         Layout current = readLayout(objectDir);
+        RedundancyScheme scheme = current == null ? null : SchemeProtos.of(current);
         if (current == null || !current.getWriteId().equals(drop.writeId)
-            || current.getR() <= drop.toR) {
+            || scheme.splits() <= drop.to.splits() || scheme.kind() != drop.to.kind()) {
           return null;
         }
         StripeGeometry g = StripeGeometry.of(current);
-        int keep = current.getK() + drop.toR;
-        Layout smaller = current.toBuilder().setR(drop.toR).clearCrc32C()
+        int keep = drop.to.splits();
+        Layout smaller = current.toBuilder().setScheme(SchemeProtos.toProto(drop.to)).clearCrc32C()
             .addAllCrc32C(current.getCrc32CList().subList(0, g.checksums(keep))).build();
         setLayout(objectDir, smaller);
-        for (int i = keep; i < current.getK() + current.getR(); i++) {
-          deleteQuietly(current.getDirectory() + "/"
-              + ObjectPaths.splitName(i, current.getK(), current.getScheme()));
+        for (int i = keep; i < scheme.splits(); i++) {
+          deleteQuietly(current.getDirectory() + "/" + scheme.splitName(i));
         }
-        splitsDropped.addAndGet(current.getR() - drop.toR);
+        splitsDropped.addAndGet(scheme.splits() - keep);
         return null;
       });
     } finally {
@@ -746,8 +732,10 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       return asMaster(() -> {
         Layout current = readLayout(objectDir);
         int added = task.getSplitsCount();
+        RedundancyScheme target = SchemeProtos.fromProto(task.getTarget());
+        RedundancyScheme scheme = current == null ? null : SchemeProtos.of(current);
         if (current == null || !current.getWriteId().equals(task.getWriteId())
-            || current.getR() != task.getTarget() - added) {
+            || scheme.kind() != target.kind() || scheme.splits() != target.splits() - added) {
           return false; // replaced, deleted or re-tuned meanwhile: the new files stay unused
         }
         StripeGeometry g = StripeGeometry.of(current);
@@ -757,14 +745,13 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
               + g.stripes() + " stripes");
         }
         for (int index : task.getSplitsList()) {
-          String split = current.getDirectory() + "/"
-              + ObjectPaths.splitName(index, current.getK(), current.getScheme());
+          String split = current.getDirectory() + "/" + scheme.splitName(index);
           FileInfo info = fileSystemMaster.getFileInfo(new AlluxioURI(split), noSync());
           if (!info.isCompleted() || info.getLength() != current.getSplitSize()) {
             throw new FailedPreconditionException("new split " + split + " is incomplete");
           }
         }
-        setLayout(objectDir, current.toBuilder().setR(task.getTarget())
+        setLayout(objectDir, current.toBuilder().setScheme(task.getTarget())
             .addAllCrc32C(request.getCrc32CList()).build());
         splitsAdded.addAndGet(added);
         return true;
@@ -869,13 +856,14 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private static final long MAX_CELLS = 1L << 22;
 
   /** The geometry of an object, refused with a typed error when it cannot be stored. */
-  private static StripeGeometry checkedGeometry(String key, long size, int k, int r, long cellSize)
-      throws InvalidArgumentException {
+  private static StripeGeometry checkedGeometry(String key, long size, RedundancyScheme scheme,
+      long cellSize) throws InvalidArgumentException {
+    int k = scheme.dataSplits();
     long stripeBytes = k * cellSize;
     long stripes = stripeBytes == 0 ? 0 : size / stripeBytes + (size % stripeBytes == 0 ? 0 : 1);
-    if (stripes * (k + r) > MAX_CELLS) {
+    if (stripes * scheme.splits() > MAX_CELLS) {
       throw new InvalidArgumentException("object '" + key + "' of " + size + " bytes is too large:"
-          + " with k = " + k + ", r = " + r + " and " + cellSize + "-byte cells it needs " + stripes
+          + " as " + scheme.describe() + " with " + cellSize + "-byte cells it needs " + stripes
           + " stripes, and a layout holds at most " + MAX_CELLS + " cells; store it in parts");
     }
     return new StripeGeometry(size, k, cellSize);
@@ -906,8 +894,10 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       return null; // allocated and never committed, or deleted while a PUT was writing
     }
     try {
-      return Layout.parseFrom(ByteString.copyFrom(bytes));
-    } catch (InvalidProtocolBufferException e) {
+      Layout layout = Layout.parseFrom(ByteString.copyFrom(bytes));
+      SchemeProtos.of(layout); // a layout without a valid scheme is unreadable, not an object
+      return layout;
+    } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
       LOG.error("eccache: unreadable layout on {}: {}", dir.getPath(), e.toString());
       return null;
     }

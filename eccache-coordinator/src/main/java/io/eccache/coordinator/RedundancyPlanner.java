@@ -2,7 +2,9 @@ package io.eccache.coordinator;
 
 import alluxio.grpc.GrpcUtils;
 import alluxio.wire.WorkerNetAddress;
-import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.RedundancyScheme.Kind;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.SchemeStats;
@@ -14,37 +16,42 @@ import io.eccache.coordinator.allocation.ReplicaAllocator;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Turns the state of every committed object (layout, where its splits live, popularity) into what
- * should change: a target redundancy per object (the allocators, one budget per scheme group), the
- * parities or copies to drop, and the maintenance tasks clients carry out (repair lost splits, add
- * parities or copies, repartition). Pure logic: the coordinator gathers the state and applies the
- * result.
+ * should change: a target scheme per object (the allocators, one budget per group of like tuned
+ * objects), the parities or copies to drop, and the maintenance tasks clients carry out (repair lost
+ * splits, add parities or copies, repartition). Pure logic: the coordinator gathers the state and
+ * applies the result.
  */
 final class RedundancyPlanner {
   private final double overhead;
-  private final int baseParities;
   private final double partitionBandwidth;
 
   /** One committed object as the planner sees it. */
   static final class ObjectState {
     final Layout layout;
+    final RedundancyScheme scheme;
     /** Per split index: the live worker holding it, or null when it is not readable. */
     final List<WorkerNetAddress> locations;
     final double popularity;
+    /** The redundancy a tuned object never goes below (see {@link SchemeChooser#base}). */
+    final int base;
 
-    ObjectState(Layout layout, List<WorkerNetAddress> locations, double popularity) {
+    ObjectState(Layout layout, List<WorkerNetAddress> locations, double popularity, int base) {
       this.layout = layout;
+      this.scheme = SchemeProtos.of(layout);
       this.locations = locations;
       this.popularity = popularity;
+      this.base = base;
     }
 
     int liveSplits() {
@@ -54,43 +61,71 @@ final class RedundancyPlanner {
       }
       return n;
     }
+
+    /** Tuned objects share one budget with others of the same kind, k and base. */
+    Group group() {
+      return new Group(scheme.kind(), scheme.kind() == Kind.PARTITIONED ? 0 : scheme.dataSplits(),
+          base);
+    }
+  }
+
+  /** Tuned objects allocated under one budget: like with like. */
+  private static final class Group {
+    final Kind kind;
+    final int dataSplits;
+    final int base;
+
+    Group(Kind kind, int dataSplits, int base) {
+      this.kind = kind;
+      this.dataSplits = dataSplits;
+      this.base = base;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Group && ((Group) o).kind == kind && ((Group) o).dataSplits == dataSplits
+          && ((Group) o).base == base;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(kind, dataSplits, base);
+    }
   }
 
   /** Parities or copies to remove from an object: metadata only, no data moves. */
   static final class Drop {
     final String key;
     final String writeId;
-    final int toR;
+    final RedundancyScheme to;
 
-    Drop(String key, String writeId, int toR) {
+    Drop(String key, String writeId, RedundancyScheme to) {
       this.key = key;
       this.writeId = writeId;
-      this.toR = toR;
+      this.to = to;
     }
   }
 
   /** What one planning pass decided. */
   static final class Result {
-    /** Per key: target r ("ec", "replica") or k ("partition"). */
-    final Map<String, Integer> targets = new HashMap<>();
+    /** Per key: the scheme it should have. */
+    final Map<String, RedundancyScheme> targets = new HashMap<>();
     final List<Drop> drops = new ArrayList<>();
     /** Without leases; repairs first, then the most popular objects' changes. */
     final List<MaintenanceTask> tasks = new ArrayList<>();
-    final Map<String, SchemeStats> schemes = new TreeMap<>();
+    final Map<Kind, SchemeStats> schemes = new EnumMap<>(Kind.class);
   }
 
   /**
    * @param overhead redundancy budget as a fraction of the objects' bytes (0.15)
-   * @param baseParities parities every tuned erasure-coded object keeps (1)
    * @param partitionBandwidth one worker's bytes per second, for SP-Cache's latency model
    */
-  RedundancyPlanner(double overhead, int baseParities, double partitionBandwidth) {
-    if (overhead < 0 || baseParities < 0 || partitionBandwidth <= 0) {
+  RedundancyPlanner(double overhead, double partitionBandwidth) {
+    if (overhead < 0 || partitionBandwidth <= 0) {
       throw new IllegalArgumentException("invalid planner settings: overhead " + overhead
-          + ", base parities " + baseParities + ", bandwidth " + partitionBandwidth);
+          + ", bandwidth " + partitionBandwidth);
     }
     this.overhead = overhead;
-    this.baseParities = baseParities;
     this.partitionBandwidth = partitionBandwidth;
   }
 
@@ -102,30 +137,26 @@ final class RedundancyPlanner {
       Random random) {
     Result result = new Result();
     int workers = live.size();
-    // Tuned objects are allocated per group: one budget per scheme (and per k for "ec").
-    Map<String, List<ObjectState>> groups = new TreeMap<>();
+    Map<Group, List<ObjectState>> groups = new HashMap<>();
     for (ObjectState o : objects) {
-      Layout l = o.layout;
-      if (l.getTuned()) {
-        String group = l.getScheme() + (ObjectPaths.SCHEME_EC.equals(l.getScheme())
-            ? "/" + l.getK() : "");
-        groups.computeIfAbsent(group, g -> new ArrayList<>()).add(o);
+      if (o.layout.getTuned()) {
+        groups.computeIfAbsent(o.group(), g -> new ArrayList<>()).add(o);
       }
-      result.targets.put(l.getKey(), current(l));
-      addStats(result.schemes, l);
+      result.targets.put(o.layout.getKey(), o.scheme);
+      addStats(result.schemes, o);
     }
     double allPopularity = 0;
     for (ObjectState o : objects) {
       allPopularity += o.popularity;
     }
-    for (List<ObjectState> group : groups.values()) {
+    for (Map.Entry<Group, List<ObjectState>> group : groups.entrySet()) {
       double groupPopularity = 0;
-      for (ObjectState o : group) {
+      for (ObjectState o : group.getValue()) {
         groupPopularity += o.popularity;
       }
       // The group's share of the measured request rate (SP-Cache's model needs absolute rates).
       double groupRate = allPopularity == 0 ? 0 : requestRate * groupPopularity / allPopularity;
-      allocate(group, workers, groupRate, result.targets);
+      allocate(group.getKey(), group.getValue(), workers, groupRate, result.targets);
     }
     List<ObjectState> byPopularity = new ArrayList<>(objects);
     byPopularity.sort(Comparator.comparingDouble((ObjectState o) -> -o.popularity)
@@ -141,111 +172,95 @@ final class RedundancyPlanner {
     return result;
   }
 
-  /** The redundancy a layout has now, in the units of its scheme. */
-  static int current(Layout l) {
-    return ObjectPaths.SCHEME_PARTITION.equals(l.getScheme()) ? l.getK() : l.getR();
-  }
-
-  private void allocate(List<ObjectState> group, int workers, double requestRate,
-      Map<String, Integer> targets) {
-    Layout first = group.get(0).layout;
+  private void allocate(Group group, List<ObjectState> objects, int workers, double requestRate,
+      Map<String, RedundancyScheme> targets) {
     List<ObjectDemand> demands = new ArrayList<>();
-    for (ObjectState o : group) {
+    for (ObjectState o : objects) {
       demands.add(new ObjectDemand(o.layout.getKey(), o.layout.getObjectSize(), o.popularity));
     }
-    switch (first.getScheme()) {
-      case ObjectPaths.SCHEME_EC: {
-        int k = first.getK();
-        if (workers < k + baseParities) {
+    Allocation a;
+    switch (group.kind) {
+      case ERASURE_CODED:
+        if (workers < group.dataSplits + group.base) {
           return; // cannot even keep the base: leave every object as it is
         }
-        Allocation a = new ParityAllocator(k, baseParities, overhead, workers).allocate(demands);
-        for (ObjectState o : group) {
-          targets.put(o.layout.getKey(), a.unitsOf(o.layout.getKey()));
-        }
+        a = new ParityAllocator(group.dataSplits, group.base, overhead, workers).allocate(demands);
         break;
-      }
-      case ObjectPaths.SCHEME_REPLICA: {
-        if (workers < 1) {
+      case REPLICATED:
+        if (workers < group.base) {
           return;
         }
-        Allocation a = new ReplicaAllocator(1, overhead, workers).allocate(demands);
-        for (ObjectState o : group) {
-          targets.put(o.layout.getKey(), a.unitsOf(o.layout.getKey()) - 1);
-        }
+        a = new ReplicaAllocator(group.base, overhead, workers).allocate(demands);
         break;
-      }
-      case ObjectPaths.SCHEME_PARTITION: {
+      default:
         if (workers < 1 || requestRate <= 0) {
           return; // no reads of this group measured yet: nothing to balance
         }
-        Allocation a = new PartitionAllocator(workers, partitionBandwidth, requestRate, 1)
-            .allocate(demands);
-        for (ObjectState o : group) {
-          targets.put(o.layout.getKey(), a.unitsOf(o.layout.getKey()));
-        }
+        a = new PartitionAllocator(workers, partitionBandwidth, requestRate, 1).allocate(demands);
         break;
-      }
-      default:
-        break;
+    }
+    for (ObjectState o : objects) {
+      targets.put(o.layout.getKey(), o.scheme.withRedundancy(a.unitsOf(o.layout.getKey())));
     }
   }
 
-  private static void planObject(ObjectState o, int target, List<WorkerNetAddress> live,
-      Random random, List<MaintenanceTask> repairs, List<MaintenanceTask> changes,
-      List<Drop> drops) {
+  private static void planObject(ObjectState o, RedundancyScheme target,
+      List<WorkerNetAddress> live, Random random, List<MaintenanceTask> repairs,
+      List<MaintenanceTask> changes, List<Drop> drops) {
     Layout l = o.layout;
-    boolean partition = ObjectPaths.SCHEME_PARTITION.equals(l.getScheme());
-    int k = l.getK();
-    int n = k + l.getR();
+    RedundancyScheme scheme = o.scheme;
+    boolean partition = scheme.kind() == Kind.PARTITIONED;
+    int n = scheme.splits();
+    int surplus = partition ? 0 : Math.max(0, scheme.redundancy() - target.redundancy());
     // Splits about to be dropped are not worth repairing.
-    int keep = partition ? n : k + Math.min(l.getR(), target);
+    int keep = n - surplus;
     List<Integer> lost = new ArrayList<>();
     for (int i = 0; i < keep; i++) {
       if (o.locations.get(i) == null) {
         lost.add(i);
       }
     }
-    int needed = ObjectPaths.SCHEME_REPLICA.equals(l.getScheme()) ? 1 : k;
-    if (!partition && target < l.getR()) {
+    if (surplus > 0) {
       // Drop first, lost splits or not: it frees workers a repair may need.
       drops.add(new Drop(l.getKey(), l.getWriteId(), target));
     }
     if (!lost.isEmpty()) {
+      int needed = scheme.splitsToRead();
       if (o.liveSplits() < needed && !l.getPersisted()) {
         return; // lost from the cache and not in S3: nothing can rebuild it
       }
-      List<WorkerNetAddress> free = freeWorkers(o, live, random);
       if (o.liveSplits() < needed) {
         // Not decodable from the cache: the maintainer re-reads it from S3 and stores it anew.
-        repairs.add(task(MaintenanceTask.Kind.REPAIR, l, List.of(), List.of(), current(l)));
+        repairs.add(task(MaintenanceTask.Kind.REPAIR, l, List.of(), List.of(), scheme));
         return;
       }
+      List<WorkerNetAddress> free = freeWorkers(o, live, random);
       int count = Math.min(lost.size(), free.size());
       if (count > 0) {
         repairs.add(task(MaintenanceTask.Kind.REPAIR, l, lost.subList(0, count),
-            free.subList(0, count), current(l)));
+            free.subList(0, count), scheme));
       }
       return;
     }
     if (partition) {
       // Repartitioning rewrites the whole object: only for a real change, not the jitter of a
       // noisy latency bound from pass to pass (SP-Cache itself repartitions every 12 hours).
-      if (Math.abs(target - k) >= Math.max(2, k / 4)) {
+      int k = scheme.dataSplits();
+      if (Math.abs(target.dataSplits() - k) >= Math.max(2, k / 4)) {
         changes.add(task(MaintenanceTask.Kind.REPARTITION, l, List.of(), List.of(), target));
       }
       return;
     }
-    if (target > l.getR()) {
+    if (target.redundancy() > scheme.redundancy()) {
       List<WorkerNetAddress> free = freeWorkers(o, live, random);
-      int add = Math.min(target - l.getR(), free.size());
+      int add = Math.min(target.redundancy() - scheme.redundancy(), free.size());
       if (add > 0) {
         List<Integer> indexes = new ArrayList<>();
         for (int i = 0; i < add; i++) {
           indexes.add(n + i);
         }
         changes.add(task(MaintenanceTask.Kind.ADD_SPLITS, l, indexes, free.subList(0, add),
-            l.getR() + add));
+            scheme.withRedundancy(scheme.redundancy() + add)));
       }
     }
   }
@@ -270,21 +285,22 @@ final class RedundancyPlanner {
   }
 
   private static MaintenanceTask task(MaintenanceTask.Kind kind, Layout l, List<Integer> splits,
-      List<WorkerNetAddress> workers, int target) {
+      List<WorkerNetAddress> workers, RedundancyScheme target) {
     MaintenanceTask.Builder t = MaintenanceTask.newBuilder().setKind(kind).setKey(l.getKey())
-        .setWriteId(l.getWriteId()).addAllSplits(splits).setTarget(target);
+        .setWriteId(l.getWriteId()).addAllSplits(splits).setTarget(SchemeProtos.toProto(target));
     for (WorkerNetAddress w : workers) {
       t.addWorkers(GrpcUtils.toProto(w));
     }
     return t.build();
   }
 
-  private void addStats(Map<String, SchemeStats> schemes, Layout l) {
-    SchemeStats s = schemes.getOrDefault(l.getScheme(),
-        SchemeStats.newBuilder().setScheme(l.getScheme()).build());
+  private void addStats(Map<Kind, SchemeStats> schemes, ObjectState o) {
+    Layout l = o.layout;
+    SchemeStats s = schemes.getOrDefault(o.scheme.kind(),
+        SchemeStats.newBuilder().setKind(SchemeProtos.toProto(o.scheme.kind())).build());
     long size = l.getObjectSize();
-    long cached = (long) (l.getK() + l.getR()) * Math.max(0, l.getSplitSize());
-    schemes.put(l.getScheme(), s.toBuilder().setObjects(s.getObjects() + 1)
+    long cached = (long) o.scheme.splits() * Math.max(0, l.getSplitSize());
+    schemes.put(o.scheme.kind(), s.toBuilder().setObjects(s.getObjects() + 1)
         .setObjectBytes(s.getObjectBytes() + size).setCachedBytes(s.getCachedBytes() + cached)
         .setBudgetBytes(s.getBudgetBytes() + (long) Math.floor(overhead * size)).build());
   }

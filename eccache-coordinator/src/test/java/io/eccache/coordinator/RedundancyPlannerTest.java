@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.wire.WorkerNetAddress;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import java.util.ArrayList;
@@ -25,7 +27,8 @@ class RedundancyPlannerTest {
   }
 
   private static Layout ec(String key, int k, int r, boolean tuned, boolean persisted) {
-    return Layout.newBuilder().setKey(key).setScheme("ec").setK(k).setR(r).setObjectSize(k * 1000L)
+    return Layout.newBuilder().setKey(key)
+        .setScheme(SchemeProtos.toProto(RedundancyScheme.erasureCoded(k, r))).setObjectSize(k * 1000L)
         .setCellSize(1000).setSplitSize(1000).setWriteId("w-" + key).setTuned(tuned)
         .setPersisted(persisted).build();
   }
@@ -34,15 +37,15 @@ class RedundancyPlannerTest {
   private static RedundancyPlanner.ObjectState state(Layout l, int first, double popularity,
       Integer... dead) {
     List<WorkerNetAddress> at = new ArrayList<>();
-    for (int i = 0; i < l.getK() + l.getR(); i++) {
+    for (int i = 0; i < SchemeProtos.of(l).splits(); i++) {
       at.add(Arrays.asList(dead).contains(i) ? null : WORKERS.get((first + i) % WORKERS.size()));
     }
-    return new RedundancyPlanner.ObjectState(l, at, popularity);
+    return new RedundancyPlanner.ObjectState(l, at, popularity, 1);
   }
 
   @Test
   void aLostSplitIsRepairedOnAWorkerHoldingNoneOfTheObject() {
-    RedundancyPlanner planner = new RedundancyPlanner(0.15, 1, 125e6);
+    RedundancyPlanner planner = new RedundancyPlanner(0.15, 125e6);
     RedundancyPlanner.ObjectState o = state(ec("a", 3, 1, false, false), 0, 0, 1);
     RedundancyPlanner.Result plan = planner.plan(List.of(o), WORKERS, 0, new Random(1));
     assertEquals(1, plan.tasks.size());
@@ -51,12 +54,13 @@ class RedundancyPlannerTest {
     assertEquals(List.of(1), t.getSplitsList());
     Set<String> holders = new HashSet<>(List.of("10.0.0.0", "10.0.0.2", "10.0.0.3"));
     assertFalse(holders.contains(t.getWorkers(0).getHost()), t.toString());
-    assertEquals(1, (int) plan.targets.get("a"), "a fixed code keeps its r");
+    assertEquals(RedundancyScheme.erasureCoded(3, 1), plan.targets.get("a"),
+        "a fixed code keeps its r");
   }
 
   @Test
   void anObjectLostFromCacheAndS3IsLeftAlone_butOneInS3IsStoredAgain() {
-    RedundancyPlanner planner = new RedundancyPlanner(0.15, 1, 125e6);
+    RedundancyPlanner planner = new RedundancyPlanner(0.15, 125e6);
     RedundancyPlanner.ObjectState gone = state(ec("gone", 3, 1, false, false), 0, 0, 0, 1);
     RedundancyPlanner.ObjectState inS3 = state(ec("in-s3", 3, 1, false, true), 0, 0, 0, 1);
     RedundancyPlanner.Result plan = planner.plan(List.of(gone, inS3), WORKERS, 0, new Random(1));
@@ -69,23 +73,23 @@ class RedundancyPlannerTest {
   void theHottestTunedObjectGainsParitiesAndAColdOneWithExtrasLosesThem() {
     // 3 objects of 3,000 bytes, k = 3: splits of 1,000 bytes; base r = 1 costs 3,000 of a 60%
     // budget of 5,400 bytes: room for 2 extra splits, both to the only popular object.
-    RedundancyPlanner planner = new RedundancyPlanner(0.6, 1, 125e6);
+    RedundancyPlanner planner = new RedundancyPlanner(0.6, 125e6);
     RedundancyPlanner.ObjectState hot = state(ec("hot", 3, 1, true, false), 0, 10);
     RedundancyPlanner.ObjectState cooled = state(ec("cooled", 3, 3, true, false), 2, 0);
     RedundancyPlanner.ObjectState cold = state(ec("cold", 3, 1, true, false), 4, 0);
     RedundancyPlanner.Result plan = planner.plan(List.of(cold, cooled, hot), WORKERS, 0,
         new Random(1));
-    assertEquals(3, (int) plan.targets.get("hot"));
-    assertEquals(1, (int) plan.targets.get("cooled"));
-    assertEquals(1, (int) plan.targets.get("cold"));
+    assertEquals(RedundancyScheme.erasureCoded(3, 3), plan.targets.get("hot"));
+    assertEquals(RedundancyScheme.erasureCoded(3, 1), plan.targets.get("cooled"));
+    assertEquals(RedundancyScheme.erasureCoded(3, 1), plan.targets.get("cold"));
     assertEquals(1, plan.drops.size());
     assertEquals("cooled", plan.drops.get(0).key);
-    assertEquals(1, plan.drops.get(0).toR);
+    assertEquals(RedundancyScheme.erasureCoded(3, 1), plan.drops.get(0).to);
     assertEquals(1, plan.tasks.size());
     MaintenanceTask add = plan.tasks.get(0);
     assertEquals(MaintenanceTask.Kind.ADD_SPLITS, add.getKind());
     assertEquals(List.of(4, 5), add.getSplitsList(), "parities p01 and p02 after d0-d2, p00");
-    assertEquals(3, add.getTarget());
+    assertEquals(RedundancyScheme.erasureCoded(3, 3), SchemeProtos.fromProto(add.getTarget()));
     Set<String> targets = new HashSet<>();
     for (var w : add.getWorkersList()) {
       targets.add(w.getHost());
@@ -97,18 +101,18 @@ class RedundancyPlannerTest {
   @Test
   void surplusParitiesAreDroppedEvenWhileASplitIsLost() {
     // RS(3,5) on all 8 workers, one lost, now cold: no free worker to repair on until the drop.
-    RedundancyPlanner planner = new RedundancyPlanner(0.15, 1, 125e6);
+    RedundancyPlanner planner = new RedundancyPlanner(0.15, 125e6);
     RedundancyPlanner.ObjectState o = state(ec("cooled", 3, 5, true, false), 0, 0, 2);
     List<WorkerNetAddress> live = WORKERS.subList(0, 8);
     RedundancyPlanner.Result plan = planner.plan(List.of(o), live, 0, new Random(1));
     assertEquals(1, plan.drops.size());
-    assertEquals(1, plan.drops.get(0).toR);
+    assertEquals(RedundancyScheme.erasureCoded(3, 1), plan.drops.get(0).to);
   }
 
   @Test
   void repairsComeBeforeAdditions() {
     // The tuned object alone: a 100% budget of 3,000 bytes, 1,000 for the base parity, 2 extras.
-    RedundancyPlanner planner = new RedundancyPlanner(1.0, 1, 125e6);
+    RedundancyPlanner planner = new RedundancyPlanner(1.0, 125e6);
     RedundancyPlanner.ObjectState hot = state(ec("hot", 3, 1, true, false), 0, 10);
     RedundancyPlanner.ObjectState broken = state(ec("broken", 3, 1, false, false), 4, 0, 2);
     RedundancyPlanner.Result plan = planner.plan(List.of(hot, broken), WORKERS, 0, new Random(1));
@@ -119,10 +123,10 @@ class RedundancyPlannerTest {
 
   @Test
   void memoryIsReportedPerScheme() {
-    RedundancyPlanner planner = new RedundancyPlanner(0.15, 1, 125e6);
+    RedundancyPlanner planner = new RedundancyPlanner(0.15, 125e6);
     RedundancyPlanner.Result plan = planner.plan(List.of(state(ec("a", 3, 1, false, false), 0, 0),
         state(ec("b", 3, 2, false, false), 0, 0)), WORKERS, 0, new Random(1));
-    var ec = plan.schemes.get("ec");
+    var ec = plan.schemes.get(RedundancyScheme.Kind.ERASURE_CODED);
     assertEquals(2, ec.getObjects());
     assertEquals(6000, ec.getObjectBytes());
     assertEquals(4000 + 5000, ec.getCachedBytes());

@@ -19,6 +19,8 @@ import alluxio.grpc.WritePType;
 import alluxio.master.MasterClientContext;
 import alluxio.master.ServiceUtils;
 import io.eccache.common.CoordinatorClient;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
@@ -62,8 +64,8 @@ class CoordinatorIntegrationTest {
   }
 
   private static AllocateResponse allocate(String key, long size, int k, int r) throws Exception {
-    return coordinator.allocate(AllocateRequest.newBuilder().setKey(key).setObjectSize(size).setK(k)
-        .setR(r).build());
+    return coordinator.allocate(AllocateRequest.newBuilder().setKey(key).setObjectSize(size)
+        .setScheme(SchemeProtos.toProto(RedundancyScheme.erasureCoded(k, r))).build());
   }
 
   /** Writes every split with its index as content, each pinned to its worker, and commits. */
@@ -120,8 +122,7 @@ class CoordinatorIntegrationTest {
     AllocateResponse a = put("tables/part-0", 3000, 3, 2);
     LookupResponse l = coordinator.lookup("tables/part-0");
     Layout layout = l.getLayout();
-    assertEquals(3, layout.getK());
-    assertEquals(2, layout.getR());
+    assertEquals(RedundancyScheme.erasureCoded(3, 2), SchemeProtos.of(layout));
     assertEquals(3000, layout.getObjectSize());
     assertEquals(1000, layout.getSplitSize());
     assertEquals(a.getLayout().getWriteId(), layout.getWriteId());

@@ -8,6 +8,7 @@ import io.eccache.client.PutOptions;
 import io.eccache.client.RedundancyMaintainer;
 import io.eccache.client.WriteMode;
 import io.eccache.common.EcCacheKeys;
+import io.eccache.common.RedundancyScheme;
 import io.eccache.common.EcCacheMetrics;
 import io.eccache.testkit.LoopbackShaper;
 import java.io.IOException;
@@ -210,13 +211,13 @@ public final class ClusterBenchmark {
   }
 
   /** The scheme each namespace stands for; a master configured otherwise would compare nothing. */
-  private static final Map<String, String> SCHEME_OF_NAMESPACE =
-      Map.of("sr", "replica", "sp", "partition");
+  private static final Map<String, RedundancyScheme.Kind> SCHEME_OF_NAMESPACE =
+      Map.of("sr", RedundancyScheme.Kind.REPLICATED, "sp", RedundancyScheme.Kind.PARTITIONED);
 
   private static void checkScheme(EcCacheClient admin, String ns, String key) throws Exception {
-    String expected = SCHEME_OF_NAMESPACE.get(ns);
-    String actual = admin.stat(key).scheme();
-    if (expected != null && !expected.equals(actual)) {
+    RedundancyScheme.Kind expected = SCHEME_OF_NAMESPACE.get(ns);
+    RedundancyScheme.Kind actual = admin.stat(key).scheme().kind();
+    if (expected != null && expected != actual) {
       throw new IllegalStateException("the coordinator stores " + ns + "/ objects as '" + actual
           + "', not '" + expected + "': set " + EcCacheKeys.NAMESPACE_SCHEMES.getName()
           + "=sr=replica,sp=partition in the master's alluxio-site.properties");
@@ -287,7 +288,7 @@ public final class ClusterBenchmark {
         }
         for (int i = 0; i < s.objects; i++) {
           ObjectStat stat = admin.stat(key(ns, run, i));
-          unsettled += stat.current() == stat.target() ? 0 : 1;
+          unsettled += stat.scheme().equals(stat.target()) ? 0 : 1;
         }
       }
       var stats = admin.stats();

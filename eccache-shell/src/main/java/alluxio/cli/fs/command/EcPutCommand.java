@@ -64,7 +64,7 @@ public final class EcPutCommand extends EcCacheFsCommand {
       cache().put(key, in, Files.size(file), options);
     }
     ObjectStat stat = cache().stat(key);
-    System.out.printf("Stored %s as %s (%s) in %.2f s%n", key, stat.shape(),
+    System.out.printf("Stored %s as %s (%s) in %.2f s%n", key, stat.scheme().describe(),
         FormatUtils.getSizeFromBytes(stat.size()), (System.nanoTime() - started) / 1e9);
     return 0;
   }

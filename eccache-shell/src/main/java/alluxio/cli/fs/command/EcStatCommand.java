@@ -28,8 +28,9 @@ public final class EcStatCommand extends EcCacheFsCommand {
   public int run(CommandLine cl) throws IOException {
     ObjectStat s = cache().stat(cl.getArgs()[0]);
     System.out.printf("%s: %s (%d bytes) as %s, %s, %d/%d splits live, %s, popularity %.2f%n",
-        s.key(), FormatUtils.getSizeFromBytes(s.size()), s.size(), s.shape(),
-        s.tuned() ? "tuned (target " + s.target() + ")" : "fixed", s.liveSplits(), s.k() + s.r(),
+        s.key(), FormatUtils.getSizeFromBytes(s.size()), s.size(), s.scheme().describe(),
+        s.tuned() ? "tuned (target " + s.target().describe() + ")" : "fixed", s.liveSplits(),
+        s.scheme().splits(),
         s.persisted() ? "in S3" : "cache only", s.popularity());
     return 0;
   }
