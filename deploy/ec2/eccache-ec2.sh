@@ -138,7 +138,7 @@ up() {
     echo "up needs --instance-profile (S3 and SSM access for the instances)" >&2
     return 1
   fi
-  local jar_dir="$root/eccache-cli/target"
+  local jar_dir="$root/benchmarks/target"
   if ! $dry_run && [ ! -d "$jar_dir/lib" ]; then
     echo "build first: mvn -B -ntp -DskipTests package" >&2
     return 1
@@ -147,13 +147,15 @@ up() {
   aws_call s3api put-bucket-tagging --bucket "$(bucket)" \
     --tagging "TagSet=[{Key=eccache-run,Value=$run_id}]"
   if ! $dry_run; then
-    tar czf "$out_dir/eccache-cli.tar.gz" -C "$root/eccache-cli/target" classes lib
+    tar czf "$out_dir/eccache-bench.tar.gz" -C "$root/benchmarks/target" classes lib
   fi
   aws_call s3 cp "$root/eccache-coordinator/target/eccache-coordinator-0.1.0-SNAPSHOT.jar" \
     "s3://$(bucket)/eccache/eccache-coordinator.jar"
+  aws_call s3 cp "$root/eccache-policy/target/eccache-policy-0.1.0-SNAPSHOT.jar" \
+    "s3://$(bucket)/eccache/eccache-policy.jar"
   aws_call s3 cp "$root/eccache-shell/target/eccache-shell-0.1.0-SNAPSHOT-alluxio.jar" \
     "s3://$(bucket)/eccache/eccache-shell-alluxio.jar"
-  aws_call s3 cp "$out_dir/eccache-cli.tar.gz" "s3://$(bucket)/eccache/eccache-cli.tar.gz"
+  aws_call s3 cp "$out_dir/eccache-bench.tar.gz" "s3://$(bucket)/eccache/eccache-bench.tar.gz"
   sg=$(DRY_ANSWER=sg-dryrun aws_call ec2 create-security-group --group-name "$run_id" \
     --description "eccache run $run_id" --tag-specifications \
     "ResourceType=security-group,Tags=[{Key=eccache-run,Value=$run_id}]" \
@@ -179,7 +181,7 @@ bench() {
   master_ip=$(cat "$out_dir/master-ip" 2>/dev/null || echo 10.0.0.10)
   # Every client runs the benchmark's readers in 8 JVMs against the shared cluster, then uploads
   # its results under its own name.
-  command="cd /opt/eccache && java -Xmx8g -cp 'classes:lib/*' io.eccache.cli.EcCacheCli bench"
+  command="cd /opt/eccache && java -Xmx8g -cp 'classes:lib/*' io.eccache.benchmarks.cli.EcCacheBench bench"
   command+=" --master $master_ip:19998 --profile $profile --client-jvms 8 --out results"
   command+=" --scenario skew --scenario size --scenario k --scenario delta --scenario writes"
   command+=" && aws s3 cp --recursive results s3://$(bucket)/results/\$(hostname)/"

@@ -9,9 +9,10 @@ curl -fsSL https://downloads.alluxio.io/downloads/files/2.9.6/alluxio-2.9.6-bin.
 ln -sfn /opt/alluxio-2.9.6 /opt/alluxio
 mkdir -p /opt/eccache/lib /opt/eccache/results
 aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-coordinator.jar" /opt/eccache/lib/
+aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-policy.jar" /opt/eccache/lib/
 aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-shell-alluxio.jar" /opt/eccache/lib/
-aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-cli.tar.gz" /opt/eccache/
-tar xzf /opt/eccache/eccache-cli.tar.gz -C /opt/eccache
+aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-bench.tar.gz" /opt/eccache/
+tar xzf /opt/eccache/eccache-bench.tar.gz -C /opt/eccache
 cat > /opt/alluxio/conf/alluxio-site.properties <<'PROPERTIES'
 @@SITE_PROPERTIES@@
 PROPERTIES

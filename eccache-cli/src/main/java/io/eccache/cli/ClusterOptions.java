@@ -23,11 +23,11 @@ import picocli.CommandLine.Option;
  * {@code bin/eccache}), {@code ~/.alluxio/} or {@code /etc/alluxio/}, so an Alluxio user needs no new
  * configuration. These options override it for one command.
  */
-final class ClusterOptions {
+public final class ClusterOptions {
   @Option(names = "--master", paramLabel = "HOST[:PORT]",
       description = "Alluxio master to use (default: alluxio.master.hostname and "
           + "alluxio.master.rpc.port from alluxio-site.properties).")
-  String master;
+  public String master;
 
   @Option(names = "--conf", paramLabel = "FILE",
       description = "Read Alluxio and alluxio.eccache.* properties from this file too; its values win.")
@@ -41,7 +41,7 @@ final class ClusterOptions {
    * A copy of Alluxio's global configuration with this command's overrides applied (a copy, so one
    * command's overrides never leak into another's in the same JVM).
    */
-  AlluxioConfiguration configuration() throws IOException {
+  public AlluxioConfiguration configuration() throws IOException {
     InstancedConfiguration result = Configuration.copyGlobal();
     // The eccache keys must be registered before property files naming them are parsed.
     EcCacheKeys.DEFAULT_K.getName();
@@ -78,7 +78,7 @@ final class ClusterOptions {
   }
 
   /** A client of the configured cluster; the caller closes it. */
-  EcCacheClient connect() throws IOException {
+  public EcCacheClient connect() throws IOException {
     return EcCacheClient.create(configuration());
   }
 

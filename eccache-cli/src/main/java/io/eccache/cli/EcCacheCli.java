@@ -3,12 +3,13 @@ package io.eccache.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code eccache} command. */
+/** The {@code eccache} command: the cluster commands, on the client alone (no benchmark, no server). */
 @Command(name = "eccache", mixinStandardHelpOptions = true, version = "eccache 0.1.0",
     description = "EC-Cache on Alluxio: erasure-coded cluster caching with late binding.",
     subcommands = {PutCommand.class, GetCommand.class, StatCommand.class, ListCommand.class,
-        RemoveCommand.class, StatsCommand.class, DemoCommand.class, BenchCommand.class,
-        SimCommand.class, MaintainCommand.class, CheckCommand.class})
+        RemoveCommand.class, StatsCommand.class, MaintainCommand.class},
+    footer = "%ndemo, bench, sim and check live with the benchmarks: bin/eccache-bench (bin/eccache "
+        + "forwards them there).")
 public final class EcCacheCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -19,19 +19,19 @@ import picocli.CommandLine.ParseResult;
  * What an {@code eccache} exit status means, so scripts can branch on it; and the handler that turns
  * a failed command into one line on stderr (the message says what to do) and its status.
  */
-final class ExitCodes implements IExecutionExceptionHandler {
+public final class ExitCodes implements IExecutionExceptionHandler {
   /** Done. */
-  static final int OK = 0;
+  public static final int OK = 0;
   /** Failed for another reason (the message says why). */
-  static final int FAILED = 1;
+  public static final int FAILED = 1;
   /** Bad command line (picocli's own usage status). */
-  static final int USAGE = CommandLine.ExitCode.USAGE;
+  public static final int USAGE = CommandLine.ExitCode.USAGE;
   /** No such key (or local file). */
-  static final int NOT_FOUND = 3;
+  public static final int NOT_FOUND = 3;
   /** The cluster, enough of its workers, or S3 could not be reached: retry later. */
-  static final int UNAVAILABLE = 4;
+  public static final int UNAVAILABLE = 4;
   /** The cluster refused the request as given (bad key or code, k + r above the live workers). */
-  static final int REJECTED = 5;
+  public static final int REJECTED = 5;
 
   /** The status for a failure; see the constants. */
   static int of(Throwable e) {

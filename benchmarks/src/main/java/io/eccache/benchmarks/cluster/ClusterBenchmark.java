@@ -10,6 +10,7 @@ import io.eccache.client.WriteMode;
 import io.eccache.common.EcCacheKeys;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.EcCacheMetrics;
+import io.eccache.policy.ZipfSampler;
 import io.eccache.testkit.LoopbackShaper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

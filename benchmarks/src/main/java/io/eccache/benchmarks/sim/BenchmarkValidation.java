@@ -2,11 +2,11 @@ package io.eccache.benchmarks.sim;
 
 import io.eccache.benchmarks.cluster.BenchSettings;
 import io.eccache.benchmarks.cluster.Scenario;
-import io.eccache.benchmarks.cluster.ZipfSampler;
 import io.eccache.benchmarks.report.CsvWriter;
 import io.eccache.benchmarks.report.LatencySummary;
 import io.eccache.benchmarks.report.MarkdownTable;
 import io.eccache.benchmarks.report.Plots;
+import io.eccache.policy.ZipfSampler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

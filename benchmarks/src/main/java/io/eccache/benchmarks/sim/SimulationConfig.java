@@ -1,6 +1,6 @@
 package io.eccache.benchmarks.sim;
 
-import io.eccache.benchmarks.cluster.ZipfSampler;
+import io.eccache.policy.ZipfSampler;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;

@@ -1,12 +1,12 @@
 package io.eccache.benchmarks.sim;
 
-import io.eccache.benchmarks.cluster.ZipfSampler;
-import io.eccache.coordinator.SplitPlacement;
-import io.eccache.coordinator.allocation.Allocation;
-import io.eccache.coordinator.allocation.ObjectDemand;
-import io.eccache.coordinator.allocation.ParityAllocator;
-import io.eccache.coordinator.allocation.PartitionAllocator;
-import io.eccache.coordinator.allocation.ReplicaAllocator;
+import io.eccache.policy.Allocation;
+import io.eccache.policy.ObjectDemand;
+import io.eccache.policy.ParityAllocator;
+import io.eccache.policy.PartitionAllocator;
+import io.eccache.policy.ReplicaAllocator;
+import io.eccache.policy.SplitPlacement;
+import io.eccache.policy.ZipfSampler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,0 +1,84 @@
+package io.eccache.benchmarks.cli;
+
+import io.eccache.benchmarks.safety.ConsistencyChecker;
+import io.eccache.cli.ClusterOptions;
+import io.eccache.cli.ExitCodes;
+import io.eccache.client.EcCacheClient;
+import io.eccache.common.EcCacheKeys;
+import io.eccache.testkit.EmbeddedCluster;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code eccache check}: the concurrency checker for minutes, on an in-process cluster (or a
+ * running one with {@code --master}): threads PUT, GET, stream, evict and delete a few keys and every
+ * read is checked to be one whole, current-enough version of its key; exits 1 on any violation or
+ * hang.
+ */
+@Command(name = "check", mixinStandardHelpOptions = true,
+    description = "Run the concurrency checker: concurrent PUT/GET/stream/delete of a few keys, "
+        + "every read checked for mixed, foreign, stale or torn bytes, and for hangs.")
+final class CheckCommand implements Callable<Integer> {
+  @Mixin ClusterOptions cluster;
+  @Spec CommandSpec spec;
+
+  @Option(names = "--threads", defaultValue = "8", description = "Client threads (default 8).")
+  int threads;
+
+  @Option(names = "--seconds", defaultValue = "600", description = "How long (default 600).")
+  long seconds;
+
+  @Option(names = "--keys", defaultValue = "8", description = "Keys shared by the threads.")
+  int keys;
+
+  @Option(names = "--workers", defaultValue = "8",
+      description = "Workers of the in-process cluster (default 8; ignored with --master).")
+  int workers;
+
+  @Option(names = "--max-object", defaultValue = "2000000", description = "Largest object, bytes.")
+  int maxObject;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Random seed.")
+  long seed;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    ConsistencyChecker.Settings settings = new ConsistencyChecker.Settings();
+    settings.threads = threads;
+    settings.durationMs = seconds * 1000;
+    settings.keys = keys;
+    settings.maxObjectBytes = maxObject;
+    settings.seed = seed;
+    ConsistencyChecker.Report report;
+    if (cluster.master != null) {
+      try (EcCacheClient cache = cluster.connect()) {
+        report = new ConsistencyChecker(cache, settings).run(line -> progress(out, line));
+      }
+    } else {
+      out.printf("eccache check: starting %d workers in-process%n", workers);
+      out.flush();
+      try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
+          .workerMemoryBytes(Math.max(256L << 20, 8L * keys * maxObject))
+          .property(EcCacheKeys.CELL_SIZE, "256KB").start();
+          EcCacheClient cache = EcCacheClient.create(embedded.fileSystemContext())) {
+        report = new ConsistencyChecker(cache, settings).run(line -> progress(out, line));
+      }
+    }
+    out.println("eccache check: " + report);
+    report.errors.stream().limit(20).forEach(e -> out.println("  error: " + e));
+    report.violations.forEach(v -> out.println("  VIOLATION: " + v));
+    report.hangs.forEach(h -> out.println("  HANG: " + h));
+    return report.ok() ? ExitCodes.OK : 1;
+  }
+
+  private static void progress(PrintWriter out, String line) {
+    out.println("  " + line);
+    out.flush();
+  }
+}

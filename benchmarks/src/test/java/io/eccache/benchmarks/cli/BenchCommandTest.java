@@ -1,0 +1,83 @@
+package io.eccache.benchmarks.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Every scenario at a tiny size through the whole pipeline: driver, metrics, λ, report, plots. */
+class BenchCommandTest {
+  @TempDir
+  Path out;
+
+  @Test
+  void everyScenarioWritesItsResultsSummaryAndPlots() throws Exception {
+    int exit = new CommandLine(new EcCacheBench()).execute("bench", "--tiny", "--workers", "12",
+        "--out", out.toString());
+    assertEquals(0, exit);
+    for (String scenario : List.of("skew", "background", "failure", "size", "k", "delta",
+        "writes", "spcache")) {
+      Path dir = out.resolve(scenario);
+      List<String> raw = Files.readAllLines(dir.resolve("raw.csv"));
+      assertTrue(raw.get(0).startsWith("run,scheme,requests,memory,mean_ms"), raw.get(0));
+      boolean sweep = List.of("size", "k", "delta", "writes").contains(scenario);
+      int runs = sweep ? 3 : 1;
+      int schemes = List.of("k", "delta", "writes").contains(scenario) ? 2 : 3;
+      assertEquals(1 + runs * schemes, raw.size(), scenario + ": " + raw);
+      for (String row : raw.subList(1, raw.size())) {
+        String[] cells = row.split(",");
+        assertEquals("12", cells[2], "every measured GET recorded: " + row);
+        double mean = Double.parseDouble(cells[4]);
+        double p99 = Double.parseDouble(cells[6]);
+        double lambda = Double.parseDouble(cells[8]);
+        assertTrue(mean > 0 && p99 >= Double.parseDouble(cells[5]), row);
+        assertTrue(lambda >= 0 && lambda <= 1100, "λ of 12 workers is at most 1100%: " + row);
+        if (cells[1].equals("sp") || cells[1].equals("ec")) {
+          assertTrue(Double.parseDouble(cells[3]) >= 1.0, row);
+        }
+        if (scenario.equals("spcache")) {
+          // SP-Cache's baselines: RS(5,2) is 40% extra; 4 copies of the hottest of 4 objects.
+          double memory = Double.parseDouble(cells[3]);
+          double expected = Map.of("ec", 1.4, "sr", (4 + 3) / 4.0, "sp", 1.0).get(cells[1]);
+          assertEquals(expected, memory, 0.01, row);
+        }
+      }
+      String summary = Files.readString(dir.resolve("summary.md"), StandardCharsets.UTF_8);
+      assertTrue(summary.contains("**Paper:**") && summary.contains("SR/EC median")
+          && summary.contains("encode % of PUT")
+          && summary.contains("extra reads cancelled by late binding"), summary);
+      // ratios, reads and writes tables: headers plus a row per run (and per run and scheme)
+      assertTrue(summary.lines().filter(l -> l.startsWith("| ")).count()
+          >= 3 + runs + 2 * runs * schemes,
+          summary);
+      try (var pngs = Files.list(dir)) {
+        List<Path> plots = pngs.filter(p -> p.toString().endsWith(".png")).collect(
+            java.util.stream.Collectors.toList());
+        assertTrue(plots.size() >= 2 * runs, scenario + " plots: " + plots);
+        for (Path png : plots) {
+          BufferedImage image = ImageIO.read(png.toFile());
+          Set<Integer> colours = new HashSet<>();
+          for (int x = 0; x < image.getWidth(); x += 7) {
+            for (int y = 0; y < image.getHeight(); y += 7) {
+              colours.add(image.getRGB(x, y));
+            }
+          }
+          assertTrue(colours.size() > 3, png + " looks blank");
+        }
+      }
+    }
+    List<String> workers = Files.readAllLines(out.resolve("skew").resolve("workers.csv"));
+    assertTrue(workers.size() > 3, workers.toString());
+  }
+}

@@ -1,0 +1,55 @@
+package io.eccache.benchmarks.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The demo end to end at a tiny size: its table has every scheme with sane numbers. */
+class DemoCommandTest {
+  @Test
+  void demoPrintsEverySchemeWithMemoryLatenciesAndImbalance() {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    int exit;
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit = new CommandLine(new EcCacheBench()).execute("demo", "--workers", "4", "-k", "2", "-r",
+          "1", "--objects", "6", "--object-mb", "1", "--reads", "30", "--threads", "2");
+    } finally {
+      System.setOut(stdout);
+    }
+    String out = captured.toString(StandardCharsets.UTF_8);
+    assertEquals(0, exit, out);
+    List<String> rows = Arrays.stream(out.split("\n")).filter(l -> l.startsWith("| ")
+        && !l.startsWith("| scheme")).collect(Collectors.toList());
+    assertEquals(4, rows.size(), out);
+    assertTrue(rows.get(0).startsWith("| EC-Cache RS(2,1+), delta 1 |"), rows.get(0));
+    assertTrue(rows.get(1).startsWith("| selective replication |"), rows.get(1));
+    assertTrue(rows.get(2).startsWith("| SP-Cache partition |"), rows.get(2));
+    assertTrue(rows.get(3).startsWith("| single copy |"), rows.get(3));
+    double[] memory = new double[rows.size()];
+    for (int i = 0; i < rows.size(); i++) {
+      String row = rows.get(i);
+      String[] cells = row.split("\\|");
+      memory[i] = Double.parseDouble(cells[2].trim().replace("x", ""));
+      double mean = Double.parseDouble(cells[3].trim());
+      double p99 = Double.parseDouble(cells[5].trim());
+      double lambda = Double.parseDouble(cells[7].trim().replace("%", ""));
+      assertTrue(mean > 0 && p99 >= Double.parseDouble(cells[4].trim()), row);
+      assertTrue(lambda >= 0 && lambda <= 300, "λ of 4 workers is at most 300%: " + row);
+    }
+    assertTrue(memory[0] >= 1.5, "RS(2,1) keeps at least its base parity: " + out);
+    assertTrue(memory[1] >= 1.0 && memory[1] <= 1.5, "one copy each plus at most the budget "
+        + "(and one copy's rounding): " + out);
+    assertEquals(1.0, memory[2], 1e-9, "SP-Cache has no redundancy: " + out);
+    assertEquals(1.0, memory[3], 1e-9, out);
+  }
+}
