@@ -8,10 +8,10 @@ alluxio.user.short.circuit.enabled=false
 alluxio.user.file.passive.cache.enabled=false
 alluxio.master.worker.timeout=1min
 # The paper's setup: RS(10,1) plus extra parities for popular objects within a 15% budget.
-alluxio.eccache.default.k=10
-alluxio.eccache.default.r=1
-alluxio.eccache.memory.overhead=0.15
+alluxio.master.eccache.default.k=10
+alluxio.master.eccache.default.r=1
+alluxio.master.eccache.memory.overhead=0.15
 # The benchmark stores selective replication and SP-Cache objects under their own namespaces.
-alluxio.eccache.namespace.schemes=sr=replica,sp=partition
-alluxio.eccache.popularity.period=5s
-alluxio.eccache.retune.interval=1s
+alluxio.master.eccache.namespace.schemes=sr=replica,sp=partition
+alluxio.master.eccache.popularity.period=5s
+alluxio.master.eccache.retune.interval=1s

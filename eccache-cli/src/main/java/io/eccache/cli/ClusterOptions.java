@@ -30,11 +30,11 @@ public final class ClusterOptions {
   public String master;
 
   @Option(names = "--conf", paramLabel = "FILE",
-      description = "Read Alluxio and alluxio.eccache.* properties from this file too; its values win.")
+      description = "Read Alluxio and eccache properties from this file too; its values win.")
   Path conf;
 
   @Option(names = "-D", paramLabel = "KEY=VALUE", mapFallbackValue = "",
-      description = "Set one Alluxio or alluxio.eccache.* property (repeatable); wins over files.")
+      description = "Set one Alluxio or eccache property (repeatable); wins over files.")
   Map<String, String> properties = new LinkedHashMap<>();
 
   /**
@@ -44,7 +44,7 @@ public final class ClusterOptions {
   public AlluxioConfiguration configuration() throws IOException {
     InstancedConfiguration result = Configuration.copyGlobal();
     // The eccache keys must be registered before property files naming them are parsed.
-    EcCacheKeys.DEFAULT_K.getName();
+    EcCacheKeys.registerAll();
     if (conf != null) {
       Properties file = new Properties();
       try (Reader in = Files.newBufferedReader(conf, StandardCharsets.UTF_8)) {

@@ -14,13 +14,14 @@ import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.master.MasterClientContext;
+import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
-import io.eccache.common.EcCacheKeys;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
-import io.eccache.common.UnderStorePaths;
+import io.eccache.common.SharedKeys;
 import io.eccache.common.StripeGeometry;
+import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
@@ -58,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * stripe by stripe it encodes k data cells into r parity cells with the ISA-L coder and appends each
  * cell to its split file (pinned to its worker, cache only), and finally commits with a CRC32C per
  * cell; until the commit, readers see the previous version or nothing. Objects up to k cells
- * ({@code alluxio.eccache.cell.size}, 4 MB) are one stripe, each split a plain 1/k as in the paper.
+ * ({@code alluxio.master.eccache.cell.size}, 4 MB) are one stripe, each split a plain 1/k as in the paper.
  * A GET is one lookup and a {@link LateBindingReader late-binding} parallel read, into an array
  * ({@link #get(String)}) or window by window ({@link #openStream(String)}). S3 is the source of
  * truth: a GET of a key that is only in the under store (at {@code alluxio.eccache.ufs.prefix}/key),
@@ -104,14 +105,14 @@ public final class EcCacheClient implements AutoCloseable {
     this.prefetcher = Executors.newCachedThreadPool(daemonThreads("eccache-readahead-"));
     this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
     AlluxioConfiguration conf = context.getClusterConf();
-    this.pool = new DirectBufferPool(conf.getBytes(EcCacheKeys.USER_BUFFER_POOL_SIZE));
-    long ioTimeoutMs = conf.getMs(EcCacheKeys.USER_IO_TIMEOUT);
+    this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
+    long ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
     this.reader = new LateBindingReader(fs, io, pool, statistics, ioTimeoutMs);
     this.writer = new StripedWriter(fs, io, pool, statistics, ioTimeoutMs);
     this.underStore = new UnderStore(fs,
-        new UnderStorePaths(conf.getString(EcCacheKeys.UFS_PREFIX)));
-    this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
-    this.streamWindowBytes = conf.getBytes(EcCacheKeys.USER_STREAM_WINDOW);
+        new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX)));
+    this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
+    this.streamWindowBytes = conf.getBytes(ClientKeys.STREAM_WINDOW);
     this.splitRebuilder = new SplitRebuilder(fs, reader, pool, streamWindowBytes);
     this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
   }
@@ -420,7 +421,7 @@ public final class EcCacheClient implements AutoCloseable {
 
   /**
    * The object stored under {@code key} as a stream: read window by window (whole stripes, about
-   * {@code alluxio.eccache.user.stream.window} bytes each), every window a late-binding read of
+   * {@code alluxio.user.eccache.stream.window} bytes each), every window a late-binding read of
    * k + Δ splits, the next one read ahead. Memory stays bounded whatever the object's size. A key
    * only in the under store is streamed from there and cached in the background. Close the stream.
    *

@@ -2,7 +2,7 @@ package io.eccache.client;
 
 import alluxio.exception.status.AlluxioStatusException;
 import com.google.common.util.concurrent.RateLimiter;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ClientKeys;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * <p>Adding a parity never rewrites the object's other splits: a Cauchy parity row depends only on
  * k and its index, so parity k + j of a (k, r + 1) code equals parity k + j of (k, r). The new
  * split is written next to the others, then one layout update makes it visible. Reads and writes
- * are limited to {@code alluxio.eccache.maintenance.bandwidth} bytes per second.
+ * are limited to {@code alluxio.user.eccache.maintenance.bandwidth} bytes per second.
  */
 public final class RedundancyMaintainer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RedundancyMaintainer.class);
@@ -40,7 +40,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
 
   private RedundancyMaintainer(EcCacheClient client) {
     this.client = client;
-    long bytesPerSecond = client.conf().getBytes(EcCacheKeys.MAINTENANCE_BANDWIDTH);
+    long bytesPerSecond = client.conf().getBytes(ClientKeys.MAINTENANCE_BANDWIDTH);
     this.bandwidth = RateLimiter.create(Math.max(1, bytesPerSecond));
   }
 

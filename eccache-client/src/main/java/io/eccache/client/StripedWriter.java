@@ -298,7 +298,7 @@ final class StripedWriter {
         failure = failure != null ? failure : new DeadlineExceededException("opening split "
             + allocation.getSplits(i).getPath() + " on worker "
             + allocation.getSplits(i).getWorker().getHost() + " took more than " + timeoutMs
-            + " ms (alluxio.eccache.user.io.timeout); check that worker, then PUT again");
+            + " ms (alluxio.user.eccache.io.timeout); check that worker, then PUT again");
         closeWhenOpened(opening.get(i));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -423,7 +423,7 @@ final class StripedWriter {
   }
 
   /**
-   * Waits for every task, {@code alluxio.eccache.user.io.timeout} at most in all. A split whose
+   * Waits for every task, {@code alluxio.user.eccache.io.timeout} at most in all. A split whose
    * task has not finished by then counts as failed (its stream is abandoned, the split is written
    * elsewhere if the code allows); the under-store copy's failure or delay fails the write. Clears
    * the list.
@@ -439,7 +439,7 @@ final class StripedWriter {
         failure = failure != null ? failure : asIOException(e.getCause());
       } catch (TimeoutException e) {
         DeadlineExceededException late = new DeadlineExceededException(what + " took more than "
-            + timeoutMs + " ms (alluxio.eccache.user.io.timeout): "
+            + timeoutMs + " ms (alluxio.user.eccache.io.timeout): "
             + (task.index == SplitTask.UNDER_STORE ? "the under store (S3)" : "a worker")
             + " does not answer; check it, then PUT again");
         if (task.index == SplitTask.UNDER_STORE) {

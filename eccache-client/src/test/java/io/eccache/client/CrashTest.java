@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ClientKeys;
+import io.eccache.common.MasterKeys;
 import io.eccache.testkit.ProcessCluster;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -43,10 +44,10 @@ class CrashTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = ProcessCluster.builder().workers(WORKERS).workerMemoryBytes(96L << 20)
-        .property(EcCacheKeys.CELL_SIZE.getName(), "64KB")
-        .property(EcCacheKeys.USER_STREAM_WINDOW.getName(), "400KB").start();
+        .property(MasterKeys.CELL_SIZE.getName(), "64KB")
+        .property(ClientKeys.STREAM_WINDOW.getName(), "400KB").start();
     InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
-    conf.set(EcCacheKeys.USER_IO_TIMEOUT, "10s", Source.RUNTIME);
+    conf.set(ClientKeys.IO_TIMEOUT, "10s", Source.RUNTIME);
     conf.set(PropertyKey.USER_RPC_RETRY_MAX_DURATION, "20s", Source.RUNTIME);
     cache = EcCacheClient.create(conf);
     Random random = new Random(1);

@@ -12,10 +12,13 @@ import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.master.MasterClientContext;
+import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.MasterKeys;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.Scheme;
+import io.eccache.common.proto.SchemeKind;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -32,8 +35,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import io.eccache.common.proto.Scheme;
-import io.eccache.common.proto.SchemeKind;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,10 +51,10 @@ class DataSafetyTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
-        .workerTimeout("3s").property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
-        .property(EcCacheKeys.CELL_SIZE, "64KB").property(EcCacheKeys.USER_STREAM_WINDOW, "200KB")
+        .workerTimeout("3s").property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
+        .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "200KB")
         // Short, so the sweep is seen within a test; the grace outlasts every read here.
-        .property(EcCacheKeys.ALLOCATION_TIMEOUT, "6s").property(EcCacheKeys.RETIRED_GRACE, "60s")
+        .property(MasterKeys.ALLOCATION_TIMEOUT, "6s").property(MasterKeys.RETIRED_GRACE, "60s")
         .start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
   }

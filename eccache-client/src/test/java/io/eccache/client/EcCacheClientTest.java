@@ -7,22 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.AlluxioURI;
-import alluxio.exception.status.FailedPreconditionException;
 import alluxio.client.file.URIStatus;
+import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ClientKeys;
+import io.eccache.common.MasterKeys;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.testkit.EmbeddedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
-import io.eccache.common.ObjectPaths;
-import io.eccache.testkit.EmbeddedCluster;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import io.eccache.common.RedundancyScheme;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -41,9 +42,9 @@ class EcCacheClientTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
-        .workerTimeout("3s").property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
+        .workerTimeout("3s").property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
         // Small cells and windows, so objects of a few MB span many stripes and stream windows.
-        .property(EcCacheKeys.CELL_SIZE, "64KB").property(EcCacheKeys.USER_STREAM_WINDOW, "400KB")
+        .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "400KB")
         .start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
   }

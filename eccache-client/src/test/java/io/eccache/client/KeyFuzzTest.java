@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.MasterKeys;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.testkit.EmbeddedCluster;
@@ -38,7 +38,7 @@ class KeyFuzzTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = EmbeddedCluster.builder().workers(3).workerMemoryBytes(128L << 20)
-        .property(EcCacheKeys.DEFAULT_K, 2).property(EcCacheKeys.DEFAULT_R, 1).start();
+        .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1).start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
   }
 

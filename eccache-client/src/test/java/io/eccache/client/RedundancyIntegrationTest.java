@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.MasterKeys;
+import io.eccache.common.RedundancyScheme;
 import io.eccache.common.proto.StatsResponse;
 import io.eccache.testkit.EmbeddedCluster;
 import java.util.ArrayList;
@@ -19,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import io.eccache.common.RedundancyScheme;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -44,13 +44,13 @@ class RedundancyIntegrationTest {
   static void start() throws Exception {
     cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(96L << 20)
         .workerTimeout("3s")
-        .property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
-        .property(EcCacheKeys.CELL_SIZE, "64KB")
+        .property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
+        .property(MasterKeys.CELL_SIZE, "64KB")
         // k = 3, r = 1 costs 33%; a 60% budget leaves room for extra parities.
-        .property(EcCacheKeys.MEMORY_OVERHEAD, 0.6)
-        .property(EcCacheKeys.POPULARITY_PERIOD, "1s")
-        .property(EcCacheKeys.RETUNE_INTERVAL, "1s")
-        .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+        .property(MasterKeys.MEMORY_OVERHEAD, 0.6)
+        .property(MasterKeys.POPULARITY_PERIOD, "1s")
+        .property(MasterKeys.RETUNE_INTERVAL, "1s")
+        .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
         .start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
     maintainer = RedundancyMaintainer.create(cache).start(200);

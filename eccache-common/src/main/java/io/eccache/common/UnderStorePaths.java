@@ -94,7 +94,7 @@ public final class UnderStorePaths {
   }
 
   /**
-   * Checks that eccache's own directory ({@code alluxio.eccache.root}) cannot be reached from a key
+   * Checks that eccache's own directory ({@code alluxio.master.eccache.root}) cannot be reached from a key
    * under this prefix: it must be outside the prefix, or at a name starting with '.'.
    *
    * @throws IllegalArgumentException if a key could name it
@@ -105,7 +105,7 @@ public final class UnderStorePaths {
     if (r.equals(prefix) || (r.startsWith(base) && r.charAt(base.length()) != '.')) {
       throw new IllegalArgumentException("eccache's root " + root + " is inside the under-store"
           + " prefix " + directory() + " where a key could name it: put it outside the prefix or at"
-          + " a name starting with '.' (alluxio.eccache.root, alluxio.eccache.ufs.prefix)");
+          + " a name starting with '.' (alluxio.master.eccache.root, alluxio.eccache.ufs.prefix)");
     }
   }
 }

@@ -12,12 +12,14 @@ public final class EarlyKeysProbe {
 
   public static void main(String[] args) {
     Configuration.global(); // Alluxio's configuration first, as in a master or a client app
-    System.out.println("k=" + Configuration.getInt(EcCacheKeys.DEFAULT_K));
-    System.out.println("overhead=" + Configuration.getDouble(EcCacheKeys.MEMORY_OVERHEAD));
-    System.out.println("schemes=" + Configuration.getString(EcCacheKeys.NAMESPACE_SCHEMES));
-    System.out.println("weight=" + Configuration.getDouble(EcCacheKeys.POPULARITY_WEIGHT));
+    EcCacheKeys.registerAll(); // as the plugin factory and the client do
+    System.out.println("k=" + Configuration.getInt(MasterKeys.DEFAULT_K));
+    System.out.println("overhead=" + Configuration.getDouble(MasterKeys.MEMORY_OVERHEAD));
+    System.out.println("schemes=" + Configuration.getString(MasterKeys.NAMESPACE_SCHEMES));
+    System.out.println("weight=" + Configuration.getDouble(MasterKeys.POPULARITY_WEIGHT));
     System.out.println("replicas=" + EcCacheKeys.getInt(Configuration.copyGlobal(),
-        EcCacheKeys.SMALL_OBJECT_REPLICAS));
-    System.out.println("enabled=" + Configuration.getBoolean(EcCacheKeys.COORDINATOR_ENABLED));
+        MasterKeys.SMALL_OBJECT_REPLICAS));
+    System.out.println("enabled=" + Configuration.getBoolean(MasterKeys.COORDINATOR_ENABLED));
+    System.out.println("timeout=" + Configuration.getMs(ClientKeys.IO_TIMEOUT));
   }
 }

@@ -23,15 +23,16 @@ class EcCacheKeysTest {
   @Test
   void keysSetBeforeTheClassLoadsAreKeptAndTyped() throws Exception {
     Files.writeString(conf.resolve("alluxio-site.properties"),
-        "alluxio.eccache.namespace.schemes=sr=replica,sp=partition\n"
-            + "alluxio.eccache.popularity.weight=0.5\n"
-            + "alluxio.eccache.small.object.replicas=3\n"
-            + "alluxio.eccache.coordinator.enabled=false\n");
+        "alluxio.master.eccache.namespace.schemes=sr=replica,sp=partition\n"
+            + "alluxio.master.eccache.popularity.weight=0.5\n"
+            + "alluxio.master.eccache.small.object.replicas=3\n"
+            + "alluxio.master.eccache.coordinator.enabled=false\n");
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Dalluxio.conf.dir=" + conf);
-    cmd.add("-Dalluxio.eccache.default.k=7");
-    cmd.add("-Dalluxio.eccache.memory.overhead=0.3");
+    cmd.add("-Dalluxio.master.eccache.default.k=7");
+    cmd.add("-Dalluxio.master.eccache.memory.overhead=0.3");
+    cmd.add("-Dalluxio.eccache.user.io.timeout=7s"); // its name before 0.2: taken over
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(EarlyKeysProbe.class.getName());
@@ -45,6 +46,7 @@ class EcCacheKeysTest {
     List<String> lines = out.lines().filter(l -> l.contains("=")).collect(
         java.util.stream.Collectors.toList());
     assertEquals(List.of("k=7", "overhead=0.3", "schemes=sr=replica,sp=partition", "weight=0.5",
-        "replicas=3", "enabled=false"), lines.subList(lines.size() - 6, lines.size()), out);
+        "replicas=3", "enabled=false", "timeout=7000"), lines.subList(lines.size() - 7,
+        lines.size()), out);
   }
 }

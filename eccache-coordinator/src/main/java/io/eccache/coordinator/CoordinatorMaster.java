@@ -42,29 +42,30 @@ import com.google.common.collect.ImmutableSet;
 import com.google.common.util.concurrent.Striped;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.EcCacheMetrics;
+import io.eccache.common.MasterKeys;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
+import io.eccache.common.SharedKeys;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.ApplyChangeResponse;
-import io.eccache.common.proto.MaintenanceTask;
-import io.eccache.common.proto.PlanResponse;
-import io.eccache.common.EcCacheMetrics;
-import io.eccache.common.proto.SchemeStats;
-import io.eccache.policy.PopularityTracker;
-import io.eccache.policy.SplitPlacement;
-import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.ListResponse;
 import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.PlanResponse;
+import io.eccache.common.proto.SchemeStats;
 import io.eccache.common.proto.Split;
 import io.eccache.common.proto.StatsResponse;
+import io.eccache.policy.PopularityTracker;
+import io.eccache.policy.SplitPlacement;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
@@ -152,28 +153,28 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     super(context, new SystemClock(), ExecutorServiceFactories.cachedThreadPool(NAME));
     this.blockMaster = blockMaster;
     this.fileSystemMaster = fileSystemMaster;
-    this.paths = new ObjectPaths(Configuration.getString(EcCacheKeys.ROOT));
-    this.allocationTimeoutMs = Configuration.getMs(EcCacheKeys.ALLOCATION_TIMEOUT);
-    this.maxCellSize = Configuration.getBytes(EcCacheKeys.CELL_SIZE);
-    UnderStorePaths ufsPaths = new UnderStorePaths(Configuration.getString(EcCacheKeys.UFS_PREFIX));
-    ufsPaths.checkDisjointFrom(Configuration.getString(EcCacheKeys.ROOT));
+    this.paths = new ObjectPaths(Configuration.getString(MasterKeys.ROOT));
+    this.allocationTimeoutMs = Configuration.getMs(MasterKeys.ALLOCATION_TIMEOUT);
+    this.maxCellSize = Configuration.getBytes(MasterKeys.CELL_SIZE);
+    UnderStorePaths ufsPaths = new UnderStorePaths(Configuration.getString(SharedKeys.UFS_PREFIX));
+    ufsPaths.checkDisjointFrom(Configuration.getString(MasterKeys.ROOT));
     this.underStore = new UnderStoreCopies(fileSystemMaster, ufsPaths);
-    long graceMs = Configuration.getMs(EcCacheKeys.RETIRED_GRACE);
+    long graceMs = Configuration.getMs(MasterKeys.RETIRED_GRACE);
     this.sweeper = new NamespaceSweeper(fileSystemMaster, paths, underStore, keyLocks, graceMs,
         allocationTimeoutMs);
     this.sweepIntervalMs = Math.max(200, Math.min(graceMs, allocationTimeoutMs) / 4);
     this.chooser = new SchemeChooser(
-        NamespaceSchemes.parse(Configuration.getString(EcCacheKeys.NAMESPACE_SCHEMES)),
-        RedundancyScheme.erasureCoded(Configuration.getInt(EcCacheKeys.DEFAULT_K),
-            Configuration.getInt(EcCacheKeys.DEFAULT_R)),
-        Configuration.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD),
-        Configuration.getInt(EcCacheKeys.SMALL_OBJECT_REPLICAS));
-    this.popularity = new PopularityTracker(Configuration.getDouble(EcCacheKeys.POPULARITY_WEIGHT));
-    this.planner = new RedundancyPlanner(Configuration.getDouble(EcCacheKeys.MEMORY_OVERHEAD),
-        Configuration.getBytes(EcCacheKeys.PARTITION_SERVER_BANDWIDTH));
-    this.retuneIntervalMs = Configuration.getMs(EcCacheKeys.RETUNE_INTERVAL);
-    this.popularityPeriodMs = Configuration.getMs(EcCacheKeys.POPULARITY_PERIOD);
-    this.leaseMs = Configuration.getMs(EcCacheKeys.MAINTENANCE_LEASE);
+        NamespaceSchemes.parse(Configuration.getString(MasterKeys.NAMESPACE_SCHEMES)),
+        RedundancyScheme.erasureCoded(Configuration.getInt(MasterKeys.DEFAULT_K),
+            Configuration.getInt(MasterKeys.DEFAULT_R)),
+        Configuration.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD),
+        Configuration.getInt(MasterKeys.SMALL_OBJECT_REPLICAS));
+    this.popularity = new PopularityTracker(Configuration.getDouble(MasterKeys.POPULARITY_WEIGHT));
+    this.planner = new RedundancyPlanner(Configuration.getDouble(MasterKeys.MEMORY_OVERHEAD),
+        Configuration.getBytes(MasterKeys.PARTITION_SERVER_BANDWIDTH));
+    this.retuneIntervalMs = Configuration.getMs(MasterKeys.RETUNE_INTERVAL);
+    this.popularityPeriodMs = Configuration.getMs(MasterKeys.POPULARITY_PERIOD);
+    this.leaseMs = Configuration.getMs(MasterKeys.MAINTENANCE_LEASE);
     registerMetrics();
     // Registered once, here: start() runs again on every promotion. Placement reads the live list at
     // each allocation, so the listener only has to count.
@@ -581,7 +582,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   /**
    * One planning pass: folds the popularity period if it is over, recomputes every object's
    * target redundancy under the budget, drops surplus parities and copies (metadata only), and
-   * queues the repairs and additions for maintainers. Runs every alluxio.eccache.retune.interval
+   * queues the repairs and additions for maintainers. Runs every alluxio.master.eccache.retune.interval
    * and when a worker is lost.
    */
   synchronized void retune() throws IOException, AlluxioException {

@@ -8,6 +8,7 @@ import alluxio.master.block.BlockMaster;
 import alluxio.master.file.FileSystemMaster;
 import alluxio.master.meta.MetaMaster;
 import io.eccache.common.EcCacheKeys;
+import io.eccache.common.MasterKeys;
 
 /**
  * Found by Alluxio's own {@code ServiceUtils.getMasterServiceLoader()} through
@@ -15,12 +16,14 @@ import io.eccache.common.EcCacheKeys;
  * unmodified master's classpath ({@code ALLUXIO_CLASSPATH}).
  */
 public final class CoordinatorMasterFactory implements MasterFactory<CoreMasterContext> {
-  /** For ServiceLoader. */
-  public CoordinatorMasterFactory() {}
+  /** For ServiceLoader; registers eccache's keys, which Alluxio read before the plugin loaded. */
+  public CoordinatorMasterFactory() {
+    EcCacheKeys.registerAll();
+  }
 
   @Override
   public boolean isEnabled() {
-    return Configuration.getBoolean(EcCacheKeys.COORDINATOR_ENABLED);
+    return Configuration.getBoolean(MasterKeys.COORDINATOR_ENABLED);
   }
 
   @Override

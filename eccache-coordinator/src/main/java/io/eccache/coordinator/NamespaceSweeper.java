@@ -34,11 +34,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A replaced or deleted write is <em>retired</em>: its directory is renamed under
  * {@code <root>/retired/<expiry ms>-<write id>}, which keeps its block ids, so readers that looked
- * it up before go on reading it; it is removed once {@code alluxio.eccache.retired.grace} is over.
+ * it up before go on reading it; it is removed once {@code alluxio.master.eccache.retired.grace} is over.
  * Its expiry is in its name, so a restarted master still removes it in time.
  *
  * <p>A write that was never committed (its client died, a PUT failed, the master restarted) is an
- * <em>orphan</em> once it is older than {@code alluxio.eccache.allocation.timeout} and not pending:
+ * <em>orphan</em> once it is older than {@code alluxio.master.eccache.allocation.timeout} and not pending:
  * the sweep removes it, and the object directory too when it holds no layout and nothing else; the
  * same for staged under-store copies.
  */

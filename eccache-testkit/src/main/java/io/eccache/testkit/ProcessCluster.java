@@ -101,7 +101,7 @@ public final class ProcessCluster implements AutoCloseable {
       return this;
     }
 
-    /** One more property for every process and the client (Alluxio or alluxio.eccache.*). */
+    /** One more property for every process and the client (Alluxio or eccache). */
     public Builder property(String key, Object value) {
       extra.put(key, String.valueOf(value));
       return this;

@@ -8,7 +8,7 @@ import io.eccache.benchmarks.cluster.ClusterBenchmark;
 import io.eccache.benchmarks.cluster.Scenario;
 import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.LoopbackShaper;
 import java.io.PrintStream;
@@ -97,11 +97,11 @@ final class BenchCommand implements Callable<Integer> {
     progress.printf("eccache bench (%s): starting %d workers...%n", profile, workers);
     try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
         .workerMemoryBytes(perWorker).workerTimeout("5s")
-        .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+        .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
         // Periods long enough that popularity outlives the settling between learning and
         // measuring (it decays 5x per idle period), short enough to learn in one pass.
-        .property(EcCacheKeys.POPULARITY_PERIOD, "5s").property(EcCacheKeys.RETUNE_INTERVAL, "1s")
-        .property(EcCacheKeys.PARTITION_SERVER_BANDWIDTH, (workerMbit / 8) + "MB")
+        .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
+        .property(MasterKeys.PARTITION_SERVER_BANDWIDTH, (workerMbit / 8) + "MB")
         .start();
         LoopbackShaper shaper = shape(embedded)) {
       if (shaper == null) {

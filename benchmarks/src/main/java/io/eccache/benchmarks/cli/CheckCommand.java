@@ -4,15 +4,15 @@ import io.eccache.benchmarks.safety.ConsistencyChecker;
 import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
 import io.eccache.client.EcCacheClient;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code eccache check}: the concurrency checker for minutes, on an in-process cluster (or a
@@ -65,7 +65,7 @@ final class CheckCommand implements Callable<Integer> {
       out.flush();
       try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
           .workerMemoryBytes(Math.max(256L << 20, 8L * keys * maxObject))
-          .property(EcCacheKeys.CELL_SIZE, "256KB").start();
+          .property(MasterKeys.CELL_SIZE, "256KB").start();
           EcCacheClient cache = EcCacheClient.create(embedded.fileSystemContext())) {
         report = new ConsistencyChecker(cache, settings).run(line -> progress(out, line));
       }

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.cli;
 
+import io.eccache.benchmarks.ComparedScheme;
 import alluxio.client.file.FileSystemContext;
 import io.eccache.benchmarks.cluster.BenchCluster;
 import io.eccache.benchmarks.cluster.BenchSettings;
@@ -7,7 +8,7 @@ import io.eccache.benchmarks.cluster.ClusterBenchmark;
 import io.eccache.benchmarks.report.LoadImbalance;
 import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.PrintStream;
 import java.util.List;
@@ -37,11 +38,11 @@ final class DemoCommand implements Callable<Integer> {
   int workers = 15;
 
   @Option(names = "-k", description = "Data splits per object (default ${DEFAULT-VALUE}; a "
-      + "running cluster uses its own alluxio.eccache.default.k).")
+      + "running cluster uses its own alluxio.master.eccache.default.k).")
   int k = 10;
 
   @Option(names = "-r", description = "Parity splits per object (default ${DEFAULT-VALUE}; a "
-      + "running cluster uses its own alluxio.eccache.default.r).")
+      + "running cluster uses its own alluxio.master.eccache.default.r).")
   int r = 1;
 
   @Option(names = "--delta", description = "Extra splits read per GET (default ${DEFAULT-VALUE}).")
@@ -84,7 +85,8 @@ final class DemoCommand implements Callable<Integer> {
     settings.learning = reads;
     settings.delta = delta;
     settings.seed = seed;
-    settings.schemes = List.of("ec", "sr", "sp", "single");
+    settings.schemes = List.of(ComparedScheme.EC, ComparedScheme.SR, ComparedScheme.SP,
+        ComparedScheme.SINGLE);
     if (cluster.master != null) {
       try (FileSystemContext context = FileSystemContext.create(cluster.configuration())) {
         BenchCluster remote = BenchCluster.remote(context);
@@ -103,11 +105,11 @@ final class DemoCommand implements Callable<Integer> {
         delta);
     try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
         .workerMemoryBytes(perWorker)
-        .property(EcCacheKeys.DEFAULT_K, k).property(EcCacheKeys.DEFAULT_R, r)
-        .property(EcCacheKeys.MEMORY_OVERHEAD, overhead)
-        .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+        .property(MasterKeys.DEFAULT_K, k).property(MasterKeys.DEFAULT_R, r)
+        .property(MasterKeys.MEMORY_OVERHEAD, overhead)
+        .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
         // As in the benchmark: popularity outlives the settling, re-tuning follows quickly.
-        .property(EcCacheKeys.POPULARITY_PERIOD, "5s").property(EcCacheKeys.RETUNE_INTERVAL, "1s")
+        .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
         .start()) {
       print(run(BenchCluster.of(embedded), settings), workers,
           "in-process, unshaped loopback, memory budget " + Math.round(overhead * 100) + "%");
@@ -132,8 +134,10 @@ final class DemoCommand implements Callable<Integer> {
         + "MB read | reads decoded |");
     out.println("|---|---|---|---|---|---|---|---|---|");
     String code = cluster.master != null ? "" : " RS(" + k + "," + r + "+),"; // remote: its own
-    Map<String, String> names = Map.of("ec", "EC-Cache" + code + " delta " + delta,
-        "sr", "selective replication", "sp", "SP-Cache partition", "single", "single copy");
+    Map<ComparedScheme, String> names = Map.of(ComparedScheme.EC, ComparedScheme.EC.displayName()
+        + code + " delta " + delta, ComparedScheme.SR, ComparedScheme.SR.displayName(),
+        ComparedScheme.SP, "SP-Cache partition", ComparedScheme.SINGLE,
+        ComparedScheme.SINGLE.displayName());
     for (ClusterBenchmark.SchemeResult s : outcome.schemes.values()) {
       Histogram h = s.latencyMicros;
       long served = s.bytesByWorker.values().stream().mapToLong(Long::longValue).sum();

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.cluster;
 
+import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.benchmarks.report.CsvWriter;
 import io.eccache.benchmarks.report.LatencySummary;
 import io.eccache.benchmarks.report.LoadImbalance;
@@ -21,8 +22,6 @@ import org.HdrHistogram.Histogram;
  * {@code summary.md} (the paper's numbers beside ours) and PNG plots.
  */
 public final class BenchReport {
-  private static final Map<String, String> NAMES = Map.of("ec", "EC-Cache", "sr",
-      "selective replication", "sp", "SP-Cache", "single", "single copy");
 
   private BenchReport() {}
 
@@ -54,8 +53,8 @@ public final class BenchReport {
             "scheme", "client_bytes", "tc_bytes_all_schemes")) {
       for (Map.Entry<String, ClusterBenchmark.Outcome> e : outcomes.entrySet()) {
         ClusterBenchmark.Outcome o = e.getValue();
-        Map<String, LatencySummary> byScheme = new LinkedHashMap<>();
-        Map<String, Double> lambdas = new LinkedHashMap<>();
+        Map<ComparedScheme, LatencySummary> byScheme = new LinkedHashMap<>();
+        Map<ComparedScheme, Double> lambdas = new LinkedHashMap<>();
         Map<String, Long> clientTotal = new TreeMap<>();
         for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
           LatencySummary l = LatencySummary.of(r.latencyMicros);
@@ -68,26 +67,26 @@ public final class BenchReport {
           double readMs = l.meanMillis() * l.count();
           double decodeShare = readMs == 0 ? 0 : r.decodeNanos / 1e6 / readMs * 100;
           r.bytesByWorker.forEach((w, b) -> clientTotal.merge(w, b, Long::sum));
-          raw.row(e.getKey(), r.scheme, l.count(), r.memory, l.meanMillis(), l.medianMillis(),
+          raw.row(e.getKey(), r.scheme.label(), l.count(), r.memory, l.meanMillis(), l.medianMillis(),
               l.p99Millis(), l.p999Millis(), lambda, eta, r.usefulBytes, served, r.decodes,
               r.decodeNanos / 1e6, r.fallbacks, o.seconds, o.cpuShare, network);
           for (Map.Entry<String, Long> w : r.bytesByWorker.entrySet()) {
-            perWorker.row(e.getKey(), w.getKey(), r.scheme, w.getValue(),
+            perWorker.row(e.getKey(), w.getKey(), r.scheme.label(), w.getValue(),
                 o.shaperBytesByWorker.getOrDefault(w.getKey(), 0L));
           }
           LatencySummary put = LatencySummary.of(r.putMicros);
           double putMs = put.meanMillis() * put.count();
-          writes.row(e.getKey(), NAMES.getOrDefault(r.scheme, r.scheme), put.meanMillis(),
+          writes.row(e.getKey(), r.scheme.displayName(), put.meanMillis(),
               put.medianMillis(), put.p99Millis(), putMs == 0 ? 0 : r.encodeNanos / 1e6 / putMs * 100);
-          double[][] pm = putMedians.computeIfAbsent(NAMES.getOrDefault(r.scheme, r.scheme),
+          double[][] pm = putMedians.computeIfAbsent(r.scheme.displayName(),
               n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
           pm[0][point] = parseOr(e.getKey(), point);
           pm[1][point] = put.medianMillis();
-          double[][] lam = lambdaByScheme.computeIfAbsent(NAMES.getOrDefault(r.scheme, r.scheme),
+          double[][] lam = lambdaByScheme.computeIfAbsent(r.scheme.displayName(),
               n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
           lam[0][point] = pm[0][point];
           lam[1][point] = lambda;
-          if (r.scheme.equals("ec")) {
+          if (r.scheme == ComparedScheme.EC) {
             for (String q : new String[] {"median", "p99"}) {
               double[][] series = ecLatency.computeIfAbsent("EC-Cache " + q,
                   n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
@@ -95,18 +94,18 @@ public final class BenchReport {
               series[1][point] = q.equals("median") ? l.medianMillis() : l.p99Millis();
             }
           }
-          table.row(e.getKey(), NAMES.getOrDefault(r.scheme, r.scheme),
+          table.row(e.getKey(), r.scheme.displayName(),
               String.format(Locale.ROOT, "%.2fx", r.memory), l.meanMillis(), l.medianMillis(),
               l.p99Millis(), l.p999Millis(), lambda, eta,
               LoadImbalance.bandwidthOverheadPercent(served, Math.max(1, r.usefulBytes)),
               decodeShare);
         }
-        LatencySummary ec = byScheme.get("ec");
-        LatencySummary sr = byScheme.get("sr");
+        LatencySummary ec = byScheme.get(ComparedScheme.EC);
+        LatencySummary sr = byScheme.get(ComparedScheme.SR);
         if (ec != null && sr != null) {
           LatencySummary.Ratios q = sr.ratioTo(ec);
-          ratios.row(e.getKey(), q.mean(), q.median(), q.p99(), q.p999(), lambdas.get("sr"),
-              lambdas.get("ec"), o.cpuShare * 100,
+          ratios.row(e.getKey(), q.mean(), q.median(), q.p99(), q.p999(), lambdas.get(ComparedScheme.SR),
+              lambdas.get(ComparedScheme.EC), o.cpuShare * 100,
               agreement(clientTotal, o.shaperBytesByWorker, o.shaped));
           xs[point] = parseOr(e.getKey(), point);
           ys[point] = q.median();
@@ -115,8 +114,8 @@ public final class BenchReport {
         Map<String, Histogram> cdfs = new LinkedHashMap<>();
         Map<String, Map<String, Long>> loads = new LinkedHashMap<>();
         for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
-          cdfs.put(NAMES.getOrDefault(r.scheme, r.scheme), r.latencyMicros);
-          loads.put(NAMES.getOrDefault(r.scheme, r.scheme), r.bytesByWorker);
+          cdfs.put(r.scheme.displayName(), r.latencyMicros);
+          loads.put(r.scheme.displayName(), r.bytesByWorker);
         }
         String suffix = outcomes.size() == 1 ? "" : "-" + e.getKey().replaceAll("[^A-Za-z0-9.]", "_");
         Plots.latencyCdf(dir.resolve("latency-cdf" + suffix + ".png"),

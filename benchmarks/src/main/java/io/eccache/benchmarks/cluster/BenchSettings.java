@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.cluster;
 
+import io.eccache.benchmarks.ComparedScheme;
 import java.util.List;
 
 /**
@@ -29,7 +30,8 @@ public final class BenchSettings implements Cloneable {
   /** Whether objects are PUT with default options (scheme by namespace, redundancy re-tuned). */
   public boolean tuned = true;
   /** Schemes compared, as namespaces: ec, sr (selective replication), sp (SP-Cache), single. */
-  public List<String> schemes = List.of("ec", "sr", "sp");
+  public List<ComparedScheme> schemes =
+      List.of(ComparedScheme.EC, ComparedScheme.SR, ComparedScheme.SP);
   /** Fraction of workers whose links carry background flows (paper 6.3); 0 for none. */
   public double backgroundFraction = 0;
   /** Background flows per loaded worker. */

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.cluster;
 
+import io.eccache.benchmarks.ComparedScheme;
 import alluxio.metrics.MetricsSystem;
 import com.codahale.metrics.Counter;
 import io.eccache.client.EcCacheClient;
@@ -7,9 +8,9 @@ import io.eccache.client.ObjectStat;
 import io.eccache.client.PutOptions;
 import io.eccache.client.RedundancyMaintainer;
 import io.eccache.client.WriteMode;
-import io.eccache.common.EcCacheKeys;
-import io.eccache.common.RedundancyScheme;
 import io.eccache.common.EcCacheMetrics;
+import io.eccache.common.MasterKeys;
+import io.eccache.common.RedundancyScheme;
 import io.eccache.policy.ZipfSampler;
 import io.eccache.testkit.LoopbackShaper;
 import java.io.IOException;
@@ -62,7 +63,7 @@ public final class ClusterBenchmark {
 
   /** One scheme's measured phase. */
   public static final class SchemeResult {
-    public final String scheme;
+    public final ComparedScheme scheme;
     public final Histogram latencyMicros = new Histogram(3_600_000_000L, 3);
     /** PUT latencies of storing the objects (paper Fig. 17). */
     public final Histogram putMicros = new Histogram(3_600_000_000L, 3);
@@ -76,7 +77,7 @@ public final class ClusterBenchmark {
     /** Cache bytes over object bytes (1.0 = no redundancy). */
     public double memory;
 
-    SchemeResult(String scheme) {
+    SchemeResult(ComparedScheme scheme) {
       this.scheme = scheme;
     }
   }
@@ -84,7 +85,7 @@ public final class ClusterBenchmark {
   /** Everything one run measured. */
   public static final class Outcome {
     public final BenchSettings settings;
-    public final Map<String, SchemeResult> schemes = new LinkedHashMap<>();
+    public final Map<ComparedScheme, SchemeResult> schemes = new LinkedHashMap<>();
     /** The kernel's count of bytes each worker address sent, background flows subtracted. */
     public Map<String, Long> shaperBytesByWorker = new TreeMap<>();
     public long backgroundBytes;
@@ -132,12 +133,12 @@ public final class ClusterBenchmark {
     for (int i = 0; i < sequence.length; i++) {
       sequence[i] = zipf.next(random);
     }
-    Map<String, EcCacheClient> clients = new LinkedHashMap<>();
+    Map<ComparedScheme, EcCacheClient> clients = new LinkedHashMap<>();
     List<Integer> stopped = new ArrayList<>();
     Outcome outcome = new Outcome(s);
     outcome.shaped = shaper != null;
     try (EcCacheClient admin = EcCacheClient.create(cluster.context())) {
-      for (String ns : s.schemes) {
+      for (ComparedScheme ns : s.schemes) {
         EcCacheClient client = EcCacheClient.create(cluster.context());
         clients.put(ns, client);
         SchemeResult r = new SchemeResult(ns);
@@ -159,7 +160,7 @@ public final class ClusterBenchmark {
         cluster.stopWorker(i);
         stopped.add(i);
       }
-      for (String ns : s.schemes) {
+      for (ComparedScheme ns : s.schemes) {
         outcome.schemes.get(ns).memory = memory(admin, ns, run, s.objects);
       }
       BackgroundLoad background = startBackground(s, random);
@@ -195,7 +196,7 @@ public final class ClusterBenchmark {
           }
         }
       }
-      for (String ns : s.schemes) {
+      for (ComparedScheme ns : s.schemes) {
         for (int i = 0; i < data.size(); i++) {
           admin.delete(key(ns, run, i));
         }
@@ -211,33 +212,30 @@ public final class ClusterBenchmark {
     return outcome;
   }
 
-  /** The scheme each namespace stands for; a master configured otherwise would compare nothing. */
-  private static final Map<String, RedundancyScheme.Kind> SCHEME_OF_NAMESPACE =
-      Map.of("sr", RedundancyScheme.Kind.REPLICATED, "sp", RedundancyScheme.Kind.PARTITIONED);
-
-  private static void checkScheme(EcCacheClient admin, String ns, String key) throws Exception {
-    RedundancyScheme.Kind expected = SCHEME_OF_NAMESPACE.get(ns);
+  /** A master whose namespaces map to other kinds would compare nothing: refused. */
+  private static void checkScheme(EcCacheClient admin, ComparedScheme ns, String key)
+      throws Exception {
     RedundancyScheme.Kind actual = admin.stat(key).scheme().kind();
-    if (expected != null && expected != actual) {
-      throw new IllegalStateException("the coordinator stores " + ns + "/ objects as '" + actual
-          + "', not '" + expected + "': set " + EcCacheKeys.NAMESPACE_SCHEMES.getName()
+    if (ns.tuned() && ns.kind() != actual) {
+      throw new IllegalStateException("the coordinator stores " + ns.label() + "/ objects as '"
+          + actual + "', not '" + ns.kind() + "': set " + MasterKeys.NAMESPACE_SCHEMES.getName()
           + "=sr=replica,sp=partition in the master's alluxio-site.properties");
     }
   }
 
-  private static String key(String ns, String run, int i) {
-    return ns + "/" + run + "/" + i;
+  private static String key(ComparedScheme ns, String run, int i) {
+    return ns.label() + "/" + run + "/" + i;
   }
 
-  private static PutOptions options(String ns, BenchSettings s, int rank) {
+  private static PutOptions options(ComparedScheme ns, BenchSettings s, int rank) {
     PutOptions options;
-    if (ns.equals("single")) {
+    if (!ns.tuned()) {
       options = PutOptions.code(1, 0);
-    } else if (ns.equals("sr") && s.hotReplicaFraction > 0) {
+    } else if (ns == ComparedScheme.SR && s.hotReplicaFraction > 0) {
       // SP-Cache's baseline: a fixed number of copies for the hottest objects (rank 0 is hottest).
       boolean hot = rank < Math.ceil(s.hotReplicaFraction * s.objects);
       options = PutOptions.replicas(hot ? s.hotReplicas : 1);
-    } else if (!s.tuned && ns.equals("ec")) {
+    } else if (!s.tuned && ns == ComparedScheme.EC) {
       options = PutOptions.code(s.k, s.r);
     } else {
       options = PutOptions.defaults(); // the namespace's scheme, tuned by the coordinator
@@ -283,8 +281,8 @@ public final class ClusterBenchmark {
     long passes = admin.stats().getRetunePasses() + settlePasses;
     while (System.currentTimeMillis() < deadline) {
       int unsettled = 0;
-      for (String ns : s.schemes) {
-        if (ns.equals("sp") || ns.equals("single")) {
+      for (ComparedScheme ns : s.schemes) {
+        if (ns == ComparedScheme.SP || !ns.tuned()) {
           continue; // SP-Cache repartitions only on a real change; single is fixed
         }
         for (int i = 0; i < s.objects; i++) {
@@ -303,7 +301,7 @@ public final class ClusterBenchmark {
     progress.accept("re-tuning did not settle within 90 s; measuring as it is");
   }
 
-  private static double memory(EcCacheClient admin, String ns, String run, int objects)
+  private static double memory(EcCacheClient admin, ComparedScheme ns, String run, int objects)
       throws Exception {
     long cached = 0;
     long size = 0;
@@ -316,7 +314,7 @@ public final class ClusterBenchmark {
   }
 
   /** Replays {@code sequence}; records into {@code outcome} when it is not null. */
-  private void read(Map<String, EcCacheClient> clients, String run, int[] sequence,
+  private void read(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
       BenchSettings s, Outcome outcome, String phase) throws Exception {
     for (EcCacheClient c : clients.values()) {
       c.readStatistics().reset();
@@ -333,7 +331,7 @@ public final class ClusterBenchmark {
       readClosedLoop(clients, run, sequence, all, s, outcome, phase, progress);
     }
     if (outcome != null) {
-      for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
+      for (Map.Entry<ComparedScheme, EcCacheClient> e : clients.entrySet()) {
         SchemeResult r = outcome.schemes.get(e.getKey());
         r.bytesByWorker = e.getValue().readStatistics().bytesByWorker();
         r.decodes = e.getValue().readStatistics().decodes();
@@ -344,9 +342,9 @@ public final class ClusterBenchmark {
   }
 
   /** One GET of {@code object} from scheme {@code ns}, recorded from {@code issuedNanos}. */
-  private static void get(EcCacheClient client, String ns, String run, int object,
+  private static void get(EcCacheClient client, ComparedScheme ns, String run, int object,
       BenchSettings s, Outcome outcome, long issuedNanos) throws IOException {
-    byte[] got = client.get(key(ns, run, object), ns.equals("ec") ? s.delta : 0);
+    byte[] got = client.get(key(ns, run, object), ns == ComparedScheme.EC ? s.delta : 0);
     long micros = (System.nanoTime() - issuedNanos) / 1000;
     if (got.length != s.objectBytes) {
       throw new IllegalStateException("GET " + key(ns, run, object) + " returned " + got.length
@@ -366,7 +364,7 @@ public final class ClusterBenchmark {
    * and its latency runs from its arrival, so time spent waiting behind earlier requests counts, as
    * in SP-Cache's evaluation.
    */
-  private void readOpenLoop(Map<String, EcCacheClient> clients, String run, int[] sequence,
+  private void readOpenLoop(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
       BenchSettings s, Outcome outcome, String phase) throws Exception {
     Random gaps = new Random(s.seed * 17 + sequence.length);
     ExecutorService pool = Executors.newCachedThreadPool();
@@ -382,7 +380,7 @@ public final class ClusterBenchmark {
           Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
         }
         int object = sequence[i];
-        for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
+        for (Map.Entry<ComparedScheme, EcCacheClient> e : clients.entrySet()) {
           inFlight.add(pool.submit(() -> {
             get(e.getValue(), e.getKey(), run, object, s, outcome, arrival);
             return null;
@@ -406,10 +404,10 @@ public final class ClusterBenchmark {
    * {@code sequence} in turn, each reading the object from every scheme in a random order (seeded by
    * the request's position, so every process and run orders alike).
    */
-  static void readClosedLoop(Map<String, EcCacheClient> clients, String run, int[] sequence,
+  static void readClosedLoop(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
       int[] positions, BenchSettings s, Outcome outcome, String phase, Consumer<String> progress)
       throws Exception {
-    List<String> schemes = new ArrayList<>(clients.keySet());
+    List<ComparedScheme> schemes = new ArrayList<>(clients.keySet());
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(s.clients);
     try {
@@ -419,9 +417,9 @@ public final class ClusterBenchmark {
           for (int n = next.getAndIncrement(); n < positions.length; n = next.getAndIncrement()) {
             int i = positions[n];
             int object = sequence[i];
-            List<String> order = new ArrayList<>(schemes);
+            List<ComparedScheme> order = new ArrayList<>(schemes);
             Collections.shuffle(order, new Random(s.seed * 31 + i));
-            for (String ns : order) {
+            for (ComparedScheme ns : order) {
               get(clients.get(ns), ns, run, object, s, outcome, System.nanoTime());
             }
             int done = n + 1;

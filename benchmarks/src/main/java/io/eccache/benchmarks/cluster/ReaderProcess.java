@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.cluster;
 
+import io.eccache.benchmarks.ComparedScheme;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.Configuration;
 import alluxio.conf.PropertyKey;
@@ -48,7 +49,8 @@ final class ReaderProcess {
       for (int p = 0; p < processes; p++) {
         Properties spec = new Properties();
         spec.setProperty("run", run);
-        spec.setProperty("schemes", String.join(",", outcome.schemes.keySet()));
+        spec.setProperty("schemes", outcome.schemes.keySet().stream().map(ComparedScheme::label)
+            .collect(java.util.stream.Collectors.joining(",")));
         spec.setProperty("sequence", join(sequence));
         spec.setProperty("positions", join(positionsOf(p, processes, sequence.length)));
         spec.setProperty("clients", String.valueOf(Math.max(1, s.clients / processes)));
@@ -139,10 +141,11 @@ final class ReaderProcess {
     s.objectBytes = Long.parseLong(spec.getProperty("objectBytes"));
     s.seed = Long.parseLong(spec.getProperty("seed"));
     ClusterBenchmark.Outcome outcome = new ClusterBenchmark.Outcome(s);
-    Map<String, EcCacheClient> clients = new LinkedHashMap<>();
+    Map<ComparedScheme, EcCacheClient> clients = new LinkedHashMap<>();
     Properties result = new Properties();
     try {
-      for (String ns : spec.getProperty("schemes").split(",")) {
+      for (String label : spec.getProperty("schemes").split(",")) {
+        ComparedScheme ns = ComparedScheme.ofLabel(label);
         outcome.schemes.put(ns, new ClusterBenchmark.SchemeResult(ns));
         clients.put(ns, EcCacheClient.create(Configuration.global()));
       }
@@ -154,9 +157,9 @@ final class ReaderProcess {
       result.setProperty("splitsRead", String.valueOf(after[0] - before[0]));
       result.setProperty("readsCancelled", String.valueOf(after[1] - before[1]));
       result.setProperty("readsFailed", String.valueOf(after[2] - before[2]));
-      for (Map.Entry<String, EcCacheClient> e : clients.entrySet()) {
-        String ns = e.getKey();
-        ClusterBenchmark.SchemeResult r = outcome.schemes.get(ns);
+      for (Map.Entry<ComparedScheme, EcCacheClient> e : clients.entrySet()) {
+        String ns = e.getKey().label();
+        ClusterBenchmark.SchemeResult r = outcome.schemes.get(e.getKey());
         ByteBuffer h = ByteBuffer.allocate(r.latencyMicros.getNeededByteBufferCapacity());
         r.latencyMicros.encodeIntoCompressedByteBuffer(h);
         result.setProperty(ns + ".latency", Base64.getEncoder().encodeToString(
@@ -183,7 +186,7 @@ final class ReaderProcess {
     outcome.readsCancelled += Long.parseLong(r.getProperty("readsCancelled"));
     outcome.readsFailed += Long.parseLong(r.getProperty("readsFailed"));
     for (ClusterBenchmark.SchemeResult s : outcome.schemes.values()) {
-      String ns = s.scheme;
+      String ns = s.scheme.label();
       s.latencyMicros.add(Histogram.decodeFromCompressedByteBuffer(
           ByteBuffer.wrap(Base64.getDecoder().decode(r.getProperty(ns + ".latency"))), 0));
       s.usefulBytes += Long.parseLong(r.getProperty(ns + ".useful"));

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.cluster;
 
+import io.eccache.benchmarks.ComparedScheme;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,7 +73,7 @@ public final class Scenario {
       s.tuned = false;
       s.k = k;
       s.r = 1;
-      s.schemes = List.of("ec", "sr");
+      s.schemes = List.of(ComparedScheme.EC, ComparedScheme.SR);
       ks.put(String.valueOf(k), s);
     }
     all.add(new Scenario("k", "Figs. 13-14 (number of splits k)",
@@ -82,7 +83,7 @@ public final class Scenario {
     for (int d : quick ? new int[] {0, 1, 2} : new int[] {0, 1, 2, 3, 4}) {
       BenchSettings s = base.copy();
       s.delta = d;
-      s.schemes = List.of("ec", "sr");
+      s.schemes = List.of(ComparedScheme.EC, ComparedScheme.SR);
       deltas.put(String.valueOf(d), s);
     }
     all.add(new Scenario("delta", "Figs. 15-16 (extra reads Δ)",
@@ -94,7 +95,7 @@ public final class Scenario {
       s.objects = quick ? (int) Math.max(6, Math.min(16, 128 / mib)) : base.objects;
       s.requests = quick ? 20 : 100;
       s.learning = quick ? 10 : 50;
-      s.schemes = List.of("ec", "sr");
+      s.schemes = List.of(ComparedScheme.EC, ComparedScheme.SR);
       writes.put(String.valueOf(mib), s);
     }
     all.add(new Scenario("writes", "Fig. 17 (write latency, encode share)",

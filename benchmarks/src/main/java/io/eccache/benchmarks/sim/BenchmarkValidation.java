@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.benchmarks.cluster.BenchSettings;
 import io.eccache.benchmarks.cluster.Scenario;
 import io.eccache.benchmarks.report.CsvWriter;
@@ -30,7 +31,7 @@ import org.HdrHistogram.Histogram;
  * random placements, and compares λ and the latency ratios with the measured {@code raw.csv}.
  */
 public final class BenchmarkValidation {
-  private static final List<Scheme> SCHEMES = List.of(Scheme.EC, Scheme.SR, Scheme.SP);
+  private static final List<ComparedScheme> SCHEMES = List.of(ComparedScheme.EC, ComparedScheme.SR, ComparedScheme.SP);
 
   private final int workers;
   private final double workerMbit;
@@ -99,15 +100,15 @@ public final class BenchmarkValidation {
    */
   public String write(Path dir, Path measuredCsv, Consumer<String> progress) throws IOException {
     Files.createDirectories(dir);
-    List<Map<Scheme, SimulationResult>> together = new ArrayList<>();
-    List<Map<Scheme, SimulationResult>> alone = new ArrayList<>();
+    List<Map<ComparedScheme, SimulationResult>> together = new ArrayList<>();
+    List<Map<ComparedScheme, SimulationResult>> alone = new ArrayList<>();
     try (CsvWriter raw = new CsvWriter(dir.resolve("raw.csv"), "seed", "mode", "scheme", "requests",
         "memory", "mean_ms", "median_ms", "p99_ms", "p999_ms", "lambda_pct", "eta_pct", "decodes")) {
       for (long seed = 1; seed <= placements; seed++) {
         SimulationConfig config = config(seed);
-        Map<Scheme, SimulationResult> mixed = Simulator.runInterleaved(config, SCHEMES);
-        Map<Scheme, SimulationResult> single = new LinkedHashMap<>();
-        for (Scheme scheme : SCHEMES) {
+        Map<ComparedScheme, SimulationResult> mixed = Simulator.runInterleaved(config, SCHEMES);
+        Map<ComparedScheme, SimulationResult> single = new LinkedHashMap<>();
+        for (ComparedScheme scheme : SCHEMES) {
           single.put(scheme, Simulator.run(config, scheme));
         }
         together.add(mixed);
@@ -118,7 +119,7 @@ public final class BenchmarkValidation {
       }
     }
     Map<String, Histogram> cdfs = new LinkedHashMap<>();
-    together.get(0).forEach((scheme, r) -> cdfs.put(SimReport.displayName(scheme), r.latencyMicros()));
+    together.get(0).forEach((scheme, r) -> cdfs.put(scheme.displayName(), r.latencyMicros()));
     Plots.latencyCdf(dir.resolve("latency-cdf.png"),
         "validate: simulated benchmark skew run (placement 1), read latency CDF", cdfs);
     Map<String, Map<String, String>> measured = Files.exists(measuredCsv) ? readMeasured(measuredCsv)
@@ -168,7 +169,7 @@ public final class BenchmarkValidation {
     return summary;
   }
 
-  private static void writeRows(CsvWriter raw, long seed, String mode, Map<Scheme, SimulationResult> runs)
+  private static void writeRows(CsvWriter raw, long seed, String mode, Map<ComparedScheme, SimulationResult> runs)
       throws IOException {
     for (SimulationResult r : runs.values()) {
       LatencySummary l = r.latency();
@@ -181,10 +182,10 @@ public final class BenchmarkValidation {
   /** A compared number: how to get it from one simulated run and from the measured CSV. */
   private static final class Metric {
     final String name;
-    final ToDoubleFunction<Map<Scheme, SimulationResult>> value;
+    final ToDoubleFunction<Map<ComparedScheme, SimulationResult>> value;
     final Function<Map<String, Map<String, String>>, Double> measured;
 
-    Metric(String name, ToDoubleFunction<Map<Scheme, SimulationResult>> value,
+    Metric(String name, ToDoubleFunction<Map<ComparedScheme, SimulationResult>> value,
         Function<Map<String, Map<String, String>>, Double> measured) {
       this.name = name;
       this.value = value;
@@ -194,7 +195,7 @@ public final class BenchmarkValidation {
 
   private static List<Metric> metrics() {
     List<Metric> metrics = new ArrayList<>();
-    for (Scheme scheme : SCHEMES) {
+    for (ComparedScheme scheme : SCHEMES) {
       String id = scheme.name().toLowerCase(Locale.ROOT);
       metrics.add(new Metric("λ " + scheme + " %", r -> r.get(scheme).lambdaPercent(),
           m -> number(m, id, "lambda_pct")));
@@ -206,7 +207,7 @@ public final class BenchmarkValidation {
       metrics.add(new Metric("SR/EC " + stats[i], r -> ratio(r, stat),
           m -> divide(number(m, "sr", columns[stat]), number(m, "ec", columns[stat]))));
     }
-    for (Scheme scheme : SCHEMES) {
+    for (ComparedScheme scheme : SCHEMES) {
       String id = scheme.name().toLowerCase(Locale.ROOT);
       metrics.add(new Metric(scheme + " mean ms", r -> r.get(scheme).latency().meanMillis(),
           m -> number(m, id, "mean_ms")));
@@ -214,8 +215,8 @@ public final class BenchmarkValidation {
     return metrics;
   }
 
-  private static double ratio(Map<Scheme, SimulationResult> r, int stat) {
-    LatencySummary.Ratios q = r.get(Scheme.SR).latency().ratioTo(r.get(Scheme.EC).latency());
+  private static double ratio(Map<ComparedScheme, SimulationResult> r, int stat) {
+    LatencySummary.Ratios q = r.get(ComparedScheme.SR).latency().ratioTo(r.get(ComparedScheme.EC).latency());
     return new double[] {q.mean(), q.median(), q.p99(), q.p999()}[stat];
   }
 
@@ -228,8 +229,8 @@ public final class BenchmarkValidation {
     return a == null || b == null ? null : a / b;
   }
 
-  private static double[] values(List<Map<Scheme, SimulationResult>> runs,
-      ToDoubleFunction<Map<Scheme, SimulationResult>> value) {
+  private static double[] values(List<Map<ComparedScheme, SimulationResult>> runs,
+      ToDoubleFunction<Map<ComparedScheme, SimulationResult>> value) {
     return runs.stream().mapToDouble(value).toArray();
   }
 

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.ComparedScheme;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,13 +25,13 @@ public final class SimPreset {
   /** One point of a study: a configuration and the schemes simulated on it, each on its own. */
   public static final class Run {
     private final SimulationConfig config;
-    private final List<Scheme> schemes;
+    private final List<ComparedScheme> schemes;
 
     /**
      * @param config the configuration
      * @param schemes the schemes to compare, each simulated separately; not empty
      */
-    public Run(SimulationConfig config, List<Scheme> schemes) {
+    public Run(SimulationConfig config, List<ComparedScheme> schemes) {
       this.config = Objects.requireNonNull(config, "config");
       if (schemes.isEmpty()) {
         throw new IllegalArgumentException("a run needs at least one scheme");
@@ -44,7 +45,7 @@ public final class SimPreset {
     }
 
     /** @return the schemes compared */
-    public List<Scheme> schemes() {
+    public List<ComparedScheme> schemes() {
       return schemes;
     }
   }
@@ -83,11 +84,11 @@ public final class SimPreset {
    * @param progress receives one line per scheme simulated
    * @return by run label (in order), each scheme's result (in the run's order)
    */
-  public Map<String, Map<Scheme, SimulationResult>> simulate(Consumer<String> progress) {
-    Map<String, Map<Scheme, SimulationResult>> results = new LinkedHashMap<>();
+  public Map<String, Map<ComparedScheme, SimulationResult>> simulate(Consumer<String> progress) {
+    Map<String, Map<ComparedScheme, SimulationResult>> results = new LinkedHashMap<>();
     for (Map.Entry<String, Run> run : runs.entrySet()) {
-      Map<Scheme, SimulationResult> byScheme = new LinkedHashMap<>();
-      for (Scheme scheme : run.getValue().schemes()) {
+      Map<ComparedScheme, SimulationResult> byScheme = new LinkedHashMap<>();
+      for (ComparedScheme scheme : run.getValue().schemes()) {
         SimulationResult result = Simulator.run(run.getValue().config(), scheme);
         byScheme.put(scheme, result);
         progress.accept(String.format(Locale.ROOT, "sim %s / %s / %s: %.1f s", name, run.getKey(), scheme,

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.ComparedScheme;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,8 @@ public final class SimPresets {
   public static final List<String> NAMES =
       List.of("paper", "scale", "background", "stragglers", "failure", "spcache", "validate");
 
-  private static final List<Scheme> ALL = List.of(Scheme.EC, Scheme.SR, Scheme.SP, Scheme.SINGLE);
-  private static final List<Scheme> RIVALS = List.of(Scheme.EC, Scheme.SR, Scheme.SP);
+  private static final List<ComparedScheme> ALL = List.of(ComparedScheme.EC, ComparedScheme.SR, ComparedScheme.SP, ComparedScheme.SINGLE);
+  private static final List<ComparedScheme> RIVALS = List.of(ComparedScheme.EC, ComparedScheme.SR, ComparedScheme.SP);
   private static final String SKEW = "λ SR 43.45% vs EC 13.14%; SR/EC median 2.64x, mean 2.52x, p99 1.76x,"
       + " p99.9 1.79x";
 
@@ -132,7 +133,7 @@ public final class SimPresets {
         null, 118.0, 44.0, 18.0);
   }
 
-  private static Map<String, SimPreset.Run> one(String label, SimulationConfig config, List<Scheme> schemes) {
+  private static Map<String, SimPreset.Run> one(String label, SimulationConfig config, List<ComparedScheme> schemes) {
     Map<String, SimPreset.Run> runs = new LinkedHashMap<>();
     runs.put(label, new SimPreset.Run(config, schemes));
     return runs;

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.benchmarks.report.CsvWriter;
 import io.eccache.benchmarks.report.LatencySummary;
 import io.eccache.benchmarks.report.LoadImbalance;
@@ -26,20 +27,10 @@ public final class SimReport {
   public static final List<String> RATIO_COLUMNS = List.of("SR/EC mean", "SR/EC median", "SR/EC p99",
       "SR/EC p99.9", "λ SR %", "λ EC %", "λ SP %", "η SR %", "η EC %", "η SP %");
 
-  private static final Map<Scheme, String> NAMES = Map.of(Scheme.EC, "EC-Cache", Scheme.SR,
-      "selective replication", Scheme.SP, "SP-Cache", Scheme.SINGLE, "single copy");
   /** Beyond this many servers a bar per server is unreadable. */
   private static final int MAX_BARS = 100;
 
   private SimReport() {}
-
-  /**
-   * @param scheme a scheme
-   * @return its name in reports
-   */
-  public static String displayName(Scheme scheme) {
-    return NAMES.get(scheme);
-  }
 
   /**
    * Writes the files.
@@ -50,7 +41,7 @@ public final class SimReport {
    * @return the summary's Markdown
    * @throws IOException if a file cannot be written
    */
-  public static String write(Path dir, SimPreset preset, Map<String, Map<Scheme, SimulationResult>> results)
+  public static String write(Path dir, SimPreset preset, Map<String, Map<ComparedScheme, SimulationResult>> results)
       throws IOException {
     Files.createDirectories(dir);
     String first = preset.sweep().isEmpty() ? "run" : preset.sweep();
@@ -69,9 +60,9 @@ public final class SimReport {
     try (CsvWriter raw = new CsvWriter(dir.resolve("raw.csv"), "run", "scheme", "servers", "requests",
         "memory", "mean_ms", "median_ms", "p99_ms", "p999_ms", "lambda_pct", "eta_pct", "useful_bytes",
         "served_bytes", "decodes", "fallbacks", "req_per_s", "sp_rate_per_s", "wall_s")) {
-      for (Map.Entry<String, Map<Scheme, SimulationResult>> run : results.entrySet()) {
+      for (Map.Entry<String, Map<ComparedScheme, SimulationResult>> run : results.entrySet()) {
         String label = run.getKey();
-        Map<Scheme, SimulationResult> byScheme = run.getValue();
+        Map<ComparedScheme, SimulationResult> byScheme = run.getValue();
         SimulationConfig config = byScheme.values().iterator().next().config();
         setups.append("- ").append(label).append(": ").append(describe(config)).append('\n');
         Map<String, Histogram> cdfs = new LinkedHashMap<>();
@@ -82,14 +73,14 @@ public final class SimReport {
               l.meanMillis(), l.medianMillis(), l.p99Millis(), l.p999Millis(), r.lambdaPercent(),
               r.etaPercent(), r.usefulBytes(), r.servedBytes(), r.decodeCount(), r.fallbackCount(),
               r.throughputPerSec(), r.spRequestRatePerSec(), r.wallNanos() / 1e9);
-          table.row(label, displayName(r.scheme()), String.format(Locale.ROOT, "%.2fx", r.memoryFactor()),
+          table.row(label, r.scheme().displayName(), String.format(Locale.ROOT, "%.2fx", r.memoryFactor()),
               l.meanMillis(), l.medianMillis(), l.p99Millis(), l.p999Millis(), r.lambdaPercent(),
               r.etaPercent(),
               LoadImbalance.bandwidthOverheadPercent(r.servedBytes(), Math.max(1, r.usefulBytes())),
               100.0 * r.decodeCount() / r.completedRequests(), r.fallbackCount(),
               String.format(Locale.ROOT, "%.0f", r.throughputPerSec()));
-          cdfs.put(displayName(r.scheme()), r.latencyMicros());
-          loads.put(displayName(r.scheme()), r.bytesByServer());
+          cdfs.put(r.scheme().displayName(), r.latencyMicros());
+          loads.put(r.scheme().displayName(), r.bytesByServer());
         }
         ratios.row(ratioRow(label, byScheme));
         if (!preset.sweep().isEmpty() && results.size() > 1) {
@@ -139,12 +130,12 @@ public final class SimReport {
         : String.format(Locale.ROOT, "%.0f Mbit/s", bits / 1e6);
   }
 
-  private static Object[] ratioRow(String label, Map<Scheme, SimulationResult> byScheme) {
+  private static Object[] ratioRow(String label, Map<ComparedScheme, SimulationResult> byScheme) {
     Object[] row = new Object[RATIO_COLUMNS.size() + 1];
     row[0] = label;
-    SimulationResult ec = byScheme.get(Scheme.EC);
-    SimulationResult sr = byScheme.get(Scheme.SR);
-    SimulationResult sp = byScheme.get(Scheme.SP);
+    SimulationResult ec = byScheme.get(ComparedScheme.EC);
+    SimulationResult sr = byScheme.get(ComparedScheme.SR);
+    SimulationResult sp = byScheme.get(ComparedScheme.SP);
     if (ec != null && sr != null) {
       LatencySummary.Ratios q = sr.latency().ratioTo(ec.latency());
       row[1] = q.mean();
@@ -162,14 +153,14 @@ public final class SimReport {
   }
 
   /** For a sweep: adds this run's λ per scheme and its SR/EC ratios at x. */
-  private static void addSweepPoint(double x, Map<Scheme, SimulationResult> byScheme,
+  private static void addSweepPoint(double x, Map<ComparedScheme, SimulationResult> byScheme,
       Map<String, List<double[]>> lambdas, Map<String, List<double[]>> ratios) {
     for (SimulationResult r : byScheme.values()) {
-      lambdas.computeIfAbsent(displayName(r.scheme()), n -> new ArrayList<>())
+      lambdas.computeIfAbsent(r.scheme().displayName(), n -> new ArrayList<>())
           .add(new double[] {x, r.lambdaPercent()});
     }
-    SimulationResult ec = byScheme.get(Scheme.EC);
-    SimulationResult sr = byScheme.get(Scheme.SR);
+    SimulationResult ec = byScheme.get(ComparedScheme.EC);
+    SimulationResult sr = byScheme.get(ComparedScheme.SR);
     if (ec != null && sr != null) {
       LatencySummary.Ratios q = sr.latency().ratioTo(ec.latency());
       double[] ys = {q.mean(), q.median(), q.p99(), q.p999()};

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.benchmarks.report.LatencySummary;
 import io.eccache.benchmarks.report.LoadImbalance;
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class SimulationResult {
   private final SimulationConfig config;
-  private final Scheme scheme;
+  private final ComparedScheme scheme;
   private final Histogram latencyMicros;
   private final long[] bytesPerServer;
   private final long usefulBytes;
@@ -28,7 +29,7 @@ public final class SimulationResult {
   private final int[] unitsByRank;
   private final long wallNanos;
 
-  SimulationResult(SimulationConfig config, Scheme scheme, Histogram latencyMicros, long[] bytesPerServer,
+  SimulationResult(SimulationConfig config, ComparedScheme scheme, Histogram latencyMicros, long[] bytesPerServer,
       long usefulBytes, long storedBytes, long objectBytes, long decodeCount,
       long fallbackCount, long completedRequests, double measuredSeconds, double spRequestRatePerSec,
       int[] unitsByRank, long wallNanos) {
@@ -54,7 +55,7 @@ public final class SimulationResult {
   }
 
   /** @return the scheme that was run */
-  public Scheme scheme() {
+  public ComparedScheme scheme() {
     return scheme;
   }
 

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.policy.Allocation;
 import io.eccache.policy.ObjectDemand;
 import io.eccache.policy.ParityAllocator;
@@ -27,14 +28,14 @@ import org.HdrHistogram.Histogram;
  * <ul>
  *   <li><b>Objects.</b> M objects of equal size S. The allocators are given the Zipf probabilities (or a
  *       replay's learned counts); popularity does not change during a run.</li>
- *   <li><b>Schemes.</b> {@link Scheme#EC}: k data and r_i parity splits of {@code ceil(S / k)} bytes, r_i
+ *   <li><b>Schemes.</b> {@link ComparedScheme#EC}: k data and r_i parity splits of {@code ceil(S / k)} bytes, r_i
  *       from {@code ParityAllocator(k, baseParities, overhead, servers)}. A read picks
  *       {@code min(k + Delta, live)} live splits uniformly, completes when the k-th arrives and cancels the
  *       others at that instant (a cancelled transfer stops using bandwidth at once and counts the bytes it
  *       moved). If a parity is among the first k the client decodes, taking {@code S / decodeThroughput}.
- *       {@link Scheme#SR}: c_i whole copies from {@code ReplicaAllocator(1, overhead, servers)}; a read picks
- *       one live copy. {@link Scheme#SP}: k_i partitions from {@code PartitionAllocator}; a read fetches all
- *       of them. {@link Scheme#SINGLE}: one copy. Every object's pieces go to distinct servers
+ *       {@link ComparedScheme#SR}: c_i whole copies from {@code ReplicaAllocator(1, overhead, servers)}; a read picks
+ *       one live copy. {@link ComparedScheme#SP}: k_i partitions from {@code PartitionAllocator}; a read fetches all
+ *       of them. {@link ComparedScheme#SINGLE}: one copy. Every object's pieces go to distinct servers
  *       ({@code chooseDistinct}), hottest object first, from one seeded stream.</li>
  *   <li><b>Network.</b> Each server's outgoing link is a processor-sharing resource
  *       ({@link ProcessorSharingNetwork}); no per-connection cost, no latency, no CPU limit.</li>
@@ -83,7 +84,7 @@ public final class Simulator {
    * @throws IllegalArgumentException if the scheme cannot be set up, e.g. EC with fewer servers than
    *     {@code k + baseParities}
    */
-  public static SimulationResult run(SimulationConfig config, Scheme scheme) {
+  public static SimulationResult run(SimulationConfig config, ComparedScheme scheme) {
     return runInterleaved(config, List.of(scheme)).get(scheme);
   }
 
@@ -96,7 +97,7 @@ public final class Simulator {
    * @return each scheme's result, in the given order
    * @throws IllegalArgumentException if a scheme repeats or cannot be set up
    */
-  public static Map<Scheme, SimulationResult> runInterleaved(SimulationConfig config, List<Scheme> schemes) {
+  public static Map<ComparedScheme, SimulationResult> runInterleaved(SimulationConfig config, List<ComparedScheme> schemes) {
     long started = System.nanoTime();
     Objects.requireNonNull(config, "config");
     if (schemes.isEmpty() || schemes.stream().distinct().count() != schemes.size()) {
@@ -104,7 +105,7 @@ public final class Simulator {
     }
     List<ObjectDemand> demands = demands(config);
     int[][] units = new int[schemes.size()][];
-    int sp = schemes.indexOf(Scheme.SP);
+    int sp = schemes.indexOf(ComparedScheme.SP);
     for (int i = 0; i < schemes.size(); i++) {
       if (i != sp) {
         units[i] = units(config, schemes.get(i), demands);
@@ -118,9 +119,9 @@ public final class Simulator {
     }
     Run run = new Run(config, schemes, units);
     run.execute();
-    Map<Scheme, SimulationResult> results = new EnumMap<>(Scheme.class);
+    Map<ComparedScheme, SimulationResult> results = new EnumMap<>(ComparedScheme.class);
     for (int i = 0; i < schemes.size(); i++) {
-      results.put(schemes.get(i), run.result(i, schemes.get(i) == Scheme.SP ? spRate : Double.NaN,
+      results.put(schemes.get(i), run.result(i, schemes.get(i) == ComparedScheme.SP ? spRate : Double.NaN,
           System.nanoTime() - started));
     }
     return results;
@@ -135,7 +136,7 @@ public final class Simulator {
     return demands;
   }
 
-  private static int[] units(SimulationConfig config, Scheme scheme, List<ObjectDemand> demands) {
+  private static int[] units(SimulationConfig config, ComparedScheme scheme, List<ObjectDemand> demands) {
     switch (scheme) {
       case EC:
         if (config.servers() < config.k() + config.baseParities()) {
@@ -160,7 +161,7 @@ public final class Simulator {
    * The throughput SP-Cache reaches, as its coordinator would measure it: starts at what the clients could
    * ask of an idle cluster, capped by the cluster's bandwidth, then re-measures with pilot runs.
    */
-  private static double pilotRate(SimulationConfig config, List<Scheme> schemes, int[][] units,
+  private static double pilotRate(SimulationConfig config, List<ComparedScheme> schemes, int[][] units,
       List<ObjectDemand> demands) {
     double size = config.objectSizeBytes();
     double perClient = 1 / (size / config.serverBandwidthBytesPerSec() + config.thinkTimeSeconds());
@@ -168,7 +169,7 @@ public final class Simulator {
     double rate = Math.min(config.clients() * perClient, capacity) / schemes.size();
     SimulationConfig pilot = config.replays() ? config : config.toBuilder()
         .requests(Math.min(config.requests(), Math.max(2_000, 20 * config.clients()))).build();
-    int sp = schemes.indexOf(Scheme.SP);
+    int sp = schemes.indexOf(ComparedScheme.SP);
     for (int pass = 0; pass < SP_PILOT_PASSES; pass++) {
       int[][] trial = units.clone();
       trial[sp] = partitions(config, demands, rate);
@@ -214,7 +215,7 @@ public final class Simulator {
 
   /** Where one scheme keeps every object, and what its measured reads did. */
   private static final class Layout {
-    final Scheme scheme;
+    final ComparedScheme scheme;
     final int[] units;
     final int[][] pieceServers;
     final List<List<Integer>> livePieces;
@@ -227,7 +228,7 @@ public final class Simulator {
     long decodeCount;
     long fallbackCount;
 
-    Layout(SimulationConfig config, Scheme scheme, int[] units, Random placement, boolean[] dead) {
+    Layout(SimulationConfig config, ComparedScheme scheme, int[] units, Random placement, boolean[] dead) {
       this.scheme = scheme;
       this.units = units;
       int objects = config.objects();
@@ -244,8 +245,8 @@ public final class Simulator {
       // Objects with every piece live share one index list per piece count: SP can have many pieces.
       List<List<Integer>> allLive = new ArrayList<>();
       for (int i = 0; i < objects; i++) {
-        int pieces = scheme == Scheme.EC ? config.k() + units[i] : units[i];
-        int parts = scheme == Scheme.EC ? config.k() : scheme == Scheme.SP ? units[i] : 1;
+        int pieces = scheme == ComparedScheme.EC ? config.k() + units[i] : units[i];
+        int parts = scheme == ComparedScheme.EC ? config.k() : scheme == ComparedScheme.SP ? units[i] : 1;
         // SP's last partition is short when S does not divide; charging every piece ceil(S / parts)
         // overstates memory by under one byte per piece.
         pieceBytes[i] = (size + parts - 1) / parts;
@@ -352,7 +353,7 @@ public final class Simulator {
     private double measureStart = Double.NaN;
     private double measureEnd;
 
-    Run(SimulationConfig config, List<Scheme> schemes, int[][] units) {
+    Run(SimulationConfig config, List<ComparedScheme> schemes, int[][] units) {
       this.config = config;
       int servers = config.servers();
       long seed = config.seed();
@@ -580,7 +581,7 @@ public final class Simulator {
         layout.bytesPerServer[flow.server()] += flow.bytes();
       }
       request.arrived++;
-      if (layout.scheme == Scheme.EC && flow.tag() >= config.k()) {
+      if (layout.scheme == ComparedScheme.EC && flow.tag() >= config.k()) {
         request.parityArrived = true;
       }
       if (request.arrived < request.needed) {
@@ -594,7 +595,7 @@ public final class Simulator {
           }
         }
       }
-      if (layout.scheme == Scheme.EC && request.parityArrived) {
+      if (layout.scheme == ComparedScheme.EC && request.parityArrived) {
         double decode = config.objectSizeBytes() / config.decodeThroughputBytesPerSec();
         if (request.measured) {
           layout.decodeCount++;

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eccache.client.EcCacheClient;
-import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ClientKeys;
+import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
@@ -24,8 +25,8 @@ class ConsistencyCheckerTest {
     settings.maxObjectBytes = 400_000;
     settings.hangBoundMs = 90_000;
     try (EmbeddedCluster cluster = EmbeddedCluster.builder().workers(5)
-        .workerMemoryBytes(192L << 20).property(EcCacheKeys.CELL_SIZE, "64KB")
-        .property(EcCacheKeys.USER_STREAM_WINDOW, "200KB").start();
+        .workerMemoryBytes(192L << 20).property(MasterKeys.CELL_SIZE, "64KB")
+        .property(ClientKeys.STREAM_WINDOW, "200KB").start();
         EcCacheClient cache = EcCacheClient.create(cluster.fileSystemContext())) {
       ConsistencyChecker.Report report =
           new ConsistencyChecker(cache, settings).run(System.out::println);

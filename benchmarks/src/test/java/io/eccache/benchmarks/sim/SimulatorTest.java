@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.ComparedScheme;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -29,7 +30,7 @@ class SimulatorTest {
 
   @Test
   void aLoneReadOfACopyTakesSizeOverBandwidth() {
-    SimulationResult r = Simulator.run(alone().build(), Scheme.SR);
+    SimulationResult r = Simulator.run(alone().build(), ComparedScheme.SR);
     double expected = 40 * MB / BANDWIDTH * 1e3;
     assertEquals(expected, r.latency().medianMillis(), expected * 1e-3);
     assertEquals(expected, r.latency().maxMillis(), expected * 1e-3);
@@ -38,7 +39,7 @@ class SimulatorTest {
   @Test
   void aLoneEcReadTakesOneSplitTimePlusDecodeWhenAParityIsUsed() {
     double decodeRate = 1e9;
-    SimulationResult r = Simulator.run(alone().decodeThroughputBytesPerSec(decodeRate).build(), Scheme.EC);
+    SimulationResult r = Simulator.run(alone().decodeThroughputBytesPerSec(decodeRate).build(), ComparedScheme.EC);
     double split = 4 * MB / BANDWIDTH * 1e3;
     double decode = 40 * MB / decodeRate * 1e3;
     // k + Delta = 11 splits from 11 servers at full speed all end together; whether a parity is among
@@ -57,7 +58,7 @@ class SimulatorTest {
   @Test
   void equalSeedsGiveEqualResultsAndOthersDiffer() {
     SimulationConfig config = small().build();
-    for (Scheme scheme : List.of(Scheme.EC, Scheme.SR)) {
+    for (ComparedScheme scheme : List.of(ComparedScheme.EC, ComparedScheme.SR)) {
       SimulationResult a = Simulator.run(config, scheme);
       SimulationResult b = Simulator.run(config, scheme);
       assertArrayEquals(a.bytesPerServer(), b.bytesPerServer());
@@ -70,19 +71,19 @@ class SimulatorTest {
   @Test
   void memoryIsOneCopyPlusTheBudget() {
     SimulationConfig config = small().requests(10).build();
-    for (Scheme scheme : List.of(Scheme.EC, Scheme.SR)) {
+    for (ComparedScheme scheme : List.of(ComparedScheme.EC, ComparedScheme.SR)) {
       double memory = Simulator.run(config, scheme).memoryFactor();
       // Within one unit (a 4 MB parity or a 40 MB copy) of the 15% budget over 4000 MB.
       assertTrue(memory > 1.14 && memory <= 1.1501, scheme + " memory " + memory);
     }
-    assertEquals(1.0, Simulator.run(config, Scheme.SINGLE).memoryFactor(), 1e-12);
+    assertEquals(1.0, Simulator.run(config, ComparedScheme.SINGLE).memoryFactor(), 1e-12);
   }
 
   @Test
   void ecBalancesLoadBetterThanReplicationAndAccountsEveryByte() {
     SimulationConfig config = small().build();
-    SimulationResult ec = Simulator.run(config, Scheme.EC);
-    SimulationResult sr = Simulator.run(config, Scheme.SR);
+    SimulationResult ec = Simulator.run(config, ComparedScheme.EC);
+    SimulationResult sr = Simulator.run(config, ComparedScheme.SR);
     assertTrue(ec.lambdaPercent() < sr.lambdaPercent() / 2,
         "λ EC " + ec.lambdaPercent() + " vs SR " + sr.lambdaPercent());
     assertTrue(sr.latency().p99Millis() > ec.latency().p99Millis());
@@ -96,8 +97,8 @@ class SimulatorTest {
   @Test
   void aDeadServerSendsNothingAndOnlyUncodedSchemesFallBack() {
     SimulationConfig config = small().deadServer(3).build();
-    SimulationResult single = Simulator.run(config, Scheme.SINGLE);
-    SimulationResult ec = Simulator.run(config, Scheme.EC);
+    SimulationResult single = Simulator.run(config, ComparedScheme.SINGLE);
+    SimulationResult ec = Simulator.run(config, ComparedScheme.EC);
     assertTrue(single.fallbackCount() > 0, "objects on the dead server go to the under store");
     assertEquals(0, ec.fallbackCount(), "k of k + r splits survive one dead server");
     assertEquals(0, single.bytesPerServer()[3]);
@@ -110,14 +111,14 @@ class SimulatorTest {
     int[] sequence = new int[40];
     SimulationConfig config = SimulationConfig.builder().servers(12).clients(4).objectSizeBytes(8 * MB)
         .replay(new double[] {5, 1, 1, 1}, sequence).build();
-    Map<Scheme, SimulationResult> results = Simulator.runInterleaved(config, List.of(Scheme.EC, Scheme.SR));
+    Map<ComparedScheme, SimulationResult> results = Simulator.runInterleaved(config, List.of(ComparedScheme.EC, ComparedScheme.SR));
     for (SimulationResult r : results.values()) {
       assertEquals(40, r.completedRequests());
       assertEquals(40 * 8 * MB, r.usefulBytes());
     }
     // Every request is for object 0: replication reads its copies only, so at most that many servers
     // send anything.
-    SimulationResult sr = results.get(Scheme.SR);
+    SimulationResult sr = results.get(ComparedScheme.SR);
     long busy = java.util.Arrays.stream(sr.bytesPerServer()).filter(b -> b > 0).count();
     assertTrue(busy <= sr.unitsByRank()[0], busy + " servers sent, " + sr.unitsByRank()[0] + " copies");
   }

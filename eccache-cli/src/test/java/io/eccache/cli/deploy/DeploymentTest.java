@@ -64,7 +64,7 @@ class DeploymentTest {
     assertTrue(yaml.contains("ALLUXIO_CLASSPATH: /opt/eccache/lib/*"), yaml);
     assertTrue(yaml.contains("/opt/eccache/lib/eccache-coordinator.jar:ro"), yaml);
     assertTrue(yaml.contains("-Dalluxio.master.mount.table.root.ufs=s3://eccache/"), yaml);
-    assertTrue(yaml.contains("-Dalluxio.eccache.namespace.schemes=sr=replica,sp=partition"), yaml);
+    assertTrue(yaml.contains("-Dalluxio.master.eccache.namespace.schemes=sr=replica,sp=partition"), yaml);
     String services = run("docker-compose", "-f", "docker-compose.yml", "config", "--services")[1];
     assertEquals(10, services.lines().count(), "MinIO, its bucket, master, 6 workers, eccache: "
         + services);
@@ -119,7 +119,7 @@ class DeploymentTest {
       String userData = Files.readString(out.resolve("user-data." + role + ".sh"));
       assertFalse(userData.contains("@@"), "unrendered placeholder in " + role + ":\n" + userData);
       assertTrue(userData.contains("role=\"" + role + "\""), userData);
-      assertTrue(userData.contains("alluxio.eccache.default.k=10"), "site file embedded");
+      assertTrue(userData.contains("alluxio.master.eccache.default.k=10"), "site file embedded");
     }
     assertFalse(Files.exists(ROOT.resolve("benchmarks/results/ec2/eccache-ci")),
         "a dry run creates nothing");

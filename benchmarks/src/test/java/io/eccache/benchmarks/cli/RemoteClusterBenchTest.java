@@ -1,0 +1,104 @@
+package io.eccache.benchmarks.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import alluxio.conf.Configuration;
+import alluxio.conf.PropertyKey;
+import io.eccache.cli.ExitCodes;
+import io.eccache.client.EcCacheClient;
+import io.eccache.common.MasterKeys;
+import io.eccache.testkit.EmbeddedCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code eccache-bench demo} and {@code bench} against a running 4-worker cluster (--master). */
+class RemoteClusterBenchTest {
+  private static EmbeddedCluster cluster;
+  private static String master;
+
+  @TempDir static Path dir;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmbeddedCluster.builder().workers(4).workerMemoryBytes(64L << 20)
+        .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1)
+        // What a deployment running the demo and the benchmark sets on its master.
+        .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+        .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
+        .start();
+    master = Configuration.getString(PropertyKey.MASTER_HOSTNAME) + ":"
+        + Configuration.getInt(PropertyKey.MASTER_RPC_PORT);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static int bench(StringWriter err, String... args) {
+    CommandLine cli = EcCacheBench.commandLine();
+    cli.setErr(new PrintWriter(err, true));
+    String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+    all[args.length] = "--master=" + master;
+    return cli.execute(all);
+  }
+
+  @Test
+  void demoAndBenchRunAgainstARunningCluster() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    StringWriter err = new StringWriter();
+    int demo;
+    int bench;
+    Path results = dir.resolve("bench");
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      demo = bench(err, "demo", "--objects", "4", "--object-mb", "2", "--reads", "12",
+          "--threads", "2");
+      bench = bench(err, "bench", "--tiny", "--scenario", "skew", "--scenario", "failure",
+          "--client-jvms", "2", "--out", results.toString());
+    } finally {
+      System.setOut(stdout);
+    }
+    String printed = captured.toString(StandardCharsets.UTF_8);
+    assertEquals(ExitCodes.OK, demo, err + printed);
+    assertTrue(printed.contains("4 workers (running cluster at " + master + ")"), printed);
+    for (String scheme : new String[] {"| EC-Cache delta 1 |", "| selective replication |",
+        "| SP-Cache partition |", "| single copy |"}) {
+      assertTrue(printed.contains(scheme), scheme + " missing: " + printed);
+    }
+    assertEquals(ExitCodes.OK, bench, err + printed);
+    String summary = Files.readString(results.resolve("skew").resolve("summary.md"));
+    assertTrue(summary.contains("running cluster at " + master), summary);
+    // Two reader JVMs served the 12 measured requests: every one is in the merged results.
+    List<String> raw = Files.readAllLines(results.resolve("skew").resolve("raw.csv"));
+    assertEquals(4, raw.size(), raw.toString());
+    for (String row : raw.subList(1, raw.size())) {
+      String[] cells = row.split(",");
+      assertEquals("12", cells[2], "every measured GET recorded: " + row);
+      assertTrue(Long.parseLong(cells[11]) >= Long.parseLong(cells[10]),
+          "bytes served (from the readers' own counts) cover the useful bytes: " + row);
+    }
+    assertTrue(summary.contains("split reads used") && !summary.contains(": 0 split reads used"),
+        "the readers' metrics came back: " + summary);
+    assertFalse(Files.exists(results.resolve("failure")), "failure needs the in-process cluster");
+    try (EcCacheClient client = EcCacheClient.create(cluster.fileSystemContext())) {
+      assertEquals(List.of(), client.list("ec/"), "the benchmark removes its objects");
+    }
+  }
+}

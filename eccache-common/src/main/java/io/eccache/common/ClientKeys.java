@@ -1,0 +1,56 @@
+package io.eccache.common;
+
+import alluxio.conf.PropertyKey;
+import alluxio.grpc.Scope;
+import java.util.List;
+
+/**
+ * Keys read by clients ({@code EcCacheClient}) and the maintainers that run in client processes:
+ * {@code alluxio.user.eccache.*}, {@link Scope#CLIENT}.
+ */
+public final class ClientKeys {
+  /** The longest wait for one split read or one step of the split writes. */
+  public static final PropertyKey IO_TIMEOUT = KeyRegistry.register(
+      PropertyKey.Builder.durationBuilder("alluxio.user.eccache.io.timeout")
+          .setDefaultValue("30s")
+          .setScope(Scope.CLIENT)
+          .setDescription("The longest a client waits for one split read, or one step of the"
+              + " split writes (open, a stripe, close): a GET then tries another split or fails"
+              + " with DeadlineExceededException; a PUT counts the split as failed (rewritten"
+              + " elsewhere if the scheme allows, else DeadlineExceededException).")
+          .setIsBuiltIn(false).buildUnregistered(), "alluxio.eccache.user.io.timeout");
+
+  /** Direct memory a client keeps for reuse. */
+  public static final PropertyKey BUFFER_POOL_SIZE = KeyRegistry.register(
+      PropertyKey.Builder.dataSizeBuilder("alluxio.user.eccache.buffer.pool.size")
+          .setDefaultValue("256MB")
+          .setScope(Scope.CLIENT)
+          .setDescription("Direct memory a client keeps for reuse by PUTs and GETs (cells, split"
+              + " ranges, decode outputs); buffers returned beyond it are freed.")
+          .setIsBuiltIn(false).buildUnregistered(), "alluxio.eccache.user.buffer.pool.size");
+
+  /** How much of an object a streaming GET reads per late-binding round. */
+  public static final PropertyKey STREAM_WINDOW = KeyRegistry.register(
+      PropertyKey.Builder.dataSizeBuilder("alluxio.user.eccache.stream.window")
+          .setDefaultValue("64MB")
+          .setScope(Scope.CLIENT)
+          .setDescription("Object bytes a GET reads per late-binding round, in whole stripes (at"
+              + " least one); a larger object is streamed window by window with the next window"
+              + " read ahead, so memory stays bounded whatever its size.")
+          .setIsBuiltIn(false).buildUnregistered(), "alluxio.eccache.user.stream.window");
+
+  /** Bytes per second a maintainer may move for repair and re-tuning. */
+  public static final PropertyKey MAINTENANCE_BANDWIDTH = KeyRegistry.register(
+      PropertyKey.Builder.dataSizeBuilder("alluxio.user.eccache.maintenance.bandwidth")
+          .setDefaultValue("100MB")
+          .setScope(Scope.CLIENT)
+          .setDescription("Per maintainer process (RedundancyMaintainer, eccache maintain):"
+              + " bytes per second it reads and writes for repair and re-tuning.")
+          .setIsBuiltIn(false).buildUnregistered(), "alluxio.eccache.maintenance.bandwidth");
+
+  /** Every client key, in documentation order. */
+  public static final List<PropertyKey> ALL =
+      List.of(IO_TIMEOUT, BUFFER_POOL_SIZE, STREAM_WINDOW, MAINTENANCE_BANDWIDTH);
+
+  private ClientKeys() {}
+}
