@@ -37,6 +37,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -147,12 +148,13 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     super.start(isPrimary);
     if (isPrimary) {
       // As Alluxio's own masters: heartbeat threads on this master's executor, ended by stop().
+      ExecutorService pool = getExecutorService();
       if (retuneIntervalMs > 0) {
-        getExecutorService().submit(Heartbeats.thread(Heartbeats.RETUNE, retuner,
-            retuneIntervalMs, mMasterContext.getUserState()));
+        pool.submit(Heartbeats.thread(Heartbeats.RETUNE, retuner, retuneIntervalMs,
+            mMasterContext.getUserState(), pool));
       }
-      getExecutorService().submit(Heartbeats.thread(Heartbeats.SWEEP, sweep, sweepIntervalMs,
-          mMasterContext.getUserState()));
+      pool.submit(Heartbeats.thread(Heartbeats.SWEEP, sweep, sweepIntervalMs,
+          mMasterContext.getUserState(), pool));
       primary = true;
     }
   }

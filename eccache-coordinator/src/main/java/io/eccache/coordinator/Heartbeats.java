@@ -7,6 +7,7 @@ import alluxio.heartbeat.HeartbeatExecutor;
 import alluxio.heartbeat.HeartbeatThread;
 import alluxio.security.user.UserState;
 import java.lang.reflect.Method;
+import java.util.concurrent.ExecutorService;
 
 /**
  * The coordinator's heartbeats, run by Alluxio's {@link HeartbeatThread} as its own masters run
@@ -45,10 +46,45 @@ final class Heartbeats {
     }
   }
 
-  /** A heartbeat of {@code executor} every {@code intervalMs}, as {@code userState}'s user. */
+  /**
+   * A heartbeat of {@code executor} every {@code intervalMs}, as {@code userState}'s user, the
+   * first one interval after the start (Alluxio's timer runs the first at once, while the master
+   * may still be in safe mode).
+   */
   static HeartbeatThread thread(String name, HeartbeatExecutor executor, long intervalMs,
-      UserState userState) {
-    return new HeartbeatThread(name, executor, () -> new FixedIntervalSupplier(intervalMs),
-        Configuration.global(), userState);
+      UserState userState, ExecutorService pool) {
+    return new HeartbeatThread(name, new AfterFirstInterval(executor, pool),
+        () -> new FixedIntervalSupplier(intervalMs), Configuration.global(), userState);
+  }
+
+  /**
+   * Skips the heartbeat Alluxio's sleeping timer runs right at the start, and ends the thread once
+   * the master's executor is shut down even if a pass swallowed the interrupt that asked it to.
+   */
+  private static final class AfterFirstInterval implements HeartbeatExecutor {
+    private final HeartbeatExecutor executor;
+    private final ExecutorService pool;
+    private boolean started;
+
+    AfterFirstInterval(HeartbeatExecutor executor, ExecutorService pool) {
+      this.executor = executor;
+      this.pool = pool;
+    }
+
+    @Override
+    public void heartbeat(long timeLimitMs) throws InterruptedException {
+      if (pool.isShutdown()) {
+        throw new InterruptedException("the master stopped");
+      }
+      if (started) {
+        executor.heartbeat(timeLimitMs);
+      }
+      started = true;
+    }
+
+    @Override
+    public void close() {
+      executor.close();
+    }
   }
 }
