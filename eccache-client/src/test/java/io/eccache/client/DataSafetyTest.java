@@ -19,12 +19,14 @@ import io.eccache.common.ObjectPaths;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.Scheme;
 import io.eccache.common.proto.SchemeKind;
+import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -45,6 +47,8 @@ import org.junit.jupiter.api.Test;
  */
 class DataSafetyTest {
   private static final int WORKERS = 5;
+  /** Long: a slow first PUT on a loaded machine must not be abandoned. */
+  private static final Duration ALLOCATION_TIMEOUT = Duration.ofMinutes(10);
   private static EmbeddedCluster cluster;
   private static EcCacheClient cache;
 
@@ -53,8 +57,10 @@ class DataSafetyTest {
     cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
         .workerTimeout("3s").property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
         .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "200KB")
-        // Short, so the sweep is seen within a test; the grace outlasts every read here.
-        .property(MasterKeys.ALLOCATION_TIMEOUT, "6s").property(MasterKeys.RETIRED_GRACE, "60s")
+        // The sweep test moves the coordinator's clock past the allocation timeout instead of
+        // waiting for it; the grace outlasts every read here.
+        .property(MasterKeys.ALLOCATION_TIMEOUT, ALLOCATION_TIMEOUT.toMillis() + "ms")
+        .property(MasterKeys.RETIRED_GRACE, "60s")
         .start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
   }
@@ -262,15 +268,24 @@ class DataSafetyTest {
             throw new RuntimeException(e);
           }
         }).findFirst().orElseThrow();
-    // The coordinator's sweep (every 1.5 s here) removes the failed writes once 6 s old.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    List<String> writes;
-    do {
-      Thread.sleep(200);
-      writes = cluster.fileSystem().listStatus(new AlluxioURI(objectDir)).stream()
-          .map(URIStatus::getName).collect(java.util.stream.Collectors.toList());
-    } while (writes.size() > 1 && System.nanoTime() < deadline);
-    assertEquals(List.of(current), writes);
+    // The coordinator's sweep removes the failed writes once older than the allocation timeout:
+    // its clock moves past that, and one sweep runs now, in this thread.
+    List<String> writes = names(objectDir);
+    assertEquals(4, writes.size(), "the version and three failed writes: " + writes);
+    CoordinatorMaster coordinator = cluster.coordinator();
+    Duration past = ALLOCATION_TIMEOUT.plusSeconds(1);
+    coordinator.clock().advance(past);
+    try {
+      coordinator.sweep().heartbeat(Long.MAX_VALUE);
+    } finally {
+      coordinator.clock().advance(past.negated()); // the cluster's time as it was, for other tests
+    }
+    assertEquals(List.of(current), names(objectDir));
+  }
+
+  private static List<String> names(String dir) throws Exception {
+    return cluster.fileSystem().listStatus(new AlluxioURI(dir)).stream()
+        .map(URIStatus::getName).collect(java.util.stream.Collectors.toList());
   }
 
   @Test

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.eccache.common.MasterKeys;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.proto.StatsResponse;
+import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,6 +19,8 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -35,6 +39,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 class RedundancyIntegrationTest {
   private static final int WORKERS = 8;
   private static final int SIZE = 1_200_000;
+  /** As alluxio.master.eccache.popularity.period below: each re-tuning round moves the clock this much. */
+  private static final Duration PERIOD = Duration.ofSeconds(1);
+  /** The reads one round (one popularity period) waits for when there is a load. */
+  private static final int READS_PER_PERIOD = 60;
+  private static final int MAX_ROUNDS = 60;
   private static EmbeddedCluster cluster;
   private static EcCacheClient cache;
   private static RedundancyMaintainer maintainer;
@@ -49,11 +58,12 @@ class RedundancyIntegrationTest {
         // k = 3, r = 1 costs 33%; a 60% budget leaves room for extra parities.
         .property(MasterKeys.MEMORY_OVERHEAD, 0.6)
         .property(MasterKeys.POPULARITY_PERIOD, "1s")
-        .property(MasterKeys.RETUNE_INTERVAL, "1s")
+        // Only the test's own passes run (see converge); the heartbeat thread would wait an hour.
+        .property(MasterKeys.RETUNE_INTERVAL, "1h")
         .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
         .start();
     cache = EcCacheClient.create(cluster.fileSystemContext());
-    maintainer = RedundancyMaintainer.create(cache).start(200);
+    maintainer = RedundancyMaintainer.create(cache); // run by converge, in the test's thread
     for (String ns : new String[] {"ec", "sr", "sp"}) {
       for (int i = 0; i < 6; i++) {
         byte[] data = new byte[SIZE + i];
@@ -82,6 +92,7 @@ class RedundancyIntegrationTest {
   private static final class Load implements AutoCloseable {
     final AtomicBoolean stop = new AtomicBoolean();
     final AtomicLong reads = new AtomicLong();
+    final Semaphore readsDone = new Semaphore(0);
     final ExecutorService threads = Executors.newFixedThreadPool(3);
     final List<Future<?>> running = new ArrayList<>();
 
@@ -111,9 +122,18 @@ class RedundancyIntegrationTest {
             String key = keys.get(pick);
             assertArrayEquals(objects.get(key), cache.get(key), key);
             reads.incrementAndGet();
+            readsDone.release();
           }
           return null;
         }));
+      }
+    }
+
+    /** Waits for {@code n} reads from now (a popularity period's worth of load). */
+    void awaitReads(int n) throws InterruptedException {
+      readsDone.drainPermits();
+      if (!readsDone.tryAcquire(n, 60, TimeUnit.SECONDS)) {
+        throw new AssertionError("the readers did not read " + n + " times in 60 s");
       }
     }
 
@@ -130,19 +150,33 @@ class RedundancyIntegrationTest {
     }
   }
 
-  private static void await(String what, BooleanSupplier condition) throws Exception {
-    // (the failure message lists every object's state and the coordinator's counters)
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (!condition.getAsBoolean()) {
-      if (System.currentTimeMillis() > deadline) {
+  /**
+   * Drives re-tuning and maintenance until {@code condition} holds, with no scheduler to wait for.
+   * One round: {@code load} reads for a while, the coordinator's clock moves one popularity period
+   * (so the pass folds that period and measures its request rate), one re-tuning pass runs, and the
+   * maintainer carries out what it queued. Fails after {@value #MAX_ROUNDS} rounds, listing every
+   * object's state and the coordinator's counters.
+   */
+  private static void converge(String what, Load load, BooleanSupplier condition)
+      throws Exception {
+    CoordinatorMaster coordinator = cluster.coordinator();
+    for (int round = 0; !condition.getAsBoolean(); round++) {
+      if (round == MAX_ROUNDS) {
         StringBuilder state = new StringBuilder();
         for (String key : new java.util.TreeSet<>(objects.keySet())) {
           state.append("\n  ").append(stat(key));
         }
-        throw new AssertionError("timed out waiting until " + what + "; objects:" + state
-            + "\n" + cache.stats());
+        throw new AssertionError("not " + what + " after " + MAX_ROUNDS + " re-tuning rounds;"
+            + " objects:" + state + "\n" + cache.stats());
       }
-      Thread.sleep(200);
+      if (load != null) {
+        load.awaitReads(READS_PER_PERIOD);
+      }
+      coordinator.clock().advance(PERIOD);
+      coordinator.retuner().heartbeat(Long.MAX_VALUE);
+      for (int batch = 0; batch < 50 && maintainer.runOnce() > 0; batch++) {
+        // every task the pass queued, a batch per plan
+      }
     }
   }
 
@@ -163,16 +197,17 @@ class RedundancyIntegrationTest {
     // Zipf(1.1): per-split loads 1/4, 0.47/4, ... so the 4 extra splits the budget buys all go
     // to the hottest object before the second one's load is the highest.
     try (Load load = new Load(byRank, 1.1)) {
-      await("ec/o0 has extra parities", () -> parities("ec/o0") > 1);
-      await("ec/o0 reached its target", () -> stat("ec/o0").scheme().equals(stat("ec/o0").target()));
+      converge("ec/o0 has extra parities", load, () -> parities("ec/o0") > 1);
+      converge("ec/o0 reached its target", load,
+          () -> stat("ec/o0").scheme().equals(stat("ec/o0").target()));
     }
     ObjectStat hot = stat("ec/o0");
     assertEquals(hot.scheme().splits(), hot.liveSplits(), "every new parity is live: " + hot);
     assertEquals(1, parities("ec/o5"), "the coldest object keeps the base parity");
     // Popularity moves to another object: the first cools and gives its parities back.
     try (Load load = new Load(List.of("ec/o5"))) {
-      await("ec/o5 has extra parities", () -> parities("ec/o5") > 1);
-      await("ec/o0 is back to the base parity", () -> parities("ec/o0") == 1);
+      converge("ec/o5 has extra parities", load, () -> parities("ec/o5") > 1);
+      converge("ec/o0 is back to the base parity", load, () -> parities("ec/o0") == 1);
     }
     for (String key : List.of("ec/o0", "ec/o5")) {
       assertArrayEquals(objects.get(key), cache.get(key, 0), key);
@@ -191,8 +226,8 @@ class RedundancyIntegrationTest {
     assertEquals(RedundancyScheme.partitioned(1), stat("sp/o0").scheme(),
         "SP-Cache writes a new object unsplit");
     try (Load load = new Load(List.of("sr/o1", "sp/o1"))) {
-      await("sr/o1 has extra copies", () -> stat("sr/o1").scheme().copies() > 1);
-      await("sp/o1 is partitioned", () -> stat("sp/o1").scheme().dataSplits() > 1);
+      converge("sr/o1 has extra copies", load, () -> stat("sr/o1").scheme().copies() > 1);
+      converge("sp/o1 is partitioned", load, () -> stat("sp/o1").scheme().dataSplits() > 1);
     }
     assertArrayEquals(objects.get("sp/o1"), cache.get("sp/o1"));
     assertArrayEquals(objects.get("sr/o1"), cache.get("sr/o1"));
@@ -210,10 +245,11 @@ class RedundancyIntegrationTest {
     }
     cluster.stopWorker(0);
     cluster.awaitLiveWorkers(WORKERS - 1);
-    await("every ec object is back at full redundancy", () -> ecKeys.stream().allMatch(k -> {
-      ObjectStat s = stat(k);
-      return s.liveSplits() == s.scheme().splits();
-    }));
+    converge("every ec object is back at full redundancy", null,
+        () -> ecKeys.stream().allMatch(k -> {
+          ObjectStat s = stat(k);
+          return s.liveSplits() == s.scheme().splits();
+        }));
     assertTrue(cache.stats().getSplitsRepaired() > 0);
     cluster.stopWorker(1);
     cluster.awaitLiveWorkers(WORKERS - 2);

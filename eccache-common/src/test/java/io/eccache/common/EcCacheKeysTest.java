@@ -32,7 +32,7 @@ class EcCacheKeysTest {
     cmd.add("-Dalluxio.conf.dir=" + conf);
     cmd.add("-Dalluxio.master.eccache.default.k=7");
     cmd.add("-Dalluxio.master.eccache.memory.overhead=0.3");
-    cmd.add("-Dalluxio.eccache.user.io.timeout=7s"); // its name before 0.2: taken over
+    cmd.add("-Dalluxio.user.eccache.io.timeout=7s"); // its name before 0.2: taken over
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(EarlyKeysProbe.class.getName());

@@ -11,6 +11,7 @@ import alluxio.master.journal.JournalType;
 import alluxio.network.TieredIdentityFactory;
 import alluxio.wire.WorkerNetAddress;
 import alluxio.worker.WorkerProcess;
+import io.eccache.coordinator.CoordinatorMaster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -299,6 +300,15 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** The master's BlockMaster, for checks of block locations and live workers. */
   public BlockMaster blockMaster() {
     return master.getMaster(BlockMaster.class);
+  }
+
+  /**
+   * The eccache coordinator in the running master. Its test hooks ({@code clock()},
+   * {@code retuner()}, {@code sweep()}) let a test advance time and run one re-tuning pass or sweep
+   * in its own thread instead of sleeping until a heartbeat does.
+   */
+  public CoordinatorMaster coordinator() {
+    return master.getMaster(CoordinatorMaster.class);
   }
 
   /** The running master process. */

@@ -1,7 +1,7 @@
 package io.eccache.benchmarks.cli;
 
-import io.eccache.benchmarks.ComparedScheme;
 import alluxio.client.file.FileSystemContext;
+import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.benchmarks.cluster.BenchCluster;
 import io.eccache.benchmarks.cluster.BenchSettings;
 import io.eccache.benchmarks.cluster.ClusterBenchmark;

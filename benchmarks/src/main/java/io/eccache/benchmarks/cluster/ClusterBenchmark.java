@@ -1,8 +1,8 @@
 package io.eccache.benchmarks.cluster;
 
-import io.eccache.benchmarks.ComparedScheme;
 import alluxio.metrics.MetricsSystem;
 import com.codahale.metrics.Counter;
+import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ObjectStat;
 import io.eccache.client.PutOptions;

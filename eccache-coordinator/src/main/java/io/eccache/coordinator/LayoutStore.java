@@ -1,0 +1,272 @@
+package io.eccache.coordinator;
+
+import static io.eccache.coordinator.MasterCalls.asMaster;
+import static io.eccache.coordinator.MasterCalls.noSync;
+import static io.eccache.coordinator.MasterCalls.noSyncList;
+
+import alluxio.AlluxioURI;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.FileDoesNotExistException;
+import alluxio.exception.status.NotFoundException;
+import alluxio.exception.status.UnavailableException;
+import alluxio.grpc.GrpcUtils;
+import alluxio.grpc.SetAttributePOptions;
+import alluxio.master.block.BlockMaster;
+import alluxio.master.file.FileSystemMaster;
+import alluxio.master.file.contexts.SetAttributeContext;
+import alluxio.proto.journal.File.XAttrUpdateStrategy;
+import alluxio.wire.BlockLocation;
+import alluxio.wire.FileBlockInfo;
+import alluxio.wire.FileInfo;
+import alluxio.wire.WorkerInfo;
+import alluxio.wire.WorkerNetAddress;
+import com.google.common.util.concurrent.Striped;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
+import io.eccache.common.StripeGeometry;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.ListResponse;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.Split;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.Lock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The durable state: one layout xattr on each object's directory in Alluxio's namespace (journaled by
+ * the FileSystemMaster), and the key locks that serialise every change of one key's layout (commit,
+ * markPersisted, delete, dropping or adding splits, the sweep of its directory).
+ *
+ * <p>Reads parse and validate layouts; {@link #describe} adds every split's file status and live
+ * location. It is also what a re-tuning pass sees of the namespace ({@link Retuner.Namespace}).
+ */
+final class LayoutStore implements Retuner.Namespace {
+  private static final Logger LOG = LoggerFactory.getLogger(LayoutStore.class);
+
+  private final FileSystemMaster fs;
+  private final BlockMaster blockMaster;
+  private final ObjectPaths paths;
+  /** Serialises the layout changes of one key. */
+  private final Striped<Lock> keyLocks = Striped.lock(64);
+
+  LayoutStore(FileSystemMaster fs, BlockMaster blockMaster, ObjectPaths paths) {
+    this.fs = fs;
+    this.blockMaster = blockMaster;
+    this.paths = paths;
+  }
+
+  ObjectPaths paths() {
+    return paths;
+  }
+
+  /** The key locks, shared with the sweep. */
+  Striped<Lock> keyLocks() {
+    return keyLocks;
+  }
+
+  /** Runs {@code call} as the master while holding {@code key}'s lock. */
+  <T> T locked(String key, MasterCalls.MasterCall<T> call) throws IOException, AlluxioException {
+    Lock lock = keyLocks.get(key);
+    lock.lock();
+    try {
+      return asMaster(call);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The committed layout of {@code objectDir}, or null when none (call as the master). */
+  Layout read(String objectDir) throws IOException, AlluxioException {
+    try {
+      return parse(fs.getFileInfo(new AlluxioURI(objectDir), noSync()));
+    } catch (FileDoesNotExistException e) {
+      return null;
+    }
+  }
+
+  /** Replaces the layout of {@code objectDir} in one xattr update (call under the key's lock). */
+  void write(String objectDir, Layout layout) throws IOException, AlluxioException {
+    fs.setAttribute(new AlluxioURI(objectDir), SetAttributeContext.mergeFrom(
+        SetAttributePOptions.newBuilder()
+            .putXattr(ObjectPaths.LAYOUT_XATTR, layout.toByteString())
+            .setXattrUpdateStrategy(XAttrUpdateStrategy.UNION_REPLACE)));
+  }
+
+  /** Removes the layout of {@code objectDir}, keeping the directory (call under the key's lock). */
+  void remove(String objectDir) throws IOException, AlluxioException {
+    fs.setAttribute(new AlluxioURI(objectDir), SetAttributeContext.mergeFrom(
+        SetAttributePOptions.newBuilder().putXattr(ObjectPaths.LAYOUT_XATTR, ByteString.EMPTY)
+            .setXattrUpdateStrategy(XAttrUpdateStrategy.DELETE_KEYS)));
+  }
+
+  /** The layout an object directory's status carries, or null when it has none readable. */
+  static Layout parse(FileInfo dir) {
+    Map<String, byte[]> xattrs = dir.getXAttr();
+    byte[] bytes = xattrs == null ? null : xattrs.get(ObjectPaths.LAYOUT_XATTR);
+    if (bytes == null || bytes.length == 0) {
+      return null; // allocated and never committed, or deleted while a PUT was writing
+    }
+    try {
+      Layout layout = Layout.parseFrom(ByteString.copyFrom(bytes));
+      SchemeProtos.of(layout); // a layout without a valid scheme is unreadable, not an object
+      return layout;
+    } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+      LOG.error("eccache: unreadable layout on {}: {}", dir.getPath(), e.toString());
+      return null;
+    }
+  }
+
+  /** Committed objects whose key starts with {@code prefix}. */
+  ListResponse list(String prefix) throws IOException, AlluxioException {
+    return asMaster(() -> {
+      ListResponse.Builder response = ListResponse.newBuilder();
+      List<FileInfo> objects;
+      try {
+        objects = fs.listStatus(new AlluxioURI(paths.objectsDirectory()), noSyncList());
+      } catch (FileDoesNotExistException nothingYet) {
+        return response.build();
+      }
+      for (FileInfo dir : objects) {
+        String key = ObjectPaths.keyOf(dir.getName());
+        if (key == null || !key.startsWith(prefix)) {
+          continue;
+        }
+        Layout layout = parse(dir);
+        if (layout != null) {
+          response.addObjects(layout);
+        }
+      }
+      return response.build();
+    });
+  }
+
+  /** The committed layout of {@code key} with every split's status and live location. */
+  LookupResponse.Builder describe(String key) throws IOException, AlluxioException {
+    return asMaster(() -> {
+      Layout layout = read(paths.objectDirectory(key));
+      if (layout == null) {
+        throw new NotFoundException("no object '" + key + "' in eccache: PUT it first");
+      }
+      return describe(layout, liveWorkerIds());
+    });
+  }
+
+  /** The layout with every split's file status and live location (call as the master). */
+  LookupResponse.Builder describe(Layout layout, Set<String> liveWorkers)
+      throws IOException, AlluxioException {
+    Map<String, FileInfo> files = new HashMap<>();
+    for (FileInfo f : fs.listStatus(new AlluxioURI(layout.getDirectory()), noSyncList())) {
+      files.put(f.getName(), f);
+    }
+    LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    for (int i = 0; i < scheme.splits(); i++) {
+      String name = scheme.splitName(i);
+      Split.Builder split = Split.newBuilder().setIndex(i)
+          .setPath(layout.getDirectory() + "/" + name);
+      FileInfo info = files.get(name);
+      WorkerNetAddress where = info == null ? null : location(info);
+      if (info != null) {
+        split.setStatus(GrpcUtils.toProto(info));
+      }
+      if (where != null) {
+        split.setWorker(GrpcUtils.toProto(where))
+            .setLive(liveWorkers.contains(where.getHost() + ":" + where.getRpcPort()));
+      }
+      response.addSplits(split);
+    }
+    return response;
+  }
+
+  Set<String> liveWorkerIds() throws UnavailableException {
+    Set<String> live = new HashSet<>();
+    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
+      live.add(w.getAddress().getHost() + ":" + w.getAddress().getRpcPort());
+    }
+    return live;
+  }
+
+  @Override
+  public List<WorkerNetAddress> liveWorkers() throws UnavailableException {
+    List<WorkerNetAddress> live = new ArrayList<>();
+    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
+      live.add(w.getAddress());
+    }
+    return live;
+  }
+
+  @Override
+  public List<Retuner.Placed> objects() throws IOException, AlluxioException {
+    Set<String> liveIds = liveWorkerIds();
+    List<Retuner.Placed> placed = new ArrayList<>();
+    for (Layout layout : list("").getObjectsList()) {
+      LookupResponse described;
+      try {
+        described = asMaster(() -> describe(layout, liveIds).build());
+      } catch (FileDoesNotExistException replacedMeanwhile) {
+        continue;
+      }
+      List<WorkerNetAddress> locations = new ArrayList<>();
+      for (Split split : described.getSplitsList()) {
+        locations.add(split.getLive() ? GrpcUtils.fromProto(split.getWorker()) : null);
+      }
+      placed.add(new Retuner.Placed(layout, locations));
+    }
+    return placed;
+  }
+
+  /**
+   * Removes surplus parities or copies: the layout first (readers stop using them), then files.
+   * Returns how many splits went; none when the object changed since it was planned.
+   */
+  @Override
+  public int drop(RedundancyPlanner.Drop drop) throws IOException, AlluxioException {
+    String objectDir = paths.objectDirectory(drop.key);
+    return locked(drop.key, () -> {
+      Layout current = read(objectDir);
+      RedundancyScheme scheme = current == null ? null : SchemeProtos.of(current);
+      if (current == null || !current.getWriteId().equals(drop.writeId)
+          || scheme.splits() <= drop.to.splits() || scheme.kind() != drop.to.kind()) {
+        return 0;
+      }
+      StripeGeometry g = StripeGeometry.of(current);
+      int keep = drop.to.splits();
+      Layout smaller = current.toBuilder().setScheme(SchemeProtos.toProto(drop.to)).clearCrc32C()
+          .addAllCrc32C(current.getCrc32CList().subList(0, g.checksums(keep))).build();
+      write(objectDir, smaller);
+      for (int i = keep; i < scheme.splits(); i++) {
+        deleteQuietly(current.getDirectory() + "/" + scheme.splitName(i));
+      }
+      return scheme.splits() - keep;
+    });
+  }
+
+  /** Removes {@code dir} from Alluxio (only), logging a failure. */
+  void deleteQuietly(String dir) {
+    try {
+      fs.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyRecursive());
+    } catch (IOException | AlluxioException e) {
+      LOG.warn("eccache: could not remove replaced write {}: {}", dir, e.toString());
+    }
+  }
+
+  /** The worker caching a split file's (single) block, or null when none does. */
+  private static WorkerNetAddress location(FileInfo info) {
+    List<FileBlockInfo> blocks = info.getFileBlockInfos();
+    if (blocks.isEmpty()) {
+      return null;
+    }
+    List<BlockLocation> locations = blocks.get(0).getBlockInfo().getLocations();
+    return locations.isEmpty() ? null : locations.get(0).getWorkerAddress();
+  }
+}

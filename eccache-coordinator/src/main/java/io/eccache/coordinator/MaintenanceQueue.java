@@ -1,0 +1,190 @@
+package io.eccache.coordinator;
+
+import static io.eccache.coordinator.MasterCalls.noSync;
+
+import alluxio.AlluxioURI;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.status.FailedPreconditionException;
+import alluxio.exception.status.InvalidArgumentException;
+import alluxio.exception.status.NotFoundException;
+import alluxio.master.file.FileSystemMaster;
+import alluxio.wire.FileInfo;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
+import io.eccache.common.StripeGeometry;
+import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.ApplyChangeResponse;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.PlanResponse;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The work re-tuning passes plan for maintainers (repair lost splits, add parities or copies,
+ * repartition): queued until a maintainer asks ({@code Plan}), then handed out under a lease, at most
+ * one task per object at a time, until the maintainer reports it ({@code ApplyChange}) or the lease
+ * expires (the next pass plans it again). Reports of added splits become one layout update.
+ */
+final class MaintenanceQueue {
+  private static final Logger LOG = LoggerFactory.getLogger(MaintenanceQueue.class);
+
+  private final LayoutStore layouts;
+  private final FileSystemMaster fs;
+  private final CoordinatorMetrics metrics;
+  private final Clock clock;
+  private final long leaseMs;
+  /** Guarded by {@code this}: the last pass's plan and the tasks handed out. */
+  private final Deque<MaintenanceTask> queued = new ArrayDeque<>();
+  private final Map<String, Lease> leases = new HashMap<>();
+  private final Set<String> leasedKeys = new HashSet<>();
+
+  /**
+   * @param layouts and {@code fs}: where reported splits are checked and recorded; only
+   *     {@link #applyChange} of an {@code ADD_SPLITS} task uses them
+   */
+  MaintenanceQueue(LayoutStore layouts, FileSystemMaster fs, CoordinatorMetrics metrics,
+      Clock clock, long leaseMs) {
+    this.layouts = layouts;
+    this.fs = fs;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.leaseMs = leaseMs;
+  }
+
+  /** The tasks queued or handed out. */
+  synchronized int pending() {
+    return queued.size() + leases.size();
+  }
+
+  /**
+   * Replaces the queue with a pass's plan: expired leases are given up first, and a task for an
+   * object whose task is still leased waits for the next pass.
+   */
+  synchronized void refill(List<MaintenanceTask> tasks) {
+    expireLeases(clock.millis());
+    queued.clear();
+    for (MaintenanceTask task : tasks) {
+      if (!leasedKeys.contains(task.getKey())) {
+        queued.add(task);
+      }
+    }
+  }
+
+  /** Hands out up to {@code max} maintenance tasks, at most one per object, each under a lease. */
+  synchronized PlanResponse plan(int max) {
+    expireLeases(clock.millis());
+    PlanResponse.Builder response = PlanResponse.newBuilder();
+    for (var it = queued.iterator(); it.hasNext() && response.getTasksCount() < max; ) {
+      MaintenanceTask task = it.next();
+      it.remove();
+      if (!leasedKeys.add(task.getKey())) {
+        continue;
+      }
+      String id = UUID.randomUUID().toString();
+      leases.put(id, new Lease(task, clock.millis() + leaseMs));
+      response.addTasks(task.toBuilder().setLease(id));
+    }
+    return response.build();
+  }
+
+  private void expireLeases(long now) {
+    for (var it = leases.values().iterator(); it.hasNext(); ) {
+      Lease lease = it.next();
+      if (lease.deadlineMs < now) {
+        it.remove();
+        leasedKeys.remove(lease.task.getKey());
+      }
+    }
+  }
+
+  /** A maintainer reports a task done (or failed); records what it changed. */
+  ApplyChangeResponse applyChange(ApplyChangeRequest request)
+      throws IOException, AlluxioException {
+    Lease lease;
+    synchronized (this) {
+      lease = leases.remove(request.getLease());
+      if (lease != null) {
+        leasedKeys.remove(lease.task.getKey());
+      }
+    }
+    if (lease == null) {
+      throw new NotFoundException("no maintenance task with lease " + request.getLease()
+          + ": it expired after " + leaseMs / 1000 + " s and will be planned again");
+    }
+    metrics.maintenanceBytes.addAndGet(request.getBytes());
+    MaintenanceTask task = lease.task;
+    if (request.getFailed()) {
+      metrics.tasksFailed.incrementAndGet();
+      LOG.warn("eccache: {} of '{}' failed in a maintainer: {}", task.getKind(), task.getKey(),
+          request.getError());
+      return ApplyChangeResponse.newBuilder().setApplied(false).build();
+    }
+    switch (task.getKind()) {
+      case ADD_SPLITS:
+        return ApplyChangeResponse.newBuilder().setApplied(addSplits(task, request)).build();
+      case REPAIR:
+        metrics.splitsRepaired.addAndGet(Math.max(1, task.getSplitsCount()));
+        return ApplyChangeResponse.newBuilder().setApplied(true).build();
+      case REPARTITION:
+        metrics.repartitions.incrementAndGet();
+        return ApplyChangeResponse.newBuilder().setApplied(true).build();
+      default:
+        throw new InvalidArgumentException("unknown task kind " + task.getKind());
+    }
+  }
+
+  /** Records parities (or copies) a maintainer wrote: one layout update, after checking them. */
+  private boolean addSplits(MaintenanceTask task, ApplyChangeRequest request)
+      throws IOException, AlluxioException {
+    String objectDir = layouts.paths().objectDirectory(task.getKey());
+    return layouts.locked(task.getKey(), () -> {
+      Layout current = layouts.read(objectDir);
+      int added = task.getSplitsCount();
+      RedundancyScheme target = SchemeProtos.fromProto(task.getTarget());
+      RedundancyScheme scheme = current == null ? null : SchemeProtos.of(current);
+      if (current == null || !current.getWriteId().equals(task.getWriteId())
+          || scheme.kind() != target.kind() || scheme.splits() != target.splits() - added) {
+        return false; // replaced, deleted or re-tuned meanwhile: the new files stay unused
+      }
+      StripeGeometry g = StripeGeometry.of(current);
+      if (request.getCrc32CCount() != g.checksums(added)) {
+        throw new InvalidArgumentException("ADD_SPLITS of '" + task.getKey() + "' reported "
+            + request.getCrc32CCount() + " checksums for " + added + " splits of "
+            + g.stripes() + " stripes");
+      }
+      for (int index : task.getSplitsList()) {
+        String split = current.getDirectory() + "/" + scheme.splitName(index);
+        FileInfo info = fs.getFileInfo(new AlluxioURI(split), noSync());
+        if (!info.isCompleted() || info.getLength() != current.getSplitSize()) {
+          throw new FailedPreconditionException("new split " + split + " is incomplete");
+        }
+      }
+      layouts.write(objectDir, current.toBuilder().setScheme(task.getTarget())
+          .addAllCrc32C(request.getCrc32CList()).build());
+      metrics.splitsAdded.addAndGet(added);
+      return true;
+    });
+  }
+
+  /** A task handed to a maintainer and when it is given up on. */
+  private static final class Lease {
+    final MaintenanceTask task;
+    final long deadlineMs;
+
+    Lease(MaintenanceTask task, long deadlineMs) {
+      this.task = task;
+      this.deadlineMs = deadlineMs;
+    }
+  }
+}

@@ -1,0 +1,373 @@
+package io.eccache.coordinator;
+
+import static io.eccache.coordinator.MasterCalls.asMaster;
+import static io.eccache.coordinator.MasterCalls.noSync;
+import static io.eccache.coordinator.MasterCalls.noSyncList;
+
+import alluxio.AlluxioURI;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.FileDoesNotExistException;
+import alluxio.exception.status.AbortedException;
+import alluxio.exception.status.FailedPreconditionException;
+import alluxio.exception.status.InvalidArgumentException;
+import alluxio.exception.status.NotFoundException;
+import alluxio.grpc.CreateDirectoryPOptions;
+import alluxio.grpc.GrpcUtils;
+import alluxio.grpc.WritePType;
+import alluxio.master.block.BlockMaster;
+import alluxio.master.file.FileSystemMaster;
+import alluxio.master.file.contexts.CreateDirectoryContext;
+import alluxio.wire.FileInfo;
+import alluxio.wire.WorkerInfo;
+import io.eccache.common.ObjectKeys;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
+import io.eccache.common.StripeGeometry;
+import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.CommitRequest;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.PlaceSplitRequest;
+import io.eccache.common.proto.PlaceSplitResponse;
+import io.eccache.common.proto.Split;
+import io.eccache.policy.PopularityTracker;
+import io.eccache.policy.SplitPlacement;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The write protocol clients drive, and delete: allocations awaiting their commit (soft state, lost
+ * with a restart: an interrupted PUT is simply retried), a replacement worker for a split lost
+ * mid-PUT, the commit that switches a key to a new version (conditional for re-caching, publishing
+ * the staged under-store copy under the key's lock), marking a version persisted, and expiring
+ * allocations never committed in time.
+ *
+ * <p>A little over 350 lines on purpose: every rule a version change obeys (key locks, conditional
+ * commits, publish under the lock, retire instead of delete) is in this one file, to be read and
+ * reviewed together.
+ */
+final class WriteSessions {
+  /** Most cells one layout may hold: their checksums live in one xattr. */
+  private static final long MAX_CELLS = 1L << 22;
+
+  private final LayoutStore layouts;
+  private final FileSystemMaster fs;
+  private final BlockMaster blockMaster;
+  private final UnderStoreCopies underStore;
+  private final NamespaceSweeper sweeper;
+  private final SchemeChooser chooser;
+  private final PopularityTracker popularity;
+  private final CoordinatorMetrics metrics;
+  private final Clock clock;
+  private final long allocationTimeoutMs;
+  private final long maxCellSize;
+  private final Random random;
+  /** write id -> the allocation awaiting its commit, and when it was made. */
+  private final ConcurrentHashMap<String, PendingWrite> pending = new ConcurrentHashMap<>();
+
+  WriteSessions(LayoutStore layouts, FileSystemMaster fs, BlockMaster blockMaster,
+      UnderStoreCopies underStore, NamespaceSweeper sweeper, SchemeChooser chooser,
+      PopularityTracker popularity, CoordinatorMetrics metrics, Clock clock,
+      long allocationTimeoutMs, long maxCellSize, Random random) {
+    this.layouts = layouts;
+    this.fs = fs;
+    this.blockMaster = blockMaster;
+    this.underStore = underStore;
+    this.sweeper = sweeper;
+    this.chooser = chooser;
+    this.popularity = popularity;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.allocationTimeoutMs = allocationTimeoutMs;
+    this.maxCellSize = maxCellSize;
+    this.random = random;
+  }
+
+  private ObjectPaths paths() {
+    return layouts.paths();
+  }
+
+  /** Whether {@code writeId} is allocated and not yet committed nor expired. */
+  boolean isPending(String writeId) {
+    return pending.containsKey(writeId);
+  }
+
+  /** Places a new write of {@code key}: a layout and a distinct live worker per split. */
+  AllocateResponse allocate(AllocateRequest request) throws IOException, AlluxioException {
+    String key = ObjectKeys.check(request.getKey());
+    if (request.getObjectSize() < -1) {
+      throw new InvalidArgumentException("object size must be >= 0 (or -1: not known yet), not "
+          + request.getObjectSize());
+    }
+    Optional<RedundancyScheme> asked;
+    try {
+      asked = request.hasScheme() ? Optional.of(SchemeProtos.fromProto(request.getScheme()))
+          : Optional.empty();
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException("PUT of '" + key + "': " + e.getMessage());
+    }
+    SchemeChooser.Choice choice = chooser.choose(key, request.getObjectSize(), asked,
+        request.getTuned());
+    RedundancyScheme scheme = choice.scheme;
+    int n = scheme.splits();
+    List<WorkerInfo> live = blockMaster.getWorkerInfoList();
+    if (n > live.size()) {
+      throw new FailedPreconditionException(scheme.describe() + " has " + n + " splits, which need"
+          + " as many distinct workers, but only " + live.size() + " are live: choose a scheme"
+          + " with fewer splits, or add workers");
+    }
+    List<WorkerInfo> chosen = SplitPlacement.chooseDistinct(live, n, random);
+    String writeId = UUID.randomUUID().toString();
+    String dir = paths().writeDirectory(key, writeId);
+    long size = request.getObjectSize();
+    int k = scheme.dataSplits();
+    long cellSize = StripeGeometry.cellSizeFor(size, k, maxCellSize);
+    long splitSize = size < 0 ? -1 : checkedGeometry(key, size, scheme, cellSize).splitSize();
+    Layout layout = Layout.newBuilder().setKey(key).setScheme(SchemeProtos.toProto(scheme))
+        .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
+        .setDirectory(dir).setTuned(choice.tuned).build();
+    asMaster(() -> {
+      fs.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
+          CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
+              .setWriteType(WritePType.MUST_CACHE)));
+      return null;
+    });
+    expireAbandoned();
+    pending.put(writeId, new PendingWrite(layout, clock.millis()));
+    metrics.allocations.incrementAndGet();
+    AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
+        .setStagingPath(underStore.paths().stagingPath(writeId));
+    for (int i = 0; i < n; i++) {
+      response.addSplits(Split.newBuilder().setIndex(i)
+          .setPath(dir + "/" + scheme.splitName(i))
+          .setWorker(GrpcUtils.toProto(chosen.get(i).getAddress())).setLive(true));
+    }
+    return response.build();
+  }
+
+  /**
+   * Late binding for writes: a live worker for a split of a pending write whose worker failed,
+   * chosen uniformly among those holding none of the write's other splits.
+   */
+  PlaceSplitResponse placeSplit(PlaceSplitRequest request) throws IOException, AlluxioException {
+    String key = ObjectKeys.check(request.getKey());
+    PendingWrite write = pending.get(request.getWriteId());
+    if (write == null || !write.layout.getKey().equals(key)) {
+      throw new NotFoundException("no pending write " + request.getWriteId() + " for key '" + key
+          + "' (committed, abandoned or forgotten by a restarted master): PUT the object again");
+    }
+    Set<String> excluded = new HashSet<>();
+    for (alluxio.grpc.WorkerNetAddress w : request.getExcludeList()) {
+      excluded.add(w.getHost() + ":" + w.getRpcPort());
+    }
+    List<WorkerInfo> candidates = new ArrayList<>();
+    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
+      if (!excluded.contains(w.getAddress().getHost() + ":" + w.getAddress().getRpcPort())) {
+        candidates.add(w);
+      }
+    }
+    if (candidates.isEmpty()) {
+      throw new FailedPreconditionException("no live worker is left for a split of '" + key
+          + "' besides the " + excluded.size() + " its write uses: add workers or lower k + r");
+    }
+    WorkerInfo chosen = candidates.get(random.nextInt(candidates.size()));
+    return PlaceSplitResponse.newBuilder().setWorker(GrpcUtils.toProto(chosen.getAddress()))
+        .build();
+  }
+
+  /** Makes a write visible: checks its splits exist, then switches the object's layout to it. */
+  void commit(CommitRequest request) throws IOException, AlluxioException {
+    String key = ObjectKeys.check(request.getKey());
+    PendingWrite write = pending.get(request.getWriteId());
+    Layout allocated = write == null ? null : write.layout;
+    if (allocated == null || !allocated.getKey().equals(key)) {
+      throw new NotFoundException("no pending write " + request.getWriteId() + " for key '" + key
+          + "': it was committed already, abandoned after "
+          + allocationTimeoutMs / 1000 + " s, or the master restarted;"
+          + " PUT the object again");
+    }
+    RedundancyScheme scheme = SchemeProtos.of(allocated);
+    int n = scheme.splits();
+    long size = allocated.getObjectSize() >= 0 ? allocated.getObjectSize() : request.getObjectSize();
+    if (size < 0) {
+      throw new InvalidArgumentException("commit of a streamed PUT must give the object's size");
+    }
+    StripeGeometry geometry = checkedGeometry(key, size, scheme, allocated.getCellSize());
+    if (request.getCrc32CCount() != geometry.checksums(n)) {
+      throw new InvalidArgumentException("commit has " + request.getCrc32CCount()
+          + " checksums; " + n + " splits of " + geometry.stripes() + " stripes need "
+          + geometry.checksums(n));
+    }
+    Layout.Builder committed = allocated.toBuilder().setObjectSize(size)
+        .setSplitSize(geometry.splitSize()).addAllCrc32C(request.getCrc32CList());
+    if (!request.getUfsPath().isEmpty()) {
+      // Read-through: the bytes came from this under-store file, which is this version.
+      committed.setPersisted(true).setUfsPath(request.getUfsPath())
+          .setUfsFileId(request.getUfsFileId());
+    }
+    String objectDir = paths().objectDirectory(key);
+    layouts.locked(key, () -> {
+      if (request.getPersisted()) {
+        // THROUGH: the staged copy becomes the key's under-store copy under the same lock as the
+        // layout switch, so S3 and the cache name the same version.
+        FileInfo published = underStore.publish(key, allocated.getWriteId(), size);
+        committed.setPersisted(true).setUfsPath(published.getPath())
+            .setUfsFileId(published.getFileId());
+      }
+      if (request.getConditional()) {
+        checkUnchanged(key, objectDir, request);
+      }
+      commitLocked(committed.build(), objectDir);
+      return null;
+    });
+    pending.remove(request.getWriteId());
+    metrics.commits.incrementAndGet();
+  }
+
+  /**
+   * A re-caching commit stores what the under store held when it began: refused when the key was
+   * written or deleted since, so it never brings back an older or deleted version. Called as the
+   * master under the key's lock.
+   */
+  private void checkUnchanged(String key, String objectDir, CommitRequest request)
+      throws IOException, AlluxioException {
+    Layout current = layouts.read(objectDir);
+    String currentWrite = current == null ? "" : current.getWriteId();
+    boolean same = currentWrite.equals(request.getExpectedWriteId());
+    if (same && !request.getUfsPath().isEmpty()) {
+      try {
+        same = fs.getFileInfo(new AlluxioURI(request.getUfsPath()), noSync())
+            .getFileId() == request.getUfsFileId();
+      } catch (FileDoesNotExistException deleted) {
+        same = false;
+      }
+    }
+    if (!same) {
+      throw new AbortedException("'" + key + "' was written or deleted while it was being"
+          + " cached again from the under store: not re-cached");
+    }
+  }
+
+  /** Switches {@code objectDir} to {@code layout}; called as the master under the key's lock. */
+  private void commitLocked(Layout layout, String objectDir) throws IOException, AlluxioException {
+    String key = layout.getKey();
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    for (int i = 0; i < scheme.splits(); i++) {
+      String split = layout.getDirectory() + "/" + scheme.splitName(i);
+      FileInfo info = fs.getFileInfo(new AlluxioURI(split), noSync());
+      if (!info.isCompleted() || info.getLength() != layout.getSplitSize()) {
+        throw new FailedPreconditionException("split " + split + " is incomplete ("
+            + info.getLength() + " of " + layout.getSplitSize() + " bytes): write every split"
+            + " before committing");
+      }
+    }
+    Layout previous = layouts.read(objectDir);
+    // One xattr update: readers see the old layout or this one, never a mix.
+    layouts.write(objectDir, layout);
+    if (!layout.getPersisted()) {
+      // A cache-only version: any copy of the key in S3 (an older THROUGH or ASYNC version,
+      // evicted or not, or another tool's object) is stale now, and must not come back as the
+      // object after an eviction. An overwrite in Alluxio removes it too.
+      underStore.deleteQuietly(key);
+    }
+    if (previous != null && !previous.getWriteId().equals(layout.getWriteId())) {
+      // Readers of the previous version finish it: its splits go after a grace period.
+      sweeper.retire(previous.getDirectory(), previous.getWriteId(), clock.millis());
+    }
+  }
+
+  /**
+   * Records that write {@code writeId} of {@code key} is now also in the under store, so readers may
+   * fall back to it. Returns false when the key holds another write by now (or none).
+   */
+  boolean markPersisted(String key, String writeId) throws IOException, AlluxioException {
+    ObjectKeys.check(key);
+    String objectDir = paths().objectDirectory(key);
+    return layouts.locked(key, () -> {
+      Layout current = layouts.read(objectDir);
+      if (current == null || !current.getWriteId().equals(writeId)) {
+        return false;
+      }
+      if (!current.getPersisted()) {
+        FileInfo published = underStore.publish(key, writeId, current.getObjectSize());
+        layouts.write(objectDir, current.toBuilder().setPersisted(true)
+            .setUfsPath(published.getPath()).setUfsFileId(published.getFileId()).build());
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Removes {@code key} from the cache and, unless {@code cacheOnly}, its copies from the under
+   * store (as {@code alluxio fs rm} does), so a GET no longer finds it anywhere. Returns whether
+   * there was anything to remove. Readers of the removed version finish it (it is retired).
+   */
+  boolean delete(String key, boolean cacheOnly) throws IOException, AlluxioException {
+    ObjectKeys.check(key);
+    return layouts.locked(key, () -> {
+      // The under store first: if S3 refuses, the key is still whole in both.
+      boolean existed = !cacheOnly && underStore.delete(key);
+      String dir = paths().objectDirectory(key);
+      Layout layout = layouts.read(dir);
+      if (layout == null) {
+        return existed;
+      }
+      sweeper.retire(layout.getDirectory(), layout.getWriteId(), clock.millis());
+      if (fs.listStatus(new AlluxioURI(dir), noSyncList()).isEmpty()) {
+        fs.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyRecursive());
+      } else {
+        // A PUT of the key is writing its splits here: the key is gone, its write may go on
+        // (and commit a new version); the sweep removes the directory once it is empty.
+        layouts.remove(dir);
+      }
+      popularity.forget(key);
+      return true;
+    });
+  }
+
+  /** Forgets allocations never committed in time; their directories are removed. */
+  void expireAbandoned() {
+    long cutoff = clock.millis() - allocationTimeoutMs;
+    for (Map.Entry<String, PendingWrite> e : new ArrayList<>(pending.entrySet())) {
+      // remove(key, value): a write committed meanwhile is not touched.
+      if (e.getValue().sinceMs < cutoff && pending.remove(e.getKey(), e.getValue())) {
+        layouts.deleteQuietly(e.getValue().layout.getDirectory());
+      }
+    }
+  }
+
+  /** The geometry of an object, refused with a typed error when it cannot be stored. */
+  private static StripeGeometry checkedGeometry(String key, long size, RedundancyScheme scheme,
+      long cellSize) throws InvalidArgumentException {
+    int k = scheme.dataSplits();
+    long stripeBytes = k * cellSize;
+    long stripes = stripeBytes == 0 ? 0 : size / stripeBytes + (size % stripeBytes == 0 ? 0 : 1);
+    if (stripes * scheme.splits() > MAX_CELLS) {
+      throw new InvalidArgumentException("object '" + key + "' of " + size + " bytes is too large:"
+          + " as " + scheme.describe() + " with " + cellSize + "-byte cells it needs " + stripes
+          + " stripes, and a layout holds at most " + MAX_CELLS + " cells; store it in parts");
+    }
+    return new StripeGeometry(size, k, cellSize);
+  }
+
+  /** An allocation awaiting its commit. */
+  private static final class PendingWrite {
+    final Layout layout;
+    final long sinceMs;
+
+    PendingWrite(Layout layout, long sinceMs) {
+      this.layout = layout;
+      this.sinceMs = sinceMs;
+    }
+  }
+}
