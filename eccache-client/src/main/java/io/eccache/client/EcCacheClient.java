@@ -69,70 +69,49 @@ import org.slf4j.LoggerFactory;
  */
 public final class EcCacheClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EcCacheClient.class);
-  /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
-  private static final int IO_THREADS = 32;
   /** The largest object {@link #get(String)} returns as an array; larger ones are streamed. */
   public static final int MAX_OBJECT_BYTES = Integer.MAX_VALUE - 8;
 
-  private final FileSystemContext context;
-  private final boolean ownsContext;
+  private final ClientContext context;
   private final FileSystem fs;
   private final CoordinatorClient coordinator;
-  /** Split reads and writes. */
-  private final ExecutorService io;
-  /** Streaming GETs' read-ahead (it waits on split reads, so not on {@link #io}). */
   private final ExecutorService prefetcher;
-  /** ASYNC persists and re-caching after a fallback, one at a time. */
   private final ExecutorService background;
-  private final DirectBufferPool pool;
   private final LateBindingReader reader;
   private final StripedWriter writer;
   private final SplitRebuilder splitRebuilder;
-  private final ReadStatistics statistics = new ReadStatistics();
+  private final ReadStatistics statistics;
   private final UnderStore underStore;
   private final long smallObjectThreshold;
   private final long streamWindowBytes;
   private final long workerListRefreshMs;
 
-  private EcCacheClient(FileSystemContext context, boolean ownsContext) {
+  private EcCacheClient(ClientContext context) {
     this.context = context;
-    this.ownsContext = ownsContext;
-    this.fs = FileSystem.Factory.create(context);
-    this.coordinator = new CoordinatorClient(
-        MasterClientContext.newBuilder(context.getClientContext()).build());
-    this.io = Executors.newFixedThreadPool(IO_THREADS, daemonThreads("eccache-io-"));
-    this.prefetcher = Executors.newCachedThreadPool(daemonThreads("eccache-readahead-"));
-    this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
-    AlluxioConfiguration conf = context.getClusterConf();
-    this.pool = new DirectBufferPool(conf.getBytes(EcCacheKeys.USER_BUFFER_POOL_SIZE));
-    long ioTimeoutMs = conf.getMs(EcCacheKeys.USER_IO_TIMEOUT);
-    this.reader = new LateBindingReader(fs, io, pool, statistics, ioTimeoutMs);
-    this.writer = new StripedWriter(fs, io, pool, statistics, ioTimeoutMs);
-    this.underStore = new UnderStore(fs,
-        new UnderStorePaths(conf.getString(EcCacheKeys.UFS_PREFIX)));
-    this.smallObjectThreshold = conf.getBytes(EcCacheKeys.SMALL_OBJECT_THRESHOLD);
-    this.streamWindowBytes = conf.getBytes(EcCacheKeys.USER_STREAM_WINDOW);
-    this.splitRebuilder = new SplitRebuilder(fs, reader, pool, streamWindowBytes);
-    this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
-  }
-
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
+    this.fs = context.fs();
+    this.coordinator = context.coordinator();
+    this.prefetcher = context.readAhead();
+    this.background = context.background();
+    this.statistics = context.statistics();
+    this.reader = new LateBindingReader(fs, context.io(), context.pool(), statistics,
+        context.ioTimeoutMs());
+    this.writer = new StripedWriter(fs, context.io(), context.pool(), statistics,
+        context.ioTimeoutMs());
+    this.underStore = new UnderStore(fs, context.underStorePaths());
+    this.smallObjectThreshold = context.smallObjectThreshold();
+    this.streamWindowBytes = context.streamWindowBytes();
+    this.splitRebuilder = new SplitRebuilder(fs, reader, context.pool(), streamWindowBytes);
+    this.workerListRefreshMs = context.workerListRefreshMs();
   }
 
   /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
   public static EcCacheClient create(AlluxioConfiguration conf) {
-    return new EcCacheClient(FileSystemContext.create(conf), true);
+    return new EcCacheClient(ClientContext.create(conf));
   }
 
   /** A client sharing an existing Alluxio context; closing the client leaves the context open. */
   public static EcCacheClient create(FileSystemContext context) {
-    return new EcCacheClient(context, false);
+    return new EcCacheClient(ClientContext.sharing(context));
   }
 
   /** Stores {@code data} under {@code key} with the coordinator's default code. */
@@ -318,7 +297,7 @@ public final class EcCacheClient implements AutoCloseable {
     long deadline = System.currentTimeMillis() + 2 * workerListRefreshMs + 1000;
     while (true) {
       Set<String> known = new HashSet<>();
-      for (BlockWorkerInfo w : context.getCachedWorkers()) {
+      for (BlockWorkerInfo w : context.cachedWorkers()) {
         known.add(w.getNetAddress().getHost() + ":" + w.getNetAddress().getRpcPort());
       }
       if (known.containsAll(wanted) || System.currentTimeMillis() > deadline) {
@@ -558,10 +537,6 @@ public final class EcCacheClient implements AutoCloseable {
   }
 
   // For RedundancyMaintainer, which works through this client's pools.
-  CoordinatorClient coordinator() {
-    return coordinator;
-  }
-
   LateBindingReader reader() {
     return reader;
   }
@@ -575,15 +550,16 @@ public final class EcCacheClient implements AutoCloseable {
   }
 
   DirectBufferPool pool() {
-    return pool;
+    return context.pool();
   }
 
   long streamWindowBytes() {
     return streamWindowBytes;
   }
 
-  AlluxioConfiguration conf() {
-    return context.getClusterConf();
+  /** What this client shares with a maintainer made from it. */
+  ClientContext context() {
+    return context;
   }
 
   /**
@@ -618,47 +594,10 @@ public final class EcCacheClient implements AutoCloseable {
    * Stops the client: waits (at most 30 s) for a pending ASYNC persist, stops split I/O, and
    * releases the coordinator client and, if it is the client's own, the Alluxio context once the
    * split reads still finishing have given their worker clients back (in the background, at most
-   * 30 s later).
+   * 30 s later). See {@link ClientContext}.
    */
   @Override
   public void close() {
-    background.shutdown();
-    try {
-      // Let a pending ASYNC persist finish (it is the object's only way to S3), within reason.
-      background.awaitTermination(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    background.shutdownNow();
-    // No interrupts: a split read still finishing stops at its next slice by itself, and an
-    // interrupted read also cancels its stream on the worker, which is work there for nothing.
-    prefetcher.shutdown();
-    io.shutdown();
-    // Split reads still finishing (a late-binding extra, interrupted) hold worker clients of the
-    // context: they must give them back before the context closes, or those channels stay open
-    // for good. That can take a second; wait for it in the background, not in close().
-    Thread closer = new Thread(() -> {
-      for (ExecutorService pool : new ExecutorService[] {prefetcher, io}) {
-        try {
-          if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
-            LOG.warn("eccache: split I/O still running 30 s after close(); closing anyway");
-            pool.shutdownNow();
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      coordinator.close();
-      if (ownsContext) {
-        try {
-          fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)
-        } catch (IOException e) {
-          // closing; nothing left to do with it
-        }
-      }
-    }, "eccache-close");
-    closer.setDaemon(true);
-    closer.start();
+    context.close();
   }
-
 }

@@ -2,7 +2,6 @@ package io.eccache.client;
 
 import alluxio.exception.status.AlluxioStatusException;
 import com.google.common.util.concurrent.RateLimiter;
-import io.eccache.common.EcCacheKeys;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
@@ -40,7 +39,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
 
   private RedundancyMaintainer(EcCacheClient client) {
     this.client = client;
-    long bytesPerSecond = client.conf().getBytes(EcCacheKeys.MAINTENANCE_BANDWIDTH);
+    long bytesPerSecond = client.context().maintenanceBandwidth();
     this.bandwidth = RateLimiter.create(Math.max(1, bytesPerSecond));
   }
 
@@ -52,7 +51,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
   /** Asks the coordinator for work and does it; returns the tasks carried out. */
   public int runOnce() throws AlluxioStatusException {
     int done = 0;
-    for (MaintenanceTask task : client.coordinator().plan(TASKS_PER_PLAN).getTasksList()) {
+    for (MaintenanceTask task : client.context().coordinator().plan(TASKS_PER_PLAN).getTasksList()) {
       long[] moved = {0};
       ApplyChangeRequest.Builder report = ApplyChangeRequest.newBuilder()
           .setLease(task.getLease());
@@ -69,13 +68,13 @@ public final class RedundancyMaintainer implements AutoCloseable {
             throw new IOException("unknown task kind " + task.getKind());
         }
         report.setBytes(moved[0]);
-        client.coordinator().applyChange(report.build());
+        client.context().coordinator().applyChange(report.build());
         done++;
         tasksDone.incrementAndGet();
         ClientMetrics.MAINTENANCE_TASKS.inc();
       } catch (IOException | RuntimeException e) {
         LOG.warn("eccache: {} of '{}' failed: {}", task.getKind(), task.getKey(), e.toString());
-        client.coordinator().applyChange(report.setBytes(moved[0]).setFailed(true)
+        client.context().coordinator().applyChange(report.setBytes(moved[0]).setFailed(true)
             .setError(String.valueOf(e)).clearCrc32C().build());
       }
       bytesMoved.addAndGet(moved[0]);
@@ -131,7 +130,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
    */
   private void writeSplits(MaintenanceTask task, ApplyChangeRequest.Builder report, long[] moved)
       throws IOException {
-    LookupResponse lookup = client.coordinator().lookup(task.getKey(), true);
+    LookupResponse lookup = client.context().coordinator().lookup(task.getKey(), true);
     Layout layout = lookup.getLayout();
     if (!layout.getWriteId().equals(task.getWriteId())) {
       throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
@@ -155,7 +154,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
 
   /** SP-Cache: stores the object again with the target number of partitions. */
   private void repartition(MaintenanceTask task, long[] moved) throws IOException {
-    LookupResponse lookup = client.coordinator().lookup(task.getKey(), true);
+    LookupResponse lookup = client.context().coordinator().lookup(task.getKey(), true);
     Layout layout = lookup.getLayout();
     if (!layout.getWriteId().equals(task.getWriteId())) {
       throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
