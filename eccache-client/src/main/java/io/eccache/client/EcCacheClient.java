@@ -95,12 +95,11 @@ public final class EcCacheClient implements AutoCloseable {
     this.statistics = context.statistics();
     this.reader = new LateBindingReader(fs, context.io(), context.pool(), statistics,
         context.ioTimeoutMs());
-    this.writer = new StripedWriter(fs, context.io(), context.pool(), statistics,
-        context.ioTimeoutMs());
+    this.writer = new StripedWriter(context);
     this.underStore = new UnderStore(fs, context.underStorePaths());
     this.smallObjectThreshold = context.smallObjectThreshold();
     this.streamWindowBytes = context.streamWindowBytes();
-    this.splitRebuilder = new SplitRebuilder(fs, reader, context.pool(), streamWindowBytes);
+    this.splitRebuilder = new SplitRebuilder(context, reader);
     this.workerListRefreshMs = context.workerListRefreshMs();
   }
 

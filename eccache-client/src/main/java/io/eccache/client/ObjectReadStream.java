@@ -128,7 +128,7 @@ final class ObjectReadStream extends InputStream {
     try {
       return f.get();
     } catch (ExecutionException e) {
-      throw StripedWriter.asIOException(e.getCause());
+      throw IoErrors.asIOException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while reading ahead", e);
