@@ -51,6 +51,10 @@ final class LateBindingReader {
   /** The longest wait for the next split to arrive before the ones in flight count as failed. */
   private final long timeoutMs;
 
+  LateBindingReader(ClientContext context) {
+    this(context.fs(), context.io(), context.pool(), context.statistics(), context.ioTimeoutMs());
+  }
+
   LateBindingReader(FileSystem fs, ExecutorService io, DirectBufferPool pool,
       ReadStatistics statistics, long timeoutMs) {
     this.fs = fs;
