@@ -12,7 +12,6 @@ import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
-import io.eccache.common.proto.StatsResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -236,8 +235,8 @@ public final class EcCacheClient implements AutoCloseable {
    * The coordinator's counters: objects, lookups, workers lost, splits added, dropped and repaired,
    * maintenance bytes and tasks, and memory per scheme against its redundancy budget.
    */
-  public StatsResponse stats() throws AlluxioStatusException {
-    return context.coordinator().stats();
+  public CacheStats stats() throws AlluxioStatusException {
+    return CacheStats.of(context.coordinator().stats());
   }
 
   /** What this client shares with a maintainer made from it: the one way in for one. */

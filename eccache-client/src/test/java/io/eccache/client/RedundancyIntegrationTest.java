@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eccache.common.EcCacheKeys;
-import io.eccache.common.proto.StatsResponse;
 import io.eccache.testkit.EmbeddedCluster;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -177,10 +176,10 @@ class RedundancyIntegrationTest {
     for (String key : List.of("ec/o0", "ec/o5")) {
       assertArrayEquals(objects.get(key), cache.get(key, 0), key);
     }
-    StatsResponse stats = cache.stats();
-    assertTrue(stats.getSplitsAdded() >= 2, stats.toString());
-    assertTrue(stats.getSplitsDropped() >= 1, stats.toString());
-    assertTrue(stats.getMaintenanceBytes() > 0, stats.toString());
+    CacheStats stats = cache.stats();
+    assertTrue(stats.splitsAdded() >= 2, stats.toString());
+    assertTrue(stats.splitsDropped() >= 1, stats.toString());
+    assertTrue(stats.maintenanceBytes() > 0, stats.toString());
   }
 
   @Test
@@ -196,7 +195,7 @@ class RedundancyIntegrationTest {
     }
     assertArrayEquals(objects.get("sp/o1"), cache.get("sp/o1"));
     assertArrayEquals(objects.get("sr/o1"), cache.get("sr/o1"));
-    assertTrue(cache.stats().getRepartitions() >= 1);
+    assertTrue(cache.stats().repartitions() >= 1);
   }
 
   @Test
@@ -214,7 +213,7 @@ class RedundancyIntegrationTest {
       ObjectStat s = stat(k);
       return s.liveSplits() == s.scheme().splits();
     }));
-    assertTrue(cache.stats().getSplitsRepaired() > 0);
+    assertTrue(cache.stats().splitsRepaired() > 0);
     cluster.stopWorker(1);
     cluster.awaitLiveWorkers(WORKERS - 2);
     cache.readStatistics().reset();
