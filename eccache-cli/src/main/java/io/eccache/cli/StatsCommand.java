@@ -5,10 +5,9 @@ import alluxio.client.metrics.RetryHandlingMetricsMasterClient;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.grpc.MetricValue;
 import alluxio.master.MasterClientContext;
+import io.eccache.client.CacheStats;
 import io.eccache.client.EcCacheClient;
-import io.eccache.common.SchemeProtos;
-import io.eccache.common.proto.SchemeStats;
-import io.eccache.common.proto.StatsResponse;
+import io.eccache.client.SchemeUsage;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +35,7 @@ final class StatsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     AlluxioConfiguration conf = cluster.configuration();
-    StatsResponse stats;
+    CacheStats stats;
     try (EcCacheClient cache = EcCacheClient.create(conf)) {
       stats = cache.stats();
     }
@@ -55,24 +54,24 @@ final class StatsCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     out.printf("coordinator at %s: %d live workers, %d objects%n", ClusterOptions.masterOf(conf),
-        stats.getLiveWorkers(), stats.getObjects());
-    out.printf("lookups %d, commits %d, workers lost %d%n", stats.getLookups(),
-        stats.getCommits(), stats.getWorkersLost());
+        stats.liveWorkers(), stats.objects());
+    out.printf("lookups %d, commits %d, workers lost %d%n", stats.lookups(),
+        stats.commits(), stats.workersLost());
     out.printf("re-tuning: %d passes, splits added %d, dropped %d, repaired %d, repartitions %d,"
-        + " %s moved, tasks pending %d, failed %d%n", stats.getRetunePasses(),
-        stats.getSplitsAdded(), stats.getSplitsDropped(), stats.getSplitsRepaired(),
-        stats.getRepartitions(), ByteSizes.format(stats.getMaintenanceBytes()),
-        stats.getTasksPending(), stats.getTasksFailed());
-    if (stats.getSchemesCount() > 0) {
+        + " %s moved, tasks pending %d, failed %d%n", stats.retunePasses(),
+        stats.splitsAdded(), stats.splitsDropped(), stats.splitsRepaired(),
+        stats.repartitions(), ByteSizes.format(stats.maintenanceBytes()),
+        stats.tasksPending(), stats.tasksFailed());
+    if (!stats.schemes().isEmpty()) {
       out.println();
       out.println("| scheme | objects | object bytes | cached bytes | memory | budget |");
       out.println("|---|---|---|---|---|---|");
-      for (SchemeStats s : stats.getSchemesList()) {
-        out.printf("| %s | %d | %s | %s | %.2fx | %s |%n", SchemeProtos.fromProto(s.getKind()), s.getObjects(),
-            ByteSizes.format(s.getObjectBytes()),
-            ByteSizes.format(s.getCachedBytes()),
-            s.getObjectBytes() == 0 ? 0 : (double) s.getCachedBytes() / s.getObjectBytes(),
-            ByteSizes.format(s.getBudgetBytes()));
+      for (SchemeUsage s : stats.schemes()) {
+        out.printf("| %s | %d | %s | %s | %.2fx | %s |%n", s.kind(), s.objects(),
+            ByteSizes.format(s.objectBytes()),
+            ByteSizes.format(s.cachedBytes()),
+            s.memoryOverhead(),
+            ByteSizes.format(s.budgetBytes()));
       }
     }
     if (!metrics.isEmpty()) {
@@ -83,30 +82,30 @@ final class StatsCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private static Map<String, Object> toMap(StatsResponse s, Map<String, Double> metrics) {
+  private static Map<String, Object> toMap(CacheStats s, Map<String, Double> metrics) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("liveWorkers", s.getLiveWorkers());
-    m.put("objects", s.getObjects());
-    m.put("allocations", s.getAllocations());
-    m.put("commits", s.getCommits());
-    m.put("lookups", s.getLookups());
-    m.put("workersLost", s.getWorkersLost());
-    m.put("splitsAdded", s.getSplitsAdded());
-    m.put("splitsDropped", s.getSplitsDropped());
-    m.put("splitsRepaired", s.getSplitsRepaired());
-    m.put("repartitions", s.getRepartitions());
-    m.put("maintenanceBytes", s.getMaintenanceBytes());
-    m.put("tasksPending", s.getTasksPending());
-    m.put("tasksFailed", s.getTasksFailed());
-    m.put("retunePasses", s.getRetunePasses());
+    m.put("liveWorkers", s.liveWorkers());
+    m.put("objects", s.objects());
+    m.put("allocations", s.allocations());
+    m.put("commits", s.commits());
+    m.put("lookups", s.lookups());
+    m.put("workersLost", s.workersLost());
+    m.put("splitsAdded", s.splitsAdded());
+    m.put("splitsDropped", s.splitsDropped());
+    m.put("splitsRepaired", s.splitsRepaired());
+    m.put("repartitions", s.repartitions());
+    m.put("maintenanceBytes", s.maintenanceBytes());
+    m.put("tasksPending", s.tasksPending());
+    m.put("tasksFailed", s.tasksFailed());
+    m.put("retunePasses", s.retunePasses());
     List<Map<String, Object>> schemes = new ArrayList<>();
-    for (SchemeStats st : s.getSchemesList()) {
+    for (SchemeUsage st : s.schemes()) {
       Map<String, Object> row = new LinkedHashMap<>();
-      row.put("scheme", SchemeProtos.fromProto(st.getKind()).label());
-      row.put("objects", st.getObjects());
-      row.put("objectBytes", st.getObjectBytes());
-      row.put("cachedBytes", st.getCachedBytes());
-      row.put("budgetBytes", st.getBudgetBytes());
+      row.put("scheme", st.kind().label());
+      row.put("objects", st.objects());
+      row.put("objectBytes", st.objectBytes());
+      row.put("cachedBytes", st.cachedBytes());
+      row.put("budgetBytes", st.budgetBytes());
       schemes.add(row);
     }
     m.put("schemes", schemes);

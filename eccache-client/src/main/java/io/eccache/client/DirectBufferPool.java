@@ -17,6 +17,8 @@ final class DirectBufferPool {
 
   private final long maxRetainedBytes;
   private final AtomicLong retained = new AtomicLong();
+  /** Buffers acquired and not given back yet (a leak shows as a count that does not return to 0). */
+  private final AtomicLong lent = new AtomicLong();
   private final ConcurrentHashMap<Integer, ConcurrentLinkedDeque<ByteBuffer>> free =
       new ConcurrentHashMap<>();
 
@@ -35,6 +37,7 @@ final class DirectBufferPool {
       retained.addAndGet(-capacity);
     }
     buffer.clear().limit(size);
+    lent.incrementAndGet();
     return buffer;
   }
 
@@ -44,6 +47,7 @@ final class DirectBufferPool {
         || buffer.capacity() < MIN_CAPACITY) {
       return; // not one of ours
     }
+    lent.decrementAndGet();
     int capacity = buffer.capacity();
     if (retained.addAndGet(capacity) > maxRetainedBytes) {
       retained.addAndGet(-capacity);
@@ -55,6 +59,11 @@ final class DirectBufferPool {
   /** Bytes held for reuse now. */
   long retainedBytes() {
     return retained.get();
+  }
+
+  /** Buffers acquired and not yet given back. */
+  long outstanding() {
+    return lent.get();
   }
 
   private static int capacityFor(int size) {

@@ -1,52 +1,28 @@
 package io.eccache.client;
 
-import alluxio.AlluxioURI;
-import alluxio.client.block.BlockWorkerInfo;
-import alluxio.client.file.FileOutStream;
-import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
 import alluxio.conf.AlluxioConfiguration;
-import alluxio.conf.PropertyKey;
-import alluxio.exception.AlluxioException;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
-import alluxio.exception.status.UnavailableException;
-import alluxio.grpc.GrpcUtils;
-import alluxio.master.MasterClientContext;
-import io.eccache.common.ClientKeys;
-import io.eccache.common.CoordinatorClient;
 import io.eccache.common.ObjectKeys;
-import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
-import io.eccache.common.SharedKeys;
-import io.eccache.common.StripeGeometry;
 import io.eccache.common.UnderStorePaths;
-import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
-import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
-import io.eccache.common.proto.StatsResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The eccache PUT/GET API, meant to be created once and shared for an application's lifetime (a
- * Spark executor, a service): it owns one Alluxio {@link FileSystemContext} (channels, worker
- * clients), one coordinator client and one thread pool for split I/O. Thread-safe.
+ * Spark executor, a service): it works through one {@link ClientContext} (the Alluxio
+ * {@link FileSystemContext}, the coordinator client, the split I/O threads and buffers), which a
+ * {@link RedundancyMaintainer} made from it shares. Thread-safe.
  *
  * <pre>{@code
  * try (EcCacheClient cache = EcCacheClient.create(Configuration.global())) {
@@ -60,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * cell to its split file (pinned to its worker, cache only), and finally commits with a CRC32C per
  * cell; until the commit, readers see the previous version or nothing. Objects up to k cells
  * ({@code alluxio.master.eccache.cell.size}, 4 MB) are one stripe, each split a plain 1/k as in the paper.
- * A GET is one lookup and a {@link LateBindingReader late-binding} parallel read, into an array
- * ({@link #get(String)}) or window by window ({@link #openStream(String)}). S3 is the source of
+ * A GET is one lookup and a {@link LateBindingReader late-binding} parallel read, window by window
+ * ({@link ObjectReadStream}), into an array ({@link #get(String)}) or as a stream
+ * ({@link #openStream(String)}): one read path with one fallback to S3. S3 is the source of
  * truth: a GET of a key that is only in the under store (at {@code alluxio.eccache.ufs.prefix}/key),
  * or whose splits are too few to decode, reads the object from there and caches it again. Errors
  * are Alluxio's status exceptions: {@code NotFoundException} for a key in neither,
@@ -69,71 +46,29 @@ import org.slf4j.LoggerFactory;
  * {@code UnavailableException} when fewer than k splits can be read and S3 has no copy.
  */
 public final class EcCacheClient implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(EcCacheClient.class);
-  /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
-  private static final int IO_THREADS = 32;
   /** The largest object {@link #get(String)} returns as an array; larger ones are streamed. */
   public static final int MAX_OBJECT_BYTES = Integer.MAX_VALUE - 8;
 
-  private final FileSystemContext context;
-  private final boolean ownsContext;
-  private final FileSystem fs;
-  private final CoordinatorClient coordinator;
-  /** Split reads and writes. */
-  private final ExecutorService io;
-  /** Streaming GETs' read-ahead (it waits on split reads, so not on {@link #io}). */
-  private final ExecutorService prefetcher;
-  /** ASYNC persists and re-caching after a fallback, one at a time. */
-  private final ExecutorService background;
-  private final DirectBufferPool pool;
+  private final ClientContext context;
   private final LateBindingReader reader;
-  private final StripedWriter writer;
-  private final SplitRebuilder splitRebuilder;
-  private final ReadStatistics statistics = new ReadStatistics();
-  private final UnderStore underStore;
-  private final long smallObjectThreshold;
-  private final long streamWindowBytes;
-  private final long workerListRefreshMs;
+  private final ObjectWriter writer;
+  private final UnderStoreSync underStore;
 
-  private EcCacheClient(FileSystemContext context, boolean ownsContext) {
+  private EcCacheClient(ClientContext context) {
     this.context = context;
-    this.ownsContext = ownsContext;
-    this.fs = FileSystem.Factory.create(context);
-    this.coordinator = new CoordinatorClient(
-        MasterClientContext.newBuilder(context.getClientContext()).build());
-    this.io = Executors.newFixedThreadPool(IO_THREADS, daemonThreads("eccache-io-"));
-    this.prefetcher = Executors.newCachedThreadPool(daemonThreads("eccache-readahead-"));
-    this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
-    AlluxioConfiguration conf = context.getClusterConf();
-    this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
-    long ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
-    this.reader = new LateBindingReader(fs, io, pool, statistics, ioTimeoutMs);
-    this.writer = new StripedWriter(fs, io, pool, statistics, ioTimeoutMs);
-    this.underStore = new UnderStore(fs,
-        new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX)));
-    this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
-    this.streamWindowBytes = conf.getBytes(ClientKeys.STREAM_WINDOW);
-    this.splitRebuilder = new SplitRebuilder(fs, reader, pool, streamWindowBytes);
-    this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
-  }
-
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
+    this.reader = new LateBindingReader(context);
+    this.writer = new ObjectWriter(context, new SplitRebuilder(context, reader));
+    this.underStore = new UnderStoreSync(context, reader, writer);
   }
 
   /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
   public static EcCacheClient create(AlluxioConfiguration conf) {
-    return new EcCacheClient(FileSystemContext.create(conf), true);
+    return new EcCacheClient(ClientContext.create(conf));
   }
 
   /** A client sharing an existing Alluxio context; closing the client leaves the context open. */
   public static EcCacheClient create(FileSystemContext context) {
-    return new EcCacheClient(context, false);
+    return new EcCacheClient(ClientContext.sharing(context));
   }
 
   /** Stores {@code data} under {@code key} with the coordinator's default code. */
@@ -185,176 +120,11 @@ public final class EcCacheClient implements AutoCloseable {
   private void timedPut(String key, ByteSource source, long length, PutOptions options)
       throws IOException {
     long began = System.nanoTime();
-    put(key, source, length, options, null, null);
+    AllocateResponse written = writer.put(key, source, length, options, null, null);
+    if (options.writeMode() == WriteMode.ASYNC) {
+      underStore.persistLater(key, written);
+    }
     ClientMetrics.PUT_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
-  }
-
-  /**
-   * A PUT. {@code alreadyPersisted}: the under-store file that holds exactly these bytes (when
-   * caching again from it), so the layout says so without writing them again; else null.
-   * {@code replaces}: for eccache's own re-caching and rewriting, the write id (or "" for none) the
-   * key must still hold at the commit, so a user's PUT or delete meanwhile wins; null for a user's
-   * PUT.
-   */
-  private void put(String key, ByteSource source, long length, PutOptions options,
-      UnderStore.UnderStoreFile alreadyPersisted, String replaces) throws IOException {
-    ObjectKeys.check(key);
-    if (options == null) {
-      throw new IllegalArgumentException("options must not be null");
-    }
-    if (options.writeMode() != WriteMode.CACHE_ONLY && alreadyPersisted == null) {
-      underStore.paths().checkNameLength(key);
-    }
-    if (options.scheme().isEmpty() && length < 0) {
-      // The coordinator decides how to store it, and a small object is stored differently: look
-      // ahead far enough to tell it the size of a small one.
-      byte[] head = source.readUpTo(Math.toIntExact(smallObjectThreshold));
-      if (head.length < smallObjectThreshold) {
-        length = head.length;
-      }
-      source = ByteSource.concat(head, source);
-    }
-    AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
-        .setObjectSize(length);
-    options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))
-        .setTuned(options.tuned()));
-    AllocateResponse allocation = coordinator.allocate(request.build());
-    awaitWorkersKnown(allocation.getSplitsList());
-    boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null;
-    // Staged under a name no key has; the commit publishes it, so a failed PUT leaves S3 as it was.
-    FileOutStream persist = through
-        ? underStore.openForWrite(key, allocation.getStagingPath()) : null;
-    StripedWriter.Result written;
-    try {
-      written = writer.write(allocation, source, length, persist);
-      if (!written.failed.isEmpty()) {
-        rewriteFailedSplits(allocation, written);
-      }
-      if (persist != null) {
-        try {
-          persist.close(); // before the commit: once visible, the object is also in S3
-        } catch (IOException | RuntimeException e) {
-          throw new UnavailableException("writing '" + key + "' to the under store (S3) failed: "
-              + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // Not committed: readers keep seeing the previous version; the coordinator forgets the
-      // allocation after alluxio.eccache.allocation.timeout.
-      if (persist != null) {
-        underStore.cancelQuietly(persist, allocation.getStagingPath());
-      }
-      throw e;
-    }
-    Layout layout = allocation.getLayout();
-    CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
-        .setWriteId(layout.getWriteId()).addAllCrc32C(written.crc32c)
-        .setObjectSize(written.objectSize).setPersisted(through);
-    if (alreadyPersisted != null) {
-      commit.setUfsPath(alreadyPersisted.path).setUfsFileId(alreadyPersisted.fileId);
-    }
-    if (replaces != null) {
-      // Re-caching or rewriting: only while the key still holds what it did when that began.
-      commit.setConditional(true).setExpectedWriteId(replaces);
-    }
-    coordinator.commit(commit.build());
-    if (options.writeMode() == WriteMode.ASYNC && alreadyPersisted == null) {
-      String staging = allocation.getStagingPath();
-      background.submit(() -> persistFromCache(key, layout.getWriteId(), staging));
-    }
-  }
-
-  /**
-   * Late binding for writes: the splits whose worker failed during the PUT are written again, each
-   * on a live worker the coordinator picks among those holding none of this write's splits, rebuilt
-   * from the splits that were written (read back and coded like a repair). Their checksums are the
-   * ones computed while encoding: the rebuilt bytes are the same.
-   */
-  private void rewriteFailedSplits(AllocateResponse allocation, StripedWriter.Result written)
-      throws IOException {
-    Layout allocated = allocation.getLayout();
-    StripeGeometry g = new StripeGeometry(written.objectSize,
-        SchemeProtos.of(allocated).dataSplits(), allocated.getCellSize());
-    Layout layout = allocated.toBuilder().setObjectSize(written.objectSize)
-        .setSplitSize(g.splitSize()).clearCrc32C().addAllCrc32C(written.crc32c).build();
-    LookupResponse.Builder survivors = LookupResponse.newBuilder().setLayout(layout);
-    List<alluxio.grpc.WorkerNetAddress> used = new ArrayList<>();
-    for (Split split : allocation.getSplitsList()) {
-      used.add(split.getWorker());
-      Split.Builder s = split.toBuilder().setLive(false);
-      if (!written.failed.contains(split.getIndex())) {
-        try {
-          s.setStatus(GrpcUtils.toProto(fs.getStatus(new AlluxioURI(split.getPath()))
-              .getFileInfo())).setLive(true);
-        } catch (AlluxioException e) {
-          throw new IOException("re-reading split " + split.getPath() + " failed: "
-              + e.getMessage(), e);
-        }
-      }
-      survivors.addSplits(s);
-    }
-    List<alluxio.grpc.WorkerNetAddress> targets = new ArrayList<>();
-    for (int i = 0; i < written.failed.size(); i++) {
-      alluxio.grpc.WorkerNetAddress target =
-          coordinator.placeSplit(allocated.getKey(), allocated.getWriteId(), used);
-      used.add(target);
-      targets.add(target);
-    }
-    LOG.info("eccache: PUT '{}': rewriting split(s) {} on other workers", allocated.getKey(),
-        written.failed);
-    splitRebuilder.write(survivors.build(), written.failed, targets, null, new long[1]);
-    ClientMetrics.SPLITS_REPLACED.inc(written.failed.size());
-  }
-
-  /**
-   * Waits (at most two worker-list refreshes) until this client knows every worker the coordinator
-   * placed a split on: a pinned write to a worker missing from the client's list (one just started)
-   * fails with "no worker with enough space".
-   */
-  private void awaitWorkersKnown(List<Split> splits) throws IOException {
-    Set<String> wanted = new HashSet<>();
-    for (Split s : splits) {
-      wanted.add(s.getWorker().getHost() + ":" + s.getWorker().getRpcPort());
-    }
-    long deadline = System.currentTimeMillis() + 2 * workerListRefreshMs + 1000;
-    while (true) {
-      Set<String> known = new HashSet<>();
-      for (BlockWorkerInfo w : context.getCachedWorkers()) {
-        known.add(w.getNetAddress().getHost() + ":" + w.getNetAddress().getRpcPort());
-      }
-      if (known.containsAll(wanted) || System.currentTimeMillis() > deadline) {
-        return; // past the deadline the write itself reports what is wrong
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for the worker list", e);
-      }
-    }
-  }
-
-  /** An ASYNC PUT's second half: copies the committed write to the under store, then says so. */
-  private Void persistFromCache(String key, String writeId, String stagingPath) {
-    try {
-      LookupResponse lookup = coordinator.lookup(key, true);
-      if (!lookup.getLayout().getWriteId().equals(writeId)) {
-        return null; // replaced meanwhile; the newer PUT persists its own bytes
-      }
-      FileOutStream out = underStore.openForWrite(key, stagingPath);
-      try (InputStream in = newStream(lookup, 1, null)) {
-        in.transferTo(out);
-        out.close();
-      } catch (IOException | RuntimeException e) {
-        underStore.cancelQuietly(out, stagingPath);
-        throw e;
-      }
-      coordinator.markPersisted(key, writeId);
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("eccache: persisting '{}' to the under store failed; it is cached only: {}", key,
-          e.toString());
-    }
-    return null;
   }
 
   /** The object stored under {@code key}, read with Δ = 1 extra split. */
@@ -373,45 +143,12 @@ public final class EcCacheClient implements AutoCloseable {
    */
   public byte[] get(String key, int delta) throws IOException {
     long began = System.nanoTime();
-    byte[] object = read(key, delta);
+    byte[] object;
+    try (ObjectReadStream in = open(key, delta)) {
+      object = in.readAll();
+    }
     ClientMetrics.GET_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
     return object;
-  }
-
-  private byte[] read(String key, int delta) throws IOException {
-    checkDelta(delta);
-    ObjectKeys.check(key);
-    LookupResponse lookup;
-    try {
-      lookup = coordinator.lookup(key);
-    } catch (NotFoundException notCached) {
-      // Only in S3 (or nowhere): read it there and cache it; S3 holds exactly these bytes.
-      return readThrough(key, notCached, PutOptions.defaults());
-    }
-    Layout layout = lookup.getLayout();
-    checkArraySize(key, layout.getObjectSize());
-    byte[] object = new byte[(int) layout.getObjectSize()];
-    int stripes = StripeGeometry.of(layout).stripes();
-    if (stripes == 0) {
-      return object;
-    }
-    try (StripeWindow all = reader.read(lookup, effectiveDelta(layout, delta), 0, stripes)) {
-      all.copyAll(object, 0);
-      return object;
-    } catch (UnavailableException tooFewSplits) {
-      if (!layout.getPersisted()) {
-        // S3 may hold an older version (or none): serving it would return the wrong bytes.
-        throw new UnavailableException(tooFewSplits.getMessage() + ", and S3 has no copy of this"
-            + " version; PUT the object again (WriteMode.THROUGH keeps one in S3)", tooFewSplits);
-      }
-      try (InputStream in = underStore.openSameVersion(layout, 0)) {
-        in.readNBytes(object, 0, object.length);
-      }
-      statistics.addFallback();
-      background.submit(() -> recacheFromUnderStore(key, sameShape(layout),
-          layout.getWriteId()));
-      return object;
-    }
   }
 
   /** The object stored under {@code key} as a stream, read with Δ = 1; see {@link #openStream(String, int)}. */
@@ -428,48 +165,26 @@ public final class EcCacheClient implements AutoCloseable {
    * @throws alluxio.exception.status.NotFoundException if there is no such key
    */
   public InputStream openStream(String key, int delta) throws IOException {
-    checkDelta(delta);
-    ObjectKeys.check(key);
-    LookupResponse lookup;
-    try {
-      lookup = coordinator.lookup(key);
-    } catch (NotFoundException notCached) {
-      UnderStore.UnderStoreFile file = underStore.find(key, notCached);
-      background.submit(() -> recacheFromUnderStore(key, PutOptions.defaults(), ""));
-      return file.in;
-    }
-    Layout layout = lookup.getLayout();
-    // The rest of this version from S3 while S3 still holds this version, never a newer one.
-    ObjectReadStream.UnderStore rest = !layout.getPersisted() ? null : position -> {
-      InputStream in = underStore.openSameVersion(layout, position);
-      background.submit(() -> recacheFromUnderStore(key, sameShape(layout),
-          layout.getWriteId()));
-      return in;
-    };
-    return newStream(lookup, delta, rest);
+    return open(key, delta);
   }
 
-  private InputStream newStream(LookupResponse lookup, int delta,
-      ObjectReadStream.UnderStore underStore) {
-    return new ObjectReadStream(reader, prefetcher, lookup,
-        effectiveDelta(lookup.getLayout(), delta), streamWindowBytes, underStore, statistics);
-  }
-
-  /** A replicated object is read from one copy chosen at random (another if that one fails). */
-  private static int effectiveDelta(Layout layout, int delta) {
-    return SchemeProtos.of(layout).kind() == RedundancyScheme.Kind.REPLICATED ? 0 : delta;
-  }
-
-  /** Options that store an object again as {@code layout} does (defaults if it was tuned). */
-  static PutOptions sameShape(Layout layout) {
-    return layout.getTuned() ? PutOptions.defaults()
-        : PutOptions.scheme(SchemeProtos.of(layout));
-  }
-
-  private static void checkDelta(int delta) {
+  /**
+   * The one read path of both: one lookup, then the cached version with its own S3 copy to finish
+   * from, or, for a key the cache does not hold, the under store's copy.
+   */
+  private ObjectReadStream open(String key, int delta) throws IOException {
     if (delta < 0) {
       throw new IllegalArgumentException("delta (extra reads) must be >= 0, not " + delta);
     }
+    ObjectKeys.check(key);
+    LookupResponse lookup;
+    try {
+      lookup = context.coordinator().lookup(key);
+    } catch (NotFoundException notCached) {
+      return underStore.readThrough(key, notCached);
+    }
+    return ObjectReadStream.cached(context, reader, lookup, delta,
+        underStore.copyOf(lookup.getLayout()));
   }
 
   /** Refuses, typed and before allocating, an object larger than a Java array. */
@@ -480,43 +195,9 @@ public final class EcCacheClient implements AutoCloseable {
     }
   }
 
-  /**
-   * Reads the object from the under store and puts its splits back in the cache; if it is not there
-   * either, throws {@code cacheError}, the reason the cache could not serve it.
-   */
-  private byte[] readThrough(String key, AlluxioStatusException cacheError, PutOptions recache)
-      throws IOException {
-    UnderStore.UnderStoreFile file = underStore.find(key, cacheError);
-    byte[] data;
-    try (InputStream in = file.in) {
-      checkArraySize(key, file.length);
-      data = in.readAllBytes();
-    }
-    statistics.addFallback();
-    if (data.length == file.length) {
-      try {
-        put(key, ByteSource.of(data), data.length, recache, file, "");
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("eccache: '{}' was read from the under store but could not be cached again: {}",
-            key, e.toString());
-      }
-    }
-    return data;
-  }
-
-  /** Caches the under store's copy of {@code key} again, streaming it; in the background. */
-  private Void recacheFromUnderStore(String key, PutOptions shape, String replaces) {
-    try {
-      recache(key, shape, replaces);
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("eccache: could not cache '{}' again from the under store: {}", key, e.toString());
-    }
-    return null;
-  }
-
   /** The layout, health, popularity and target redundancy of {@code key} (not counted as a read). */
   public ObjectStat stat(String key) throws AlluxioStatusException {
-    LookupResponse l = coordinator.lookup(ObjectKeys.check(key), true);
+    LookupResponse l = context.coordinator().lookup(ObjectKeys.check(key), true);
     return new ObjectStat(l.getLayout(), (int) l.getSplitsList().stream().filter(Split::getLive)
         .count(), SchemeProtos.fromProto(l.getTarget()), l.getPopularity());
   }
@@ -530,7 +211,7 @@ public final class EcCacheClient implements AutoCloseable {
    * @see #evict(String)
    */
   public boolean delete(String key) throws AlluxioStatusException {
-    return coordinator.delete(ObjectKeys.check(key), false);
+    return context.coordinator().delete(ObjectKeys.check(key), false);
   }
 
   /**
@@ -538,13 +219,13 @@ public final class EcCacheClient implements AutoCloseable {
    * stays, and the next GET reads it from there and caches it again. Returns whether it was cached.
    */
   public boolean evict(String key) throws AlluxioStatusException {
-    return coordinator.delete(ObjectKeys.check(key), true);
+    return context.coordinator().delete(ObjectKeys.check(key), true);
   }
 
   /** The keys that start with {@code prefix}. */
   public List<String> list(String prefix) throws AlluxioStatusException {
     List<String> keys = new ArrayList<>();
-    for (Layout l : coordinator.list(prefix).getObjectsList()) {
+    for (Layout l : context.coordinator().list(prefix).getObjectsList()) {
       keys.add(l.getKey());
     }
     return keys;
@@ -554,112 +235,28 @@ public final class EcCacheClient implements AutoCloseable {
    * The coordinator's counters: objects, lookups, workers lost, splits added, dropped and repaired,
    * maintenance bytes and tasks, and memory per scheme against its redundancy budget.
    */
-  public StatsResponse stats() throws AlluxioStatusException {
-    return coordinator.stats();
+  public CacheStats stats() throws AlluxioStatusException {
+    return CacheStats.of(context.coordinator().stats());
   }
 
-  // For RedundancyMaintainer, which works through this client's pools.
-  CoordinatorClient coordinator() {
-    return coordinator;
-  }
-
-  LateBindingReader reader() {
-    return reader;
-  }
-
-  SplitRebuilder splitRebuilder() {
-    return splitRebuilder;
-  }
-
-  FileSystem fileSystem() {
-    return fs;
-  }
-
-  DirectBufferPool pool() {
-    return pool;
-  }
-
-  long streamWindowBytes() {
-    return streamWindowBytes;
-  }
-
-  AlluxioConfiguration conf() {
-    return context.getClusterConf();
-  }
-
-  /**
-   * Stores the object again from the under store, as {@code shape}, in the calling thread, if the
-   * key still holds write {@code replaces} ("" for none) when it commits.
-   */
-  void recache(String key, PutOptions shape, String replaces) throws IOException {
-    UnderStore.UnderStoreFile file = underStore.find(key, null);
-    try (InputStream in = file.in) {
-      put(key, ByteSource.of(in), file.length, shape, file, replaces);
-    }
-  }
-
-  /** Rewrites a cached object from its current splits as {@code shape} (keeps its S3 status). */
-  void rewrite(LookupResponse lookup, PutOptions shape) throws IOException {
-    Layout layout = lookup.getLayout();
-    try (InputStream in = newStream(lookup, 1, null)) {
-      put(layout.getKey(), ByteSource.of(in), layout.getObjectSize(), shape,
-          layout.getPersisted() && !layout.getUfsPath().isEmpty()
-              ? new UnderStore.UnderStoreFile(layout.getUfsPath(), layout.getUfsFileId(),
-                  layout.getObjectSize(), null)
-              : null, layout.getWriteId());
-    }
+  /** What this client shares with a maintainer made from it: the one way in for one. */
+  ClientContext context() {
+    return context;
   }
 
   /** What this client's GETs read, per worker. */
   public ReadStatistics readStatistics() {
-    return statistics;
+    return context.statistics();
   }
 
   /**
    * Stops the client: waits (at most 30 s) for a pending ASYNC persist, stops split I/O, and
    * releases the coordinator client and, if it is the client's own, the Alluxio context once the
    * split reads still finishing have given their worker clients back (in the background, at most
-   * 30 s later).
+   * 30 s later). See {@link ClientContext}.
    */
   @Override
   public void close() {
-    background.shutdown();
-    try {
-      // Let a pending ASYNC persist finish (it is the object's only way to S3), within reason.
-      background.awaitTermination(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    background.shutdownNow();
-    // No interrupts: a split read still finishing stops at its next slice by itself, and an
-    // interrupted read also cancels its stream on the worker, which is work there for nothing.
-    prefetcher.shutdown();
-    io.shutdown();
-    // Split reads still finishing (a late-binding extra, interrupted) hold worker clients of the
-    // context: they must give them back before the context closes, or those channels stay open
-    // for good. That can take a second; wait for it in the background, not in close().
-    Thread closer = new Thread(() -> {
-      for (ExecutorService pool : new ExecutorService[] {prefetcher, io}) {
-        try {
-          if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
-            LOG.warn("eccache: split I/O still running 30 s after close(); closing anyway");
-            pool.shutdownNow();
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      coordinator.close();
-      if (ownsContext) {
-        try {
-          fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)
-        } catch (IOException e) {
-          // closing; nothing left to do with it
-        }
-      }
-    }, "eccache-close");
-    closer.setDaemon(true);
-    closer.start();
+    context.close();
   }
-
 }

@@ -1,14 +1,8 @@
 package io.eccache.client;
 
-import alluxio.client.file.FileInStream;
-import alluxio.client.file.FileSystem;
-import alluxio.client.file.URIStatus;
-import alluxio.exception.AlluxioException;
 import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.UnavailableException;
-import alluxio.grpc.GrpcUtils;
-import alluxio.grpc.OpenFilePOptions;
-import alluxio.grpc.ReadPType;
+import io.eccache.common.ClientKeys;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
@@ -20,7 +14,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -28,8 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.zip.CRC32C;
 
 /**
  * EC-Cache's read (paper section 4.3): read k + Δ of the live splits, chosen uniformly at random, in
@@ -37,23 +31,28 @@ import java.util.zip.CRC32C;
  * cancel the rest; decode only when a data split is among the missing. A failed, corrupt (CRC32C per
  * cell) or slow split costs only its share: another one takes its place.
  *
- * <p>One call reads a window of whole stripes: all of them for a GET into memory, a bounded run for a
- * streaming GET, each window bound late again.
+ * <p>One call reads a window of whole stripes (see {@link ObjectReadStream}), each window bound late
+ * again. The splits' bytes come from a {@link SplitSource} (Alluxio's workers in production, fakes
+ * in tests); the CRC check of every cell is the reader's. Every pooled buffer a read takes goes
+ * back to the pool: the window's through {@link StripeWindow#close()}, the others here or, for a
+ * read that finishes after the window no longer wants it, in that read's own thread.
  */
 final class LateBindingReader {
-  /** Reads proceed in slices, checking for cancellation between them. */
-  private static final int SLICE = 1 << 20;
-
-  private final FileSystem fs;
+  private final SplitSource source;
   private final ExecutorService io;
   private final DirectBufferPool pool;
   private final ReadStatistics statistics;
   /** The longest wait for the next split to arrive before the ones in flight count as failed. */
   private final long timeoutMs;
 
-  LateBindingReader(FileSystem fs, ExecutorService io, DirectBufferPool pool,
+  LateBindingReader(ClientContext context) {
+    this(new AlluxioSplitSource(context.fs(), context.statistics()), context.io(), context.pool(),
+        context.statistics(), context.ioTimeoutMs());
+  }
+
+  LateBindingReader(SplitSource source, ExecutorService io, DirectBufferPool pool,
       ReadStatistics statistics, long timeoutMs) {
-    this.fs = fs;
+    this.source = source;
     this.io = io;
     this.pool = pool;
     this.statistics = statistics;
@@ -95,46 +94,48 @@ final class LateBindingReader {
           + layout.getKey() + "' are on live workers and k = " + k + " are needed");
     }
     Collections.shuffle(candidates, ThreadLocalRandom.current());
-    Range range = new Range(layout, geometry, from, to, length, new AtomicBoolean());
+    Range range = new Range(layout, geometry, from, to, length);
     CompletionService<Arrived> arrivals = new ExecutorCompletionService<>(io);
-    List<Future<Arrived>> inFlight = new ArrayList<>();
+    // The reads still counted on; a read given up on (silent past the timeout) is not, though its
+    // bytes are used if they do arrive.
+    Set<Future<Arrived>> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
     int launched = 0;
     for (; launched < Math.min(k + delta, candidates.size()); launched++) {
-      inFlight.add(submit(arrivals, candidates.get(launched), range));
+      waiting.add(submit(arrivals, candidates.get(launched), range));
     }
     ByteBuffer[] units = new ByteBuffer[n];
     int arrived = 0;
-    int pending = launched;
     List<String> failures = new ArrayList<>();
     boolean complete = false;
     try {
       while (arrived < k) {
-        if (pending == 0) {
+        if (waiting.isEmpty()) {
           throw new UnavailableException("could read only " + arrived + " of the k = " + k
               + " splits needed for '" + layout.getKey() + "': " + failures);
         }
         Future<Arrived> next = arrivals.poll(timeoutMs, TimeUnit.MILLISECONDS);
-        inFlight.remove(next);
         if (next == null) {
           // Nothing arrived in time: the reads in flight count as failed (they stop at their next
           // slice or when Alluxio's own stream timeout ends them); untried splits take their place.
-          failures.add(pending + " split read(s) gave no answer in " + timeoutMs + " ms");
-          int replacements = Math.min(pending, candidates.size() - launched);
+          int silent = waiting.size();
+          failures.add(silent + " split read(s) gave no answer in " + timeoutMs + " ms");
+          int replacements = Math.min(silent, candidates.size() - launched);
           if (replacements == 0) {
-            throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + pending
-                + " split read(s) gave no answer in " + timeoutMs + " ms (alluxio.eccache.user"
-                + ".io.timeout) and no other split is left to try; " + arrived + " of k = " + k
+            throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + silent
+                + " split read(s) gave no answer in " + timeoutMs + " ms (" + ClientKeys.IO_TIMEOUT.getName()
+                + ") and no other split is left to try; " + arrived + " of k = " + k
                 + " arrived. Check the workers holding its splits, then GET it again");
           }
+          waiting.clear(); // the silent ones are given up on
           for (int i = 0; i < replacements; i++) {
-            inFlight.add(submit(arrivals, candidates.get(launched++), range));
+            waiting.add(submit(arrivals, candidates.get(launched++), range));
           }
-          pending = replacements; // the silent ones are given up on
           continue;
         }
-        pending--;
+        boolean counted = waiting.remove(next);
         try {
           Arrived a = next.get();
+          range.claim(a.bytes);
           units[a.index] = a.bytes;
           arrived++;
           ClientMetrics.SPLITS_READ.inc();
@@ -142,9 +143,8 @@ final class LateBindingReader {
           failures.add(String.valueOf(e.getCause()));
           ClientMetrics.READS_FAILED.inc();
           // Late binding's second chance: a split not yet asked for replaces the failed one.
-          if (launched < candidates.size()) {
-            inFlight.add(submit(arrivals, candidates.get(launched++), range));
-            pending++;
+          if (counted && launched < candidates.size()) {
+            waiting.add(submit(arrivals, candidates.get(launched++), range));
           }
         }
       }
@@ -164,9 +164,11 @@ final class LateBindingReader {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while reading '" + layout.getKey() + "'", e);
     } finally {
-      // The slower reads stop at their next slice and close their streams in their own threads.
-      range.done.set(true);
-      stop(inFlight);
+      // The slower reads stop at their next slice and close their streams in their own threads;
+      // those that arrived unclaimed give their buffers back here, later ones in their thread.
+      for (ByteBuffer unclaimed : range.finish()) {
+        pool.release(unclaimed);
+      }
       for (int i = complete ? k : 0; i < units.length; i++) {
         pool.release(units[i]);
       }
@@ -176,23 +178,51 @@ final class LateBindingReader {
     return new StripeWindow(geometry, from, to, data, pool);
   }
 
-  /** What every split read of one window shares. */
+  /**
+   * What every split read of one window shares, and the hand-over of their buffers: a read that
+   * arrives while the window still wants splits is {@link #offer offered} and stays the window's
+   * until claimed or {@link #finish() finished}; one that arrives later gives its buffer back itself.
+   */
   private static final class Range {
     final Layout layout;
     final StripeGeometry geometry;
     final int from;
     final int to;
     final int length;
-    final AtomicBoolean done;
+    private volatile boolean done;
+    private final Set<ByteBuffer> unclaimed = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    Range(Layout layout, StripeGeometry geometry, int from, int to, int length,
-        AtomicBoolean done) {
+    Range(Layout layout, StripeGeometry geometry, int from, int to, int length) {
       this.layout = layout;
       this.geometry = geometry;
       this.from = from;
       this.to = to;
       this.length = length;
-      this.done = done;
+    }
+
+    boolean done() {
+      return done;
+    }
+
+    /** Hands an arrived split to the window; false when it no longer wants any. */
+    synchronized boolean offer(ByteBuffer bytes) {
+      if (done) {
+        return false;
+      }
+      unclaimed.add(bytes);
+      return true;
+    }
+
+    synchronized void claim(ByteBuffer bytes) {
+      unclaimed.remove(bytes);
+    }
+
+    /** Wants no more splits; returns the buffers offered and not claimed. */
+    synchronized List<ByteBuffer> finish() {
+      done = true;
+      List<ByteBuffer> left = new ArrayList<>(unclaimed);
+      unclaimed.clear();
+      return left;
     }
   }
 
@@ -201,68 +231,36 @@ final class LateBindingReader {
   }
 
   /**
-   * Ends the reads this window no longer needs: they stop at their next slice (the done flag) and
-   * give their buffers back; one that finished unclaimed gives its buffer back here. They are not
-   * interrupted: an interrupted read also cancels its stream on the worker, and with that in place
-   * PUTs to the same workers stalled now and then. A read from a dead worker therefore holds its
-   * I/O thread through Alluxio's block-read retry (alluxio.user.block.read.retry.max.duration).
+   * Reads one split's range for the window, checking each cell's CRC32C; its buffer goes back to
+   * the pool if the read fails or arrives after the window stopped wanting it.
    */
-  private void stop(List<Future<Arrived>> unclaimed) {
-    for (Future<Arrived> f : unclaimed) {
-      if (f.isDone() && !f.isCancelled()) {
-        try {
-          pool.release(f.get().bytes);
-        } catch (ExecutionException | InterruptedException | RuntimeException failed) {
-          // it failed: readSplit gave its buffer back
-        }
-      }
-    }
-  }
-
-  private ByteBuffer readSplit(Split split, Range range) throws IOException, AlluxioException {
+  private ByteBuffer readSplit(Split split, Range range) throws IOException {
     StripeGeometry g = range.geometry;
     ByteBuffer buffer = pool.acquire(range.length);
-    boolean ok = false;
-    URIStatus status = new URIStatus(GrpcUtils.fromProto(split.getStatus()));
-    try (FileInStream in = fs.openFile(status,
-        OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build())) {
-      long start = g.splitOffset(range.from);
-      if (start > 0) {
-        in.seek(start);
-      }
-      ByteBuffer target = buffer.duplicate(); // the stream moves position and limit
+    boolean handed = false;
+    long start = g.splitOffset(range.from);
+    try (SplitSource.SplitStream in = source.open(split, start)) {
       int at = 0;
       for (int s = range.from; s < range.to; s++) {
-        int cellStart = at;
-        int cellEnd = at + (int) g.cellLength(s);
-        while (at < cellEnd) {
-          if (range.done.get()) {
-            ClientMetrics.READS_CANCELLED.inc();
-            throw new IOException("cancelled: k splits arrived first");
-          }
-          target.clear();
-          int n = in.read(target, at, Math.min(SLICE, cellEnd - at));
-          if (n < 0) {
-            throw new IOException("split " + split.getPath() + " ended at byte " + (start + at)
-                + " of " + g.splitSize());
-          }
-          at += n;
-          statistics.addBytes(split.getWorker().getHost(), n);
-        }
-        CRC32C crc = new CRC32C();
-        crc.update(buffer.duplicate().limit(cellEnd).position(cellStart));
+        int cell = (int) g.cellLength(s);
+        in.readFully(buffer, at, cell, range::done);
+        int crc = SplitWriter.crc32c(buffer.duplicate().limit(at + cell).position(at));
         int expected = range.layout.getCrc32C(g.checksumIndex(split.getIndex(), s));
-        if ((int) crc.getValue() != expected) {
+        if (crc != expected) {
           throw new IOException("split " + split.getPath() + " is corrupt in stripe " + s
-              + " (CRC32C " + Integer.toHexString((int) crc.getValue()) + ", expected "
+              + " (CRC32C " + Integer.toHexString(crc) + ", expected "
               + Integer.toHexString(expected) + ")");
         }
+        at += cell;
       }
-      ok = true;
       buffer.position(0).limit(range.length);
+      handed = range.offer(buffer);
+      if (!handed) {
+        throw new IOException("cancelled: k splits arrived first");
+      }
       return buffer;
     } finally {
-      if (!ok) {
+      if (!handed) {
         pool.release(buffer);
       }
     }

@@ -1,56 +1,149 @@
 package io.eccache.client;
 
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
+import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * A streaming GET: the object window by window, each window a late-binding read of whole stripes,
- * the next one read ahead while the caller consumes this one. Memory stays at two windows whatever
- * the object's size. If a window cannot be read from the cache (fewer than k splits left) and the
- * object is also in the under store, the rest of it comes from there. Not thread-safe.
+ * The one read path: every GET, into an array ({@link #readAll()}) or as a stream, and eccache's own
+ * reads (ASYNC persist, rewrite) go through it. The object comes window by window, each window a
+ * late-binding read of whole stripes, the next one read ahead while the caller consumes this one;
+ * memory stays at two windows whatever the object's size. An object that fits one window is read
+ * once and copied once, into the caller's array or buffer.
+ *
+ * <p>When a window cannot be read from the cache, the rest of the object comes from its
+ * {@link UnderStoreCopy} (which says whether there is one, and of which version), and the copy is
+ * told once that bytes came from the under store, so the object is cached again: from the array
+ * itself when {@link #readAll()} read it whole, in the background otherwise. That is the only
+ * fallback and re-caching policy (see {@link UnderStoreSync}). Not thread-safe.
  */
 final class ObjectReadStream extends InputStream {
-  /** Opens the object in the under store at an offset, for a stream the cache cannot finish. */
-  interface UnderStore {
-    InputStream openAt(long position) throws IOException;
+  /** Where the object comes from when the cache cannot serve it, and how it is cached again. */
+  interface UnderStoreCopy {
+    /**
+     * The object in the under store from {@code position} on, once the cache failed with
+     * {@code cause}; throws (that cause, or one that says more) when there is no copy to read.
+     */
+    InputStream openAt(long position, IOException cause) throws IOException;
+
+    /**
+     * Called once after bytes were served from the under store: store the object again, from
+     * {@code whole} (the complete object just read) or, when null, from the under store.
+     */
+    void recache(byte[] whole);
   }
 
+  /** No under-store copy: a window the cache cannot read fails the stream. */
+  static final UnderStoreCopy NO_COPY = new UnderStoreCopy() {
+    @Override
+    public InputStream openAt(long position, IOException cause) throws IOException {
+      throw cause;
+    }
+
+    @Override
+    public void recache(byte[] whole) {}
+  };
+
+  private final ClientContext context;
   private final LateBindingReader reader;
-  private final ExecutorService prefetcher;
   private final LookupResponse lookup;
+  private final String key;
+  private final long size;
+  private final StripeGeometry geometry;
   private final int delta;
   private final int windowStripes;
-  private final UnderStore underStore;
-  private final ReadStatistics statistics;
-  private final StripeGeometry geometry;
+  private final UnderStoreCopy copy;
 
   private long position;
   private int nextStripe;
   private StripeWindow current;
   private Future<StripeWindow> ahead;
   private InputStream fallback;
+  private boolean recached;
   private boolean closed;
 
-  /**
-   * @param underStore where to finish the object when the cache cannot; null when the under store
-   *     has no copy of this version
-   */
-  ObjectReadStream(LateBindingReader reader, ExecutorService prefetcher, LookupResponse lookup,
-      int delta, long windowBytes, UnderStore underStore, ReadStatistics statistics) {
+  private ObjectReadStream(ClientContext context, LateBindingReader reader, LookupResponse lookup,
+      String key, long size, int delta, UnderStoreCopy copy) {
+    this.context = context;
     this.reader = reader;
-    this.prefetcher = prefetcher;
     this.lookup = lookup;
-    this.delta = delta;
-    this.underStore = underStore;
-    this.statistics = statistics;
-    this.geometry = StripeGeometry.of(lookup.getLayout());
-    long stripeBytes = Math.max(1, geometry.k() * geometry.cellSize());
-    this.windowStripes = (int) Math.max(1, Math.min(Integer.MAX_VALUE, windowBytes / stripeBytes));
+    this.key = key;
+    this.size = size;
+    this.copy = copy;
+    if (lookup == null) {
+      this.geometry = null;
+      this.delta = 0;
+      this.windowStripes = 1;
+    } else {
+      Layout layout = lookup.getLayout();
+      this.geometry = StripeGeometry.of(layout);
+      // A replicated object is read from one copy chosen at random (another if that one fails).
+      this.delta = SchemeProtos.of(layout).kind() == RedundancyScheme.Kind.REPLICATED ? 0 : delta;
+      long stripeBytes = Math.max(1, geometry.k() * geometry.cellSize());
+      this.windowStripes = (int) Math.max(1,
+          Math.min(Integer.MAX_VALUE, context.streamWindowBytes() / stripeBytes));
+    }
+  }
+
+  /** The cached object {@code lookup} names, read with k + {@code delta} splits per window. */
+  static ObjectReadStream cached(ClientContext context, LateBindingReader reader,
+      LookupResponse lookup, int delta, UnderStoreCopy copy) {
+    return new ObjectReadStream(context, reader, lookup, lookup.getLayout().getKey(),
+        lookup.getLayout().getObjectSize(), delta, copy);
+  }
+
+  /** An object the cache does not hold, read from the under store ({@code in}, at its start). */
+  static ObjectReadStream fromUnderStore(ClientContext context, String key, long size,
+      InputStream in, UnderStoreCopy copy) {
+    ObjectReadStream stream = new ObjectReadStream(context, null, null, key, size, 0, copy);
+    stream.fallback = in;
+    context.statistics().addFallback();
+    return stream;
+  }
+
+  /** The object's size in bytes. */
+  long size() {
+    return size;
+  }
+
+  /**
+   * The whole object as an array, from a stream nothing has been read from yet: window by window,
+   * each copied once into the array (one window, read once, for an object that fits one).
+   *
+   * @throws alluxio.exception.status.InvalidArgumentException if it is too large for an array
+   */
+  byte[] readAll() throws IOException {
+    if (position != 0 || closed) {
+      throw new IllegalStateException("readAll() reads a stream from its start");
+    }
+    EcCacheClient.checkArraySize(key, size);
+    byte[] object = new byte[(int) size];
+    while (position < size) {
+      if (fallback != null) {
+        int n = fallback.readNBytes(object, (int) position, (int) (size - position));
+        if (n < size - position) {
+          throw new IOException("the under store's copy of '" + key + "' ended at byte "
+              + (position + n) + " of " + size);
+        }
+        position = size;
+      } else if (current == null || position >= current.objectEnd()) {
+        advance();
+      } else {
+        int n = current.copyTo(position, object, (int) position);
+        position += n;
+      }
+    }
+    if (fallback != null) {
+      recached = true;
+      copy.recache(object);
+    }
+    return object;
   }
 
   @Override
@@ -68,20 +161,22 @@ final class ObjectReadStream extends InputStream {
     if (len == 0) {
       return 0;
     }
-    if (position >= geometry.objectSize()) {
+    if (position >= size) {
       return -1;
     }
+    if (fallback == null && (current == null || position >= current.objectEnd())) {
+      advance();
+    }
     if (fallback != null) {
+      if (!recached) {
+        recached = true;
+        copy.recache(null); // a stream does not hold the whole object: from the under store
+      }
       int n = fallback.read(b, off, len);
       if (n > 0) {
         position += n;
       }
       return n;
-    }
-    if (current == null || position >= current.objectEnd()) {
-      if (!advance()) {
-        return read(b, off, len); // switched to the under store
-      }
     }
     int n = current.copy(position, b, off, len);
     position += n;
@@ -93,8 +188,8 @@ final class ObjectReadStream extends InputStream {
     return current == null || fallback != null ? 0 : (int) (current.objectEnd() - position);
   }
 
-  /** Moves to the next window; false when the rest now comes from the under store. */
-  private boolean advance() throws IOException {
+  /** Moves to the next window, or to the under store when the cache cannot read it. */
+  private void advance() throws IOException {
     if (current != null) {
       current.close();
       current = null;
@@ -105,18 +200,14 @@ final class ObjectReadStream extends InputStream {
       nextStripe = Math.min(geometry.stripes(), nextStripe + windowStripes);
     } catch (IOException e) {
       ahead = null;
-      if (underStore == null) {
-        throw e;
-      }
-      statistics.addFallback();
-      fallback = underStore.openAt(position);
-      return false;
+      fallback = copy.openAt(position, e);
+      context.statistics().addFallback();
+      return;
     }
     if (nextStripe < geometry.stripes()) {
       int from = nextStripe;
-      ahead = prefetcher.submit(() -> readWindow(from));
+      ahead = context.readAhead().submit(() -> readWindow(from));
     }
-    return true;
   }
 
   private StripeWindow readWindow(int from) throws IOException {
@@ -128,7 +219,7 @@ final class ObjectReadStream extends InputStream {
     try {
       return f.get();
     } catch (ExecutionException e) {
-      throw StripedWriter.asIOException(e.getCause());
+      throw IoErrors.asIOException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while reading ahead", e);
@@ -147,7 +238,7 @@ final class ObjectReadStream extends InputStream {
     if (ahead != null) {
       Future<StripeWindow> pending = ahead;
       // Give the read-ahead's buffers back once it finishes; do not wait for it here.
-      prefetcher.submit(() -> {
+      context.readAhead().submit(() -> {
         try {
           await(pending).close();
         } catch (IOException ignored) {

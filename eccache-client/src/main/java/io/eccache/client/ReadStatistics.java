@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What this client's transfers cost: bytes read from each worker, counted as they arrive (cancelled
  * reads included: they loaded the worker too), decodes, fallbacks to S3, and coding time (encoding
- * is its PUTs'). The load imbalance the paper measures is computed from the bytes.
+ * is its PUTs' and, for a maintainer sharing its context, repairs'). The load imbalance the paper
+ * measures is computed from the bytes.
  */
 public final class ReadStatistics {
   private final ConcurrentHashMap<String, LongAdder> bytesByWorker = new ConcurrentHashMap<>();
@@ -34,7 +35,7 @@ public final class ReadStatistics {
     ClientMetrics.ENCODE_TIME.update(nanos, TimeUnit.NANOSECONDS);
   }
 
-  /** Time this client's PUTs spent encoding parities, in nanoseconds. */
+  /** Time spent encoding parities (PUTs, and repairs through this context), in nanoseconds. */
   public long encodeNanos() {
     return encodeNanos.sum();
   }

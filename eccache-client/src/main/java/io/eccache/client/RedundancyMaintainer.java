@@ -2,7 +2,6 @@ package io.eccache.client;
 
 import alluxio.exception.status.AlluxioStatusException;
 import com.google.common.util.concurrent.RateLimiter;
-import io.eccache.common.ClientKeys;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
@@ -32,27 +31,34 @@ public final class RedundancyMaintainer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RedundancyMaintainer.class);
   private static final int TASKS_PER_PLAN = 16;
 
-  private final EcCacheClient client;
+  private final ClientContext context;
+  private final SplitRebuilder rebuilder;
+  private final UnderStoreSync underStore;
   private final RateLimiter bandwidth;
   private final AtomicLong tasksDone = new AtomicLong();
   private final AtomicLong bytesMoved = new AtomicLong();
   private ScheduledExecutorService loop;
 
-  private RedundancyMaintainer(EcCacheClient client) {
-    this.client = client;
-    long bytesPerSecond = client.conf().getBytes(ClientKeys.MAINTENANCE_BANDWIDTH);
-    this.bandwidth = RateLimiter.create(Math.max(1, bytesPerSecond));
+  private RedundancyMaintainer(ClientContext context) {
+    this.context = context;
+    LateBindingReader reader = new LateBindingReader(context);
+    this.rebuilder = new SplitRebuilder(context, reader);
+    this.underStore = new UnderStoreSync(context, reader, new ObjectWriter(context, rebuilder));
+    this.bandwidth = RateLimiter.create(Math.max(1, context.maintenanceBandwidth()));
   }
 
-  /** A maintainer working through {@code client}'s pools; closing it leaves the client open. */
+  /**
+   * A maintainer working through {@code client}'s context (its Alluxio context, coordinator client,
+   * threads and buffers); closing it leaves the client open.
+   */
   public static RedundancyMaintainer create(EcCacheClient client) {
-    return new RedundancyMaintainer(client);
+    return new RedundancyMaintainer(client.context());
   }
 
   /** Asks the coordinator for work and does it; returns the tasks carried out. */
   public int runOnce() throws AlluxioStatusException {
     int done = 0;
-    for (MaintenanceTask task : client.coordinator().plan(TASKS_PER_PLAN).getTasksList()) {
+    for (MaintenanceTask task : context.coordinator().plan(TASKS_PER_PLAN).getTasksList()) {
       long[] moved = {0};
       ApplyChangeRequest.Builder report = ApplyChangeRequest.newBuilder()
           .setLease(task.getLease());
@@ -69,13 +75,13 @@ public final class RedundancyMaintainer implements AutoCloseable {
             throw new IOException("unknown task kind " + task.getKind());
         }
         report.setBytes(moved[0]);
-        client.coordinator().applyChange(report.build());
+        context.coordinator().applyChange(report.build());
         done++;
         tasksDone.incrementAndGet();
         ClientMetrics.MAINTENANCE_TASKS.inc();
       } catch (IOException | RuntimeException e) {
         LOG.warn("eccache: {} of '{}' failed: {}", task.getKind(), task.getKey(), e.toString());
-        client.coordinator().applyChange(report.setBytes(moved[0]).setFailed(true)
+        context.coordinator().applyChange(report.setBytes(moved[0]).setFailed(true)
             .setError(String.valueOf(e)).clearCrc32C().build());
       }
       bytesMoved.addAndGet(moved[0]);
@@ -131,18 +137,18 @@ public final class RedundancyMaintainer implements AutoCloseable {
    */
   private void writeSplits(MaintenanceTask task, ApplyChangeRequest.Builder report, long[] moved)
       throws IOException {
-    LookupResponse lookup = client.coordinator().lookup(task.getKey(), true);
+    LookupResponse lookup = context.coordinator().lookup(task.getKey(), true);
     Layout layout = lookup.getLayout();
     if (!layout.getWriteId().equals(task.getWriteId())) {
       throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
     }
     if (task.getKind() == MaintenanceTask.Kind.REPAIR && task.getSplitsCount() == 0) {
       // Too few splits left to decode: store it again from S3.
-      client.recache(task.getKey(), EcCacheClient.sameShape(layout), layout.getWriteId());
+      underStore.recache(task.getKey(), UnderStoreSync.sameShape(layout), layout.getWriteId());
       moved[0] += 2 * layout.getObjectSize();
       return;
     }
-    List<int[]> crcs = client.splitRebuilder().write(lookup, task.getSplitsList(),
+    List<int[]> crcs = rebuilder.write(lookup, task.getSplitsList(),
         task.getWorkersList(), bandwidth, moved);
     if (task.getKind() == MaintenanceTask.Kind.ADD_SPLITS) {
       for (int j = 0; j < task.getSplitsCount(); j++) {
@@ -155,13 +161,13 @@ public final class RedundancyMaintainer implements AutoCloseable {
 
   /** SP-Cache: stores the object again with the target number of partitions. */
   private void repartition(MaintenanceTask task, long[] moved) throws IOException {
-    LookupResponse lookup = client.coordinator().lookup(task.getKey(), true);
+    LookupResponse lookup = context.coordinator().lookup(task.getKey(), true);
     Layout layout = lookup.getLayout();
     if (!layout.getWriteId().equals(task.getWriteId())) {
       throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
     }
     bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, 2 * layout.getObjectSize())));
-    client.rewrite(lookup, PutOptions.tuned(SchemeProtos.fromProto(task.getTarget())));
+    underStore.rewrite(lookup, PutOptions.tuned(SchemeProtos.fromProto(task.getTarget())));
     moved[0] += 2 * layout.getObjectSize();
   }
 }

@@ -61,11 +61,18 @@ final class StripeWindow implements AutoCloseable {
     return n;
   }
 
-  /** Copies the whole window into {@code b} at {@code off}. */
-  void copyAll(byte[] b, int off) {
-    for (long p = objectStart; p < objectEnd; ) {
-      p += copy(p, b, off + (int) (p - objectStart), (int) Math.min(Integer.MAX_VALUE, objectEnd - p));
+  /**
+   * Copies the window's object bytes from {@code position} to its end into {@code b} at
+   * {@code off}; returns the count.
+   */
+  int copyTo(long position, byte[] b, int off) {
+    int total = 0;
+    for (long p = position; p < objectEnd; ) {
+      int n = copy(p, b, off + total, (int) Math.min(Integer.MAX_VALUE, objectEnd - p));
+      p += n;
+      total += n;
     }
+    return total;
   }
 
   @Override

@@ -35,9 +35,9 @@ final class UnderStore {
   private final FileSystem fs;
   private final UnderStorePaths paths;
 
-  UnderStore(FileSystem fs, UnderStorePaths paths) {
-    this.fs = fs;
-    this.paths = paths;
+  UnderStore(ClientContext context) {
+    this.fs = context.fs();
+    this.paths = context.underStorePaths();
   }
 
   UnderStorePaths paths() {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eccache.common.MasterKeys;
 import io.eccache.common.RedundancyScheme;
-import io.eccache.common.proto.StatsResponse;
 import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
 import java.time.Duration;
@@ -212,10 +211,10 @@ class RedundancyIntegrationTest {
     for (String key : List.of("ec/o0", "ec/o5")) {
       assertArrayEquals(objects.get(key), cache.get(key, 0), key);
     }
-    StatsResponse stats = cache.stats();
-    assertTrue(stats.getSplitsAdded() >= 2, stats.toString());
-    assertTrue(stats.getSplitsDropped() >= 1, stats.toString());
-    assertTrue(stats.getMaintenanceBytes() > 0, stats.toString());
+    CacheStats stats = cache.stats();
+    assertTrue(stats.splitsAdded() >= 2, stats.toString());
+    assertTrue(stats.splitsDropped() >= 1, stats.toString());
+    assertTrue(stats.maintenanceBytes() > 0, stats.toString());
   }
 
   @Test
@@ -231,7 +230,7 @@ class RedundancyIntegrationTest {
     }
     assertArrayEquals(objects.get("sp/o1"), cache.get("sp/o1"));
     assertArrayEquals(objects.get("sr/o1"), cache.get("sr/o1"));
-    assertTrue(cache.stats().getRepartitions() >= 1);
+    assertTrue(cache.stats().repartitions() >= 1);
   }
 
   @Test
@@ -250,7 +249,7 @@ class RedundancyIntegrationTest {
           ObjectStat s = stat(k);
           return s.liveSplits() == s.scheme().splits();
         }));
-    assertTrue(cache.stats().getSplitsRepaired() > 0);
+    assertTrue(cache.stats().splitsRepaired() > 0);
     cluster.stopWorker(1);
     cluster.awaitLiveWorkers(WORKERS - 2);
     cache.readStatistics().reset();

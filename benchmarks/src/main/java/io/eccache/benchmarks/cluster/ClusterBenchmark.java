@@ -278,7 +278,7 @@ public final class ClusterBenchmark {
       return;
     }
     long deadline = System.currentTimeMillis() + 90_000;
-    long passes = admin.stats().getRetunePasses() + settlePasses;
+    long passes = admin.stats().retunePasses() + settlePasses;
     while (System.currentTimeMillis() < deadline) {
       int unsettled = 0;
       for (ComparedScheme ns : s.schemes) {
@@ -292,8 +292,8 @@ public final class ClusterBenchmark {
       }
       var stats = admin.stats();
       progress.accept(String.format("re-tuning: %d objects to change, %d tasks pending",
-          unsettled, stats.getTasksPending()));
-      if (unsettled == 0 && stats.getTasksPending() == 0 && stats.getRetunePasses() >= passes) {
+          unsettled, stats.tasksPending()));
+      if (unsettled == 0 && stats.tasksPending() == 0 && stats.retunePasses() >= passes) {
         return;
       }
       Thread.sleep(250);

@@ -1,0 +1,83 @@
+package io.eccache.client;
+
+import alluxio.client.file.FileInStream;
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.URIStatus;
+import alluxio.exception.AlluxioException;
+import alluxio.grpc.GrpcUtils;
+import alluxio.grpc.OpenFilePOptions;
+import alluxio.grpc.ReadPType;
+import io.eccache.common.proto.Split;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Split files read from their workers through Alluxio: opened from the file status the lookup
+ * returned (no RPC per split), {@code NO_CACHE} so a read never copies a split onto another worker,
+ * in 1 MiB slices that stop once the read is no longer needed. Every byte is counted against its
+ * worker in the {@link ReadStatistics}.
+ */
+final class AlluxioSplitSource implements SplitSource {
+  /** Reads proceed in slices, checking for cancellation between them. */
+  private static final int SLICE = 1 << 20;
+  private static final OpenFilePOptions NO_CACHE =
+      OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build();
+
+  private final FileSystem fs;
+  private final ReadStatistics statistics;
+
+  AlluxioSplitSource(FileSystem fs, ReadStatistics statistics) {
+    this.fs = fs;
+    this.statistics = statistics;
+  }
+
+  @Override
+  public SplitStream open(Split split, long offset) throws IOException {
+    URIStatus status = new URIStatus(GrpcUtils.fromProto(split.getStatus()));
+    FileInStream in;
+    try {
+      in = fs.openFile(status, NO_CACHE);
+    } catch (AlluxioException e) {
+      throw new IOException("opening split " + split.getPath() + " failed: " + e.getMessage(), e);
+    }
+    try {
+      if (offset > 0) {
+        in.seek(offset);
+      }
+    } catch (IOException | RuntimeException e) {
+      in.close();
+      throw e;
+    }
+    String host = split.getWorker().getHost();
+    return new SplitStream() {
+      private long position = offset;
+
+      @Override
+      public void readFully(ByteBuffer dst, int at, int length, BooleanSupplier stop)
+          throws IOException {
+        ByteBuffer target = dst.duplicate(); // the stream moves position and limit
+        int end = at + length;
+        while (at < end) {
+          if (stop.getAsBoolean()) {
+            ClientMetrics.READS_CANCELLED.inc();
+            throw new IOException("cancelled: k splits arrived first");
+          }
+          target.clear();
+          int n = in.read(target, at, Math.min(SLICE, end - at));
+          if (n < 0) {
+            throw new IOException("split " + split.getPath() + " ended at byte " + position);
+          }
+          at += n;
+          position += n;
+          statistics.addBytes(host, n);
+        }
+      }
+
+      @Override
+      public void close() throws IOException {
+        in.close();
+      }
+    };
+  }
+}

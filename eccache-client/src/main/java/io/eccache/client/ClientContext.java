@@ -1,0 +1,216 @@
+package io.eccache.client;
+
+import alluxio.client.block.BlockWorkerInfo;
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.FileSystemContext;
+import alluxio.conf.AlluxioConfiguration;
+import alluxio.conf.PropertyKey;
+import alluxio.master.MasterClientContext;
+import io.eccache.common.ClientKeys;
+import io.eccache.common.CoordinatorClient;
+import io.eccache.common.EcCacheKeys;
+import io.eccache.common.SharedKeys;
+import io.eccache.common.UnderStorePaths;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything one eccache client process shares, created once and lent to the parts that work with
+ * it (as Alluxio's {@link FileSystemContext} lends channels and worker clients): the
+ * {@link EcCacheClient} and any {@link RedundancyMaintainer} made from it work through the same
+ * context. Nothing is created per request.
+ *
+ * <p>It owns:
+ * <ul>
+ *   <li>the Alluxio {@link FileSystemContext} (its own, or one shared with the application, which
+ *       it then never closes) and the {@link FileSystem} over it;
+ *   <li>the {@link CoordinatorClient};
+ *   <li>three executors: {@link #io()} for split reads and writes, {@link #readAhead()} for
+ *       streaming GETs' next window (it waits on split reads, so it is not {@code io}), and
+ *       {@link #background()} for ASYNC persists and re-caching, one at a time;
+ *   <li>the {@link DirectBufferPool} and the {@link ReadStatistics};
+ *   <li>the configuration values the client reads (timeouts, window, thresholds).
+ * </ul>
+ *
+ * <p>Close order ({@link #close()}): the background executor first, given up to 30 s so a pending
+ * ASYNC persist (the object's only way to S3) can finish; then read-ahead and split I/O are shut
+ * down without interrupts (a split read stops at its next slice by itself; an interrupted read also
+ * cancels its stream on the worker, work there for nothing); then, in a background thread, once
+ * those reads have given their worker clients back (at most 30 s), the coordinator client and, if
+ * it is the context's own, the file system and with it the Alluxio context. Closing the Alluxio
+ * context while reads still hold its worker clients would leave their channels open for good.
+ * Thread-safe.
+ */
+final class ClientContext implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ClientContext.class);
+  /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
+  private static final int IO_THREADS = 32;
+
+  private final FileSystemContext alluxio;
+  private final boolean ownsAlluxio;
+  private final FileSystem fs;
+  private final CoordinatorClient coordinator;
+  private final ExecutorService io;
+  private final ExecutorService readAhead;
+  private final ExecutorService background;
+  private final DirectBufferPool pool;
+  private final ReadStatistics statistics = new ReadStatistics();
+  private final UnderStorePaths underStorePaths;
+  private final long ioTimeoutMs;
+  private final long smallObjectThreshold;
+  private final long streamWindowBytes;
+  private final long workerListRefreshMs;
+  private final long maintenanceBandwidth;
+
+  private ClientContext(FileSystemContext alluxio, boolean ownsAlluxio) {
+    EcCacheKeys.registerAll();
+    this.alluxio = alluxio;
+    this.ownsAlluxio = ownsAlluxio;
+    this.fs = FileSystem.Factory.create(alluxio);
+    this.coordinator = new CoordinatorClient(
+        MasterClientContext.newBuilder(alluxio.getClientContext()).build());
+    this.io = Executors.newFixedThreadPool(IO_THREADS, daemonThreads("eccache-io-"));
+    this.readAhead = Executors.newCachedThreadPool(daemonThreads("eccache-readahead-"));
+    this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
+    AlluxioConfiguration conf = alluxio.getClusterConf();
+    this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
+    this.underStorePaths = new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX));
+    this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
+    this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
+    this.streamWindowBytes = conf.getBytes(ClientKeys.STREAM_WINDOW);
+    this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
+    this.maintenanceBandwidth = conf.getBytes(ClientKeys.MAINTENANCE_BANDWIDTH);
+  }
+
+  /** A context with its own Alluxio context, closed with it. */
+  static ClientContext create(AlluxioConfiguration conf) {
+    return new ClientContext(FileSystemContext.create(conf), true);
+  }
+
+  /** A context over the application's Alluxio context, which closing this one leaves open. */
+  static ClientContext sharing(FileSystemContext alluxio) {
+    return new ClientContext(alluxio, false);
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  FileSystem fs() {
+    return fs;
+  }
+
+  CoordinatorClient coordinator() {
+    return coordinator;
+  }
+
+  /** Split reads and writes. */
+  ExecutorService io() {
+    return io;
+  }
+
+  /** Streaming GETs' read-ahead of the next window. */
+  ExecutorService readAhead() {
+    return readAhead;
+  }
+
+  /** ASYNC persists and re-caching after a read from S3, one at a time. */
+  ExecutorService background() {
+    return background;
+  }
+
+  DirectBufferPool pool() {
+    return pool;
+  }
+
+  ReadStatistics statistics() {
+    return statistics;
+  }
+
+  /** The workers the Alluxio context knows now (refreshed every worker-list interval). */
+  List<BlockWorkerInfo> cachedWorkers() throws IOException {
+    return alluxio.getCachedWorkers();
+  }
+
+  UnderStorePaths underStorePaths() {
+    return underStorePaths;
+  }
+
+  /** The longest wait for one step of split I/O ({@code alluxio.user.eccache.io.timeout}). */
+  long ioTimeoutMs() {
+    return ioTimeoutMs;
+  }
+
+  /** Objects below this size are stored differently, so a PUT of unknown size looks this far ahead. */
+  long smallObjectThreshold() {
+    return smallObjectThreshold;
+  }
+
+  /** Object bytes a streaming read holds per window. */
+  long streamWindowBytes() {
+    return streamWindowBytes;
+  }
+
+  long workerListRefreshMs() {
+    return workerListRefreshMs;
+  }
+
+  /** Bytes per second a maintainer may read and write. */
+  long maintenanceBandwidth() {
+    return maintenanceBandwidth;
+  }
+
+  /** Closes in the order the class comment gives; returns at once, the last part runs behind. */
+  @Override
+  public void close() {
+    background.shutdown();
+    try {
+      // Let a pending ASYNC persist finish (it is the object's only way to S3), within reason.
+      background.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    background.shutdownNow();
+    // No interrupts: a split read still finishing stops at its next slice by itself, and an
+    // interrupted read also cancels its stream on the worker, which is work there for nothing.
+    readAhead.shutdown();
+    io.shutdown();
+    // Split reads still finishing (a late-binding extra, interrupted) hold worker clients of the
+    // context: they must give them back before the context closes, or those channels stay open
+    // for good. That can take a second; wait for it in the background, not in close().
+    Thread closer = new Thread(() -> {
+      for (ExecutorService executor : new ExecutorService[] {readAhead, io}) {
+        try {
+          if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
+            LOG.warn("eccache: split I/O still running 30 s after close(); closing anyway");
+            executor.shutdownNow();
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      coordinator.close();
+      if (ownsAlluxio) {
+        try {
+          fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)
+        } catch (IOException e) {
+          // closing; nothing left to do with it
+        }
+      }
+    }, "eccache-close");
+    closer.setDaemon(true);
+    closer.start();
+  }
+}

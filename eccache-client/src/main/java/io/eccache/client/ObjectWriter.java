@@ -1,0 +1,194 @@
+package io.eccache.client;
+
+import alluxio.AlluxioURI;
+import alluxio.client.block.BlockWorkerInfo;
+import alluxio.client.file.FileOutStream;
+import alluxio.exception.AlluxioException;
+import alluxio.exception.status.UnavailableException;
+import alluxio.grpc.GrpcUtils;
+import alluxio.grpc.WorkerNetAddress;
+import io.eccache.common.ObjectKeys;
+import io.eccache.common.SchemeProtos;
+import io.eccache.common.StripeGeometry;
+import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.CommitRequest;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.Split;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A PUT's protocol, for users' PUTs and eccache's own (re-caching, rewriting): states what it knows
+ * to the coordinator ({@code Allocate}), writes the splits where the layout says with the
+ * {@link StripedWriter} (and a THROUGH copy to a staging file in the under store), writes the splits
+ * whose worker failed again on others ({@code PlaceSplit} and the {@link SplitRebuilder}), and
+ * commits with a CRC32C per cell. Until the commit, readers see the previous version or nothing;
+ * if it throws, the previous version stays, in the cache and in the under store.
+ */
+final class ObjectWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(ObjectWriter.class);
+
+  private final ClientContext context;
+  private final StripedWriter striped;
+  private final SplitRebuilder rebuilder;
+  private final UnderStore underStore;
+
+  ObjectWriter(ClientContext context, SplitRebuilder rebuilder) {
+    this.context = context;
+    this.striped = new StripedWriter(context);
+    this.rebuilder = rebuilder;
+    this.underStore = new UnderStore(context);
+  }
+
+  /**
+   * Writes and commits one PUT; returns its allocation (the layout and staging path it used).
+   *
+   * @param alreadyPersisted the under-store file that holds exactly these bytes (when caching
+   *     again from it), so the layout says so without writing them again; else null
+   * @param replaces for eccache's own re-caching and rewriting, the write id (or "" for none) the
+   *     key must still hold at the commit, so a user's PUT or delete meanwhile wins; null for a
+   *     user's PUT
+   */
+  AllocateResponse put(String key, ByteSource source, long length, PutOptions options,
+      UnderStore.UnderStoreFile alreadyPersisted, String replaces) throws IOException {
+    ObjectKeys.check(key);
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null");
+    }
+    if (options.writeMode() != WriteMode.CACHE_ONLY && alreadyPersisted == null) {
+      underStore.paths().checkNameLength(key);
+    }
+    if (options.scheme().isEmpty() && length < 0) {
+      // The coordinator decides how to store it, and a small object is stored differently: look
+      // ahead far enough to tell it the size of a small one.
+      long threshold = context.smallObjectThreshold();
+      byte[] head = source.readUpTo(Math.toIntExact(threshold));
+      if (head.length < threshold) {
+        length = head.length;
+      }
+      source = ByteSource.concat(head, source);
+    }
+    AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
+        .setObjectSize(length);
+    options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))
+        .setTuned(options.tuned()));
+    AllocateResponse allocation = context.coordinator().allocate(request.build());
+    awaitWorkersKnown(allocation.getSplitsList());
+    boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null;
+    // Staged under a name no key has; the commit publishes it, so a failed PUT leaves S3 as it was.
+    FileOutStream persist = through
+        ? underStore.openForWrite(key, allocation.getStagingPath()) : null;
+    StripedWriter.Result written;
+    try {
+      written = striped.write(allocation, source, length, persist);
+      if (!written.failed.isEmpty()) {
+        rewriteFailedSplits(allocation, written);
+      }
+      if (persist != null) {
+        try {
+          persist.close(); // before the commit: once visible, the object is also in S3
+        } catch (IOException | RuntimeException e) {
+          throw new UnavailableException("writing '" + key + "' to the under store (S3) failed: "
+              + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not committed: readers keep seeing the previous version; the coordinator forgets the
+      // allocation after alluxio.master.eccache.allocation.timeout.
+      if (persist != null) {
+        underStore.cancelQuietly(persist, allocation.getStagingPath());
+      }
+      throw e;
+    }
+    Layout layout = allocation.getLayout();
+    CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
+        .setWriteId(layout.getWriteId()).addAllCrc32C(written.crc32c)
+        .setObjectSize(written.objectSize).setPersisted(through);
+    if (alreadyPersisted != null) {
+      commit.setUfsPath(alreadyPersisted.path).setUfsFileId(alreadyPersisted.fileId);
+    }
+    if (replaces != null) {
+      // Re-caching or rewriting: only while the key still holds what it did when that began.
+      commit.setConditional(true).setExpectedWriteId(replaces);
+    }
+    context.coordinator().commit(commit.build());
+    return allocation;
+  }
+
+  /**
+   * Late binding for writes: the splits whose worker failed during the PUT are written again, each
+   * on a live worker the coordinator picks among those holding none of this write's splits, rebuilt
+   * from the splits that were written (read back and coded like a repair). Their checksums are the
+   * ones computed while encoding: the rebuilt bytes are the same.
+   */
+  private void rewriteFailedSplits(AllocateResponse allocation, StripedWriter.Result written)
+      throws IOException {
+    Layout allocated = allocation.getLayout();
+    StripeGeometry g = new StripeGeometry(written.objectSize,
+        SchemeProtos.of(allocated).dataSplits(), allocated.getCellSize());
+    Layout layout = allocated.toBuilder().setObjectSize(written.objectSize)
+        .setSplitSize(g.splitSize()).clearCrc32C().addAllCrc32C(written.crc32c).build();
+    LookupResponse.Builder survivors = LookupResponse.newBuilder().setLayout(layout);
+    List<WorkerNetAddress> used = new ArrayList<>();
+    for (Split split : allocation.getSplitsList()) {
+      used.add(split.getWorker());
+      Split.Builder s = split.toBuilder().setLive(false);
+      if (!written.failed.contains(split.getIndex())) {
+        try {
+          s.setStatus(GrpcUtils.toProto(context.fs().getStatus(new AlluxioURI(split.getPath()))
+              .getFileInfo())).setLive(true);
+        } catch (AlluxioException e) {
+          throw new IOException("re-reading split " + split.getPath() + " failed: "
+              + e.getMessage(), e);
+        }
+      }
+      survivors.addSplits(s);
+    }
+    List<WorkerNetAddress> targets = new ArrayList<>();
+    for (int i = 0; i < written.failed.size(); i++) {
+      WorkerNetAddress target =
+          context.coordinator().placeSplit(allocated.getKey(), allocated.getWriteId(), used);
+      used.add(target);
+      targets.add(target);
+    }
+    LOG.info("eccache: PUT '{}': rewriting split(s) {} on other workers", allocated.getKey(),
+        written.failed);
+    rebuilder.write(survivors.build(), written.failed, targets, null, new long[1]);
+    ClientMetrics.SPLITS_REPLACED.inc(written.failed.size());
+  }
+
+  /**
+   * Waits (at most two worker-list refreshes) until this client knows every worker the coordinator
+   * placed a split on: a pinned write to a worker missing from the client's list (one just started)
+   * fails with "no worker with enough space".
+   */
+  private void awaitWorkersKnown(List<Split> splits) throws IOException {
+    Set<String> wanted = new HashSet<>();
+    for (Split s : splits) {
+      wanted.add(s.getWorker().getHost() + ":" + s.getWorker().getRpcPort());
+    }
+    long deadline = System.currentTimeMillis() + 2 * context.workerListRefreshMs() + 1000;
+    while (true) {
+      Set<String> known = new HashSet<>();
+      for (BlockWorkerInfo w : context.cachedWorkers()) {
+        known.add(w.getNetAddress().getHost() + ":" + w.getNetAddress().getRpcPort());
+      }
+      if (known.containsAll(wanted) || System.currentTimeMillis() > deadline) {
+        return; // past the deadline the write itself reports what is wrong
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for the worker list", e);
+      }
+    }
+  }
+}
