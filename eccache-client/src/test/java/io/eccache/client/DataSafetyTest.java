@@ -32,38 +32,34 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.eccache.testkit.SharedCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Nothing lost, nothing mixed: the key space is injective, a failed PUT leaves the previous version,
- * delete touches one key, and readers finish the version they started. Each test uses its own keys.
+ * delete touches one key, and readers finish the version they started. Each test uses its own keys
+ * and its own client (200 KB stream windows) on the client tests' shared cluster
+ * ({@link ClientTestCluster}: its 6 s allocation timeout and 60 s grace are set for this class).
  */
 class DataSafetyTest {
-  private static final int WORKERS = 5;
-  private static EmbeddedCluster cluster;
-  private static EcCacheClient cache;
+  private static final int WORKERS = ClientTestCluster.WORKERS;
+  @RegisterExtension
+  static final SharedCluster CLUSTER = ClientTestCluster.fiveWorkers();
+  private EmbeddedCluster cluster;
+  private EcCacheClient cache;
 
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
-        .workerTimeout("3s").property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
-        .property(EcCacheKeys.CELL_SIZE, "64KB").property(EcCacheKeys.USER_STREAM_WINDOW, "200KB")
-        // Short, so the sweep is seen within a test; the grace outlasts every read here.
-        .property(EcCacheKeys.ALLOCATION_TIMEOUT, "6s").property(EcCacheKeys.RETIRED_GRACE, "60s")
-        .start();
-    cache = EcCacheClient.create(cluster.fileSystemContext());
+  @BeforeEach
+  void start() throws Exception {
+    cluster = CLUSTER.cluster();
+    cache = ClientTestCluster.client(cluster, EcCacheKeys.USER_STREAM_WINDOW, "200KB");
   }
 
-  @AfterAll
-  static void stop() {
-    if (cache != null) {
-      cache.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  @AfterEach
+  void stop() {
+    cache.close();
   }
 
   private static byte[] bytes(int n, long seed) {

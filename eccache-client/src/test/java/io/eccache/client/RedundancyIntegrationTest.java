@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.eccache.common.EcCacheKeys;
 import io.eccache.common.proto.StatsResponse;
 import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,36 +22,41 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Popularity-driven redundancy end to end: the coordinator re-tunes from lookups, a maintainer in
  * this JVM (a client, not the master) moves the bytes, and readers keep getting the right bytes.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedundancyIntegrationTest {
   private static final int WORKERS = 8;
   private static final int SIZE = 1_200_000;
+  /** Its own spec (8 workers, re-tuning every second): the popularity budget is cluster-wide. */
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(WORKERS).workerMemoryBytes(96L << 20)
+      .workerTimeout("3s")
+      .property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
+      .property(EcCacheKeys.CELL_SIZE, "64KB")
+      // k = 3, r = 1 costs 33%; a 60% budget leaves room for extra parities.
+      .property(EcCacheKeys.MEMORY_OVERHEAD, 0.6)
+      .property(EcCacheKeys.POPULARITY_PERIOD, "1s")
+      .property(EcCacheKeys.RETUNE_INTERVAL, "1s")
+      .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+      .build();
   private static EmbeddedCluster cluster;
   private static EcCacheClient cache;
   private static RedundancyMaintainer maintainer;
   private static final Map<String, byte[]> objects = new HashMap<>();
 
+  /**
+   * The class's objects, read (never written) by every test: each test drives popularity and
+   * workers from whatever state the others left, and the workers a test stops are started again
+   * after it (SharedCluster).
+   */
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(96L << 20)
-        .workerTimeout("3s")
-        .property(EcCacheKeys.DEFAULT_K, 3).property(EcCacheKeys.DEFAULT_R, 1)
-        .property(EcCacheKeys.CELL_SIZE, "64KB")
-        // k = 3, r = 1 costs 33%; a 60% budget leaves room for extra parities.
-        .property(EcCacheKeys.MEMORY_OVERHEAD, 0.6)
-        .property(EcCacheKeys.POPULARITY_PERIOD, "1s")
-        .property(EcCacheKeys.RETUNE_INTERVAL, "1s")
-        .property(EcCacheKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-        .start();
+    cluster = CLUSTER.cluster();
     cache = EcCacheClient.create(cluster.fileSystemContext());
     maintainer = RedundancyMaintainer.create(cache).start(200);
     for (String ns : new String[] {"ec", "sr", "sp"}) {
@@ -71,9 +77,6 @@ class RedundancyIntegrationTest {
     }
     if (cache != null) {
       cache.close();
-    }
-    if (cluster != null) {
-      cluster.close();
     }
   }
 
@@ -154,7 +157,6 @@ class RedundancyIntegrationTest {
   }
 
   @Test
-  @Order(1)
   void aHotObjectGainsParitiesAndLosesThemWhenItCools() throws Exception {
     assertEquals(1, stat("ec/o0").r());
     assertTrue(stat("ec/o0").tuned());
@@ -183,7 +185,6 @@ class RedundancyIntegrationTest {
   }
 
   @Test
-  @Order(2)
   void selectiveReplicationAndSpCacheFollowPopularityToo() throws Exception {
     assertEquals("replica", stat("sr/o0").scheme());
     assertEquals(0, stat("sr/o0").r(), "a tuned replicated object starts as one copy");
@@ -199,7 +200,6 @@ class RedundancyIntegrationTest {
   }
 
   @Test
-  @Order(3)
   void lostSplitsAreRebuiltAndASecondFailureLosesNothing() throws Exception {
     List<String> ecKeys = new ArrayList<>();
     for (String key : objects.keySet()) {

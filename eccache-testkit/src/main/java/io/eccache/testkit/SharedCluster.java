@@ -87,6 +87,7 @@ public final class SharedCluster
     private String workerTimeout = "10s";
     private final Map<String, String> properties = new TreeMap<>();
     private final Map<String, PropertyKey> keys = new TreeMap<>();
+    private final Map<String, Object> values = new TreeMap<>();
 
     /** Number of workers. */
     public Builder workers(int n) {
@@ -110,6 +111,7 @@ public final class SharedCluster
     public Builder property(PropertyKey key, Object value) {
       properties.put(key.getName(), String.valueOf(value));
       keys.put(key.getName(), key);
+      values.put(key.getName(), value);
       return this;
     }
 
@@ -124,6 +126,7 @@ public final class SharedCluster
     final String workerTimeout;
     final Map<String, String> properties;
     final Map<String, PropertyKey> keys;
+    final Map<String, Object> values;
 
     Spec(Builder b) {
       workers = b.workers;
@@ -131,13 +134,14 @@ public final class SharedCluster
       workerTimeout = b.workerTimeout;
       properties = Map.copyOf(b.properties);
       keys = Map.copyOf(b.keys);
+      values = Map.copyOf(b.values);
     }
 
     EmbeddedCluster start() throws IOException {
       EmbeddedCluster.Builder b = EmbeddedCluster.builder().workers(workers)
           .workerMemoryBytes(workerMemoryBytes).workerTimeout(workerTimeout);
-      for (Map.Entry<String, String> p : new TreeMap<>(properties).entrySet()) {
-        b.property(keys.get(p.getKey()), p.getValue());
+      for (String name : new TreeMap<>(properties).keySet()) {
+        b.property(keys.get(name), values.get(name)); // as given: Alluxio checks the value's type
       }
       return b.start();
     }
