@@ -20,8 +20,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -50,12 +50,12 @@ class RedundancyIntegrationTest {
   private static final Map<String, byte[]> objects = new HashMap<>();
 
   /**
-   * The class's objects, read (never written) by every test: each test drives popularity and
-   * workers from whatever state the others left, and the workers a test stops are started again
-   * after it (SharedCluster).
+   * Each test's own client, maintainer and objects: the same 18 keys, PUT fresh before the test and
+   * deleted after it (a delete also forgets the key's popularity), so every test starts from new
+   * objects nobody has read; the workers a test stops are started again after it (SharedCluster).
    */
-  @BeforeAll
-  static void start() throws Exception {
+  @BeforeEach
+  void start() throws Exception {
     cluster = CLUSTER.cluster();
     cache = EcCacheClient.create(cluster.fileSystemContext());
     maintainer = RedundancyMaintainer.create(cache).start(200);
@@ -70,12 +70,14 @@ class RedundancyIntegrationTest {
     }
   }
 
-  @AfterAll
-  static void stop() {
-    if (maintainer != null) {
+  @AfterEach
+  void stop() throws Exception {
+    try {
       maintainer.close();
-    }
-    if (cache != null) {
+      for (String key : objects.keySet()) {
+        cache.delete(key);
+      }
+    } finally {
       cache.close();
     }
   }
