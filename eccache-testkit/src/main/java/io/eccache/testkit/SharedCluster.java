@@ -34,9 +34,9 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p><b>Sharing.</b> A cluster is started when a test (or a {@code @BeforeAll} method, via
- * {@link #cluster()}) first needs it, so a class whose {@code @BeforeAll} aborts on an assumption
- * never starts one. Later classes with an equal spec reuse it; a class with another spec closes it
+ * <p><b>Sharing.</b> A cluster is started when a test, a {@code @BeforeEach} or a {@code @BeforeAll}
+ * method first asks for it ({@link #cluster()} or a parameter), so a class whose {@code @BeforeAll}
+ * aborts on an assumption, or a test that needs no cluster, never starts one. Later classes with an equal spec reuse it; a class with another spec closes it
  * and starts its own (Alluxio's {@code Configuration} is global: one in-process cluster per JVM);
  * the last one is closed at the end of the run, from the root {@code ExtensionContext.Store}. The
  * surefire settings here (forkCount 1, reuseForks true, its defaults) run all of a module's classes
@@ -210,12 +210,9 @@ public final class SharedCluster
   }
 
   @Override
-  public void beforeEach(ExtensionContext context) throws IOException {
+  public void beforeEach(ExtensionContext context) {
     prefix = context.getRequiredTestClass().getSimpleName() + "/"
         + context.getRequiredTestMethod().getName() + "-" + TESTS.incrementAndGet() + "/";
-    if (spec != null) {
-      cluster();
-    }
   }
 
   @Override
