@@ -36,14 +36,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Sharing.</b> A cluster is started when a test, a {@code @BeforeEach} or a {@code @BeforeAll}
  * method first asks for it ({@link #cluster()} or a parameter), so a class whose {@code @BeforeAll}
- * aborts on an assumption, or a test that needs no cluster, never starts one. Later classes with an equal spec reuse it; a class with another spec closes it
- * and starts its own (Alluxio's {@code Configuration} is global: one in-process cluster per JVM);
- * the last one is closed at the end of the run, from the root {@code ExtensionContext.Store}. The
- * surefire settings here (forkCount 1, reuseForks true, its defaults) run all of a module's classes
- * in one JVM and one JUnit Platform run, so classes of one module share; modules never do. Declare
- * one spec per module in a helper (e.g. {@code ClientTestCluster}) so classes that can share do.
- * Give classes of one spec neighbouring names or a class order if you add specs: every switch
- * costs a cluster start.
+ * aborts on an assumption, or a test that needs no cluster, never starts one. Later classes with an
+ * equal spec reuse it; a class with another spec closes it and starts its own (Alluxio's
+ * {@code Configuration} is global: one in-process cluster per JVM); the last one is closed at the
+ * end of the run, from the root {@code ExtensionContext.Store}. The surefire settings here
+ * (forkCount 1, reuseForks true: its defaults, not overridden in any pom) run all of a module's
+ * classes in one JVM and one JUnit Platform run, so classes of one module share a cluster and
+ * modules never do. Declare a module's common spec once in a helper (eccache-client's
+ * {@code ClientTestCluster}) so the classes that can share do, and keep classes of one spec next to
+ * each other in the class order (eccache-client runs classes by name, set in its
+ * {@code junit-platform.properties}): every switch of spec costs a cluster start.
  *
  * <p><b>Isolation.</b> Tests must make their own objects ({@link #key(String)} is a prefix unique
  * to the test) and never depend on another test's. After each test every stopped worker is started
