@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.eccache.common.EcCacheMetrics;
 import io.eccache.common.MasterKeys;
-import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -26,37 +26,31 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** put, get, stat, ls, rm and stats against a real 4-worker cluster, as a script would use them. */
 class ClusterCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static EmbeddedCluster cluster;
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(4).workerMemoryBytes(64L << 20)
+      .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1)
+      // What a deployment running the demo and the benchmark sets on its master.
+      .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+      .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
+      .build();
   private static String master;
 
   @TempDir static Path dir;
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(4).workerMemoryBytes(64L << 20)
-        .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1)
-        // What a deployment running the demo and the benchmark sets on its master.
-        .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-        .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
-        .start();
+    CLUSTER.cluster();
     master = Configuration.getString(PropertyKey.MASTER_HOSTNAME) + ":"
         + Configuration.getInt(PropertyKey.MASTER_RPC_PORT);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   /** A finished command: exit status, stdout, stderr. */

@@ -10,6 +10,7 @@ import alluxio.conf.Source;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.testkit.ProcessCluster;
+import io.eccache.testkit.SharedCluster;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Crashes for real: workers and the master are separate JVMs ({@link ProcessCluster}) killed with
@@ -35,6 +37,9 @@ import org.junit.jupiter.api.Test;
  * PUT that fails leaves the previous version. Each test restarts what it killed.
  */
 class CrashTest {
+  /** Its servers are other JVMs: close this JVM's shared cluster, if any, first. */
+  @RegisterExtension
+  static final SharedCluster NO_SHARED_CLUSTER = SharedCluster.none();
   private static final int WORKERS = 6;
   private static ProcessCluster cluster;
   private static EcCacheClient cache;

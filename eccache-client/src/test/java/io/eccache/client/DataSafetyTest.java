@@ -14,13 +14,13 @@ import alluxio.exception.status.NotFoundException;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
-import io.eccache.common.MasterKeys;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.Scheme;
 import io.eccache.common.proto.SchemeKind;
 import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,42 +37,34 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Nothing lost, nothing mixed: the key space is injective, a failed PUT leaves the previous version,
- * delete touches one key, and readers finish the version they started. Each test uses its own keys.
+ * delete touches one key, and readers finish the version they started. Each test uses its own keys
+ * and its own client (200 KB stream windows) on the client tests' shared cluster
+ * ({@link ClientTestCluster}: its 6 s allocation timeout and 60 s grace are set for this class).
  */
 class DataSafetyTest {
-  private static final int WORKERS = 5;
-  /** Long: a slow first PUT on a loaded machine must not be abandoned. */
-  private static final Duration ALLOCATION_TIMEOUT = Duration.ofMinutes(10);
-  private static EmbeddedCluster cluster;
-  private static EcCacheClient cache;
+  private static final int WORKERS = ClientTestCluster.WORKERS;
+  private static final Duration ALLOCATION_TIMEOUT = ClientTestCluster.ALLOCATION_TIMEOUT;
+  @RegisterExtension
+  static final SharedCluster CLUSTER = ClientTestCluster.fiveWorkers();
+  private EmbeddedCluster cluster;
+  private EcCacheClient cache;
 
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
-        .workerTimeout("3s").property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
-        .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "200KB")
-        // The sweep test moves the coordinator's clock past the allocation timeout instead of
-        // waiting for it; the grace outlasts every read here.
-        .property(MasterKeys.ALLOCATION_TIMEOUT, ALLOCATION_TIMEOUT.toMillis() + "ms")
-        .property(MasterKeys.RETIRED_GRACE, "60s")
-        .start();
-    cache = EcCacheClient.create(cluster.fileSystemContext());
+  @BeforeEach
+  void start() throws Exception {
+    cluster = CLUSTER.cluster();
+    cache = ClientTestCluster.client(cluster, ClientKeys.STREAM_WINDOW, "200KB");
   }
 
-  @AfterAll
-  static void stop() {
-    if (cache != null) {
-      cache.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  @AfterEach
+  void stop() {
+    cache.close();
   }
 
   private static byte[] bytes(int n, long seed) {
@@ -283,7 +275,7 @@ class DataSafetyTest {
     assertEquals(List.of(current), names(objectDir));
   }
 
-  private static List<String> names(String dir) throws Exception {
+  private List<String> names(String dir) throws Exception {
     return cluster.fileSystem().listStatus(new AlluxioURI(dir)).stream()
         .map(URIStatus::getName).collect(java.util.stream.Collectors.toList());
   }

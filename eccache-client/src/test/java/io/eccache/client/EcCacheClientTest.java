@@ -12,11 +12,6 @@ import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
-import io.eccache.common.ClientKeys;
-import io.eccache.common.MasterKeys;
-import io.eccache.common.ObjectPaths;
-import io.eccache.common.RedundancyScheme;
-import io.eccache.testkit.EmbeddedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -24,39 +19,37 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
+import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.testkit.SharedCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** PUT and GET end to end over a real cluster of 5 workers. */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+/**
+ * PUT and GET end to end over a real cluster of 5 workers, shared with the other client tests
+ * ({@link ClientTestCluster}); each test has its own client and keys, and the workers it stops are
+ * started again after it.
+ */
 class EcCacheClientTest {
-  private static final int WORKERS = 5;
+  private static final int WORKERS = ClientTestCluster.WORKERS;
   private static final int MB = 1_000_000;
-  private static EmbeddedCluster cluster;
-  private static EcCacheClient cache;
+  @RegisterExtension
+  static final SharedCluster CLUSTER = ClientTestCluster.fiveWorkers();
+  private EmbeddedCluster cluster;
+  private EcCacheClient cache;
 
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(128L << 20)
-        .workerTimeout("3s").property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
-        // Small cells and windows, so objects of a few MB span many stripes and stream windows.
-        .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "400KB")
-        .start();
-    cache = EcCacheClient.create(cluster.fileSystemContext());
+  @BeforeEach
+  void start() throws Exception {
+    cluster = CLUSTER.cluster();
+    cache = ClientTestCluster.client(cluster);
   }
 
-  @AfterAll
-  static void stop() {
-    if (cache != null) {
-      cache.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  @AfterEach
+  void stop() {
+    cache.close();
   }
 
   private static byte[] bytes(int n, long seed) {
@@ -66,7 +59,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(1)
   void roundTripsByteForByte() throws Exception {
     Random random = new Random(42);
     int[] sizes = {0, 1, MB - 1, MB, MB + 1, 40 * MB, 1 + random.nextInt(3 * MB),
@@ -91,7 +83,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(2)
   void splitsLandOnDistinctWorkers() throws Exception {
     cache.put("distinct", bytes(3 * MB, 9), PutOptions.code(3, 2));
     String dir = new ObjectPaths("/.eccache").objectDirectory("distinct");
@@ -110,7 +101,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(3)
   void aRePutReplacesTheObject() throws Exception {
     cache.put("versioned", bytes(500_000, 1), PutOptions.code(2, 1));
     byte[] second = bytes(700_000, 2);
@@ -120,8 +110,8 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(4)
   void badInputGetsATypedErrorThatSaysWhatToDo() throws Exception {
+    cache.put("to-delete", bytes(500_000, 1), PutOptions.code(2, 1));
     NotFoundException missing = assertThrows(NotFoundException.class, () -> cache.get("nope"));
     assertTrue(missing.getMessage().contains("PUT it first"), missing.getMessage());
     FailedPreconditionException wide = assertThrows(FailedPreconditionException.class,
@@ -131,14 +121,13 @@ class EcCacheClientTest {
     assertThrows(InvalidArgumentException.class, () -> cache.get(""));
     assertThrows(InvalidArgumentException.class, () -> cache.put(null, new byte[1]));
     assertThrows(IllegalArgumentException.class, () -> PutOptions.code(0, 1));
-    assertThrows(IllegalArgumentException.class, () -> cache.get("versioned", -1));
-    assertTrue(cache.delete("versioned"));
-    assertFalse(cache.delete("versioned"));
-    assertThrows(NotFoundException.class, () -> cache.get("versioned"));
+    assertThrows(IllegalArgumentException.class, () -> cache.get("to-delete", -1));
+    assertTrue(cache.delete("to-delete"));
+    assertFalse(cache.delete("to-delete"));
+    assertThrows(NotFoundException.class, () -> cache.get("to-delete"));
   }
 
   @Test
-  @Order(5)
   void aCorruptSplitIsDetectedAndAnotherReadInstead() throws Exception {
     byte[] data = bytes(600_000, 77);
     cache.put("corrupt", data, PutOptions.code(3, 2));
@@ -160,7 +149,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(6)
   void aKeyOnlyInS3IsReadThroughAndCached() throws Exception {
     byte[] data = bytes(345_678, 5);
     // Put there by someone else, straight into the bucket: Alluxio has never seen it.
@@ -178,7 +166,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(7)
   void aThroughPutReachesS3() throws Exception {
     byte[] data = bytes(1_234_567, 3);
     cache.put("persisted/object", data, PutOptions.code(3, 2).writeMode(WriteMode.THROUGH));
@@ -189,7 +176,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(8)
   void everyObjectStillReadsWithAWorkerStopped() throws Exception {
     List<byte[]> objects = new java.util.ArrayList<>();
     for (int i = 0; i < 12; i++) {
@@ -215,7 +201,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(9)
   void withMoreThanRWorkersGoneReadsFallBackToS3() throws Exception {
     byte[] data = bytes(900_000, 4);
     cache.put("fragile", data, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
@@ -240,7 +225,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(10)
   void aStaleS3CopyIsNeverServed() throws Exception {
     byte[] old = bytes(50_000, 1);
     byte[] current = bytes(50_000, 2);
@@ -274,7 +258,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(11)
   void concurrentPutsOfOneKeyLeaveOneWholeVersion() throws Exception {
     byte[][] versions = new byte[4][];
     for (int v = 0; v < versions.length; v++) {
@@ -316,7 +299,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(12)
   void streamedPutsAndGetsSpanManyStripesAndWindows() throws Exception {
     byte[] data = bytes(3_000_001, 12);
     // Length not known: striped as it arrives. 64 KB cells, k = 3: 16 stripes.
@@ -368,7 +350,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(14)
   void aStreamFinishesFromS3WhenWorkersDieMidRead() throws Exception {
     byte[] data = bytes(2_500_000, 14);
     cache.put("mid-read", data, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
@@ -392,7 +373,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(15)
   void anAsyncPutReachesS3AndIsThenMarkedPersisted() throws Exception {
     byte[] data = bytes(1_500_000, 15);
     cache.put("async", data, PutOptions.code(3, 1).writeMode(WriteMode.ASYNC));
@@ -406,7 +386,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(16)
   void withS3DownAThroughPutFailsCleanlyAndTheCacheStillServes() throws Exception {
     byte[] before = bytes(1_200_000, 16);
     cache.put("s3-outage", before, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
@@ -431,7 +410,6 @@ class EcCacheClientTest {
   }
 
   @Test
-  @Order(13)
   void smallObjectsAreStoredAsWholeCopiesOnDistinctWorkers() throws Exception {
     byte[] small = bytes(200_000, 13);
     cache.put("small", small);

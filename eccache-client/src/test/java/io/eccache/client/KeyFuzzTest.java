@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
-import io.eccache.common.MasterKeys;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.UnderStorePaths;
-import io.eccache.testkit.EmbeddedCluster;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -21,34 +19,55 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.eccache.testkit.SharedCluster;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Thousands of generated keys, dense in what could alias (dots, slashes, percent signs, the
  * internal namespace's names, surrogates, control characters, maximum lengths), PUT in random
  * write modes: every stored key reads back its own bytes and {@code list("")} holds exactly them.
+ * On the client tests' shared cluster ({@link ClientTestCluster}): it deletes every object first
+ * (other tests' objects are theirs to make again) and closes the cluster when done.
  */
 class KeyFuzzTest {
   private static final int KEYS = Integer.getInteger("eccache.fuzz.keys", 800);
-  private static EmbeddedCluster cluster;
+  @RegisterExtension
+  static final SharedCluster CLUSTER = ClientTestCluster.fiveWorkers();
   private static EcCacheClient cache;
 
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(3).workerMemoryBytes(128L << 20)
-        .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1).start();
-    cache = EcCacheClient.create(cluster.fileSystemContext());
+  @BeforeEach
+  void start() throws Exception {
+    cache = ClientTestCluster.client(CLUSTER.cluster());
+    // The fuzz needs the whole key space: list("") must hold exactly what it stores.
+    removeEveryObject();
+    assertEquals(List.of(), cache.list(""), "the key space is empty before the fuzz");
   }
 
-  @AfterAll
-  static void stop() {
-    if (cache != null) {
-      cache.close();
-    }
-    if (cluster != null) {
-      cluster.close();
+  /**
+   * Hundreds of odd keys are left: closing the cluster is cheaper than deleting them (the next class
+   * of this spec, if any, starts a fresh one; in name order none does).
+   */
+  @AfterEach
+  void stop() {
+    cache.close();
+    CLUSTER.discard();
+  }
+
+  /**
+   * Deletes every key; one whose S3 name the test's S3 server cannot take (its delete fails with a
+   * 500) is evicted from the cache instead.
+   */
+  private static void removeEveryObject() throws IOException {
+    for (String key : cache.list("")) {
+      try {
+        cache.delete(key);
+      } catch (IOException e) {
+        cache.evict(key);
+      }
     }
   }
 

@@ -8,9 +8,12 @@ import io.eccache.common.proto.Split;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.LoopbackShaper;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
+import io.eccache.testkit.SharedCluster;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One worker made slow with tc (what it sends capped at 8 Mbit/s, so its 1 MiB split needs about a
@@ -21,25 +24,27 @@ class LateBindingTest {
   private static final int SLOW_KBIT = 8_000;
   /** The slow worker's 1 MiB split at 8 Mbit/s. */
   private static final long SLOW_SPLIT_MS = (1L << 20) * 8 / SLOW_KBIT;
-  private static EmbeddedCluster cluster;
-  private static EcCacheClient cache;
+  /** Its own spec: 4 MB cells (each split one 1 MiB piece) and the default stream window. */
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(5).workerMemoryBytes(64L << 20).build();
+  private EmbeddedCluster cluster;
+  private EcCacheClient cache;
 
   @BeforeAll
-  static void start() throws Exception {
+  static void shaping() {
     assumeTrue(LoopbackShaper.isAvailable(),
         "tc cannot shape loopback here (needs root and sch_htb): late-binding test skipped");
-    cluster = EmbeddedCluster.builder().workers(5).workerMemoryBytes(64L << 20).start();
-    cache = EcCacheClient.create(cluster.fileSystemContext());
   }
 
-  @AfterAll
-  static void stop() {
-    if (cache != null) {
-      cache.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  @BeforeEach
+  void start() throws Exception {
+    cluster = CLUSTER.cluster();
+    cache = ClientTestCluster.client(cluster);
+  }
+
+  @AfterEach
+  void stop() {
+    cache.close();
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.eccache.common.MasterKeys;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,18 +24,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Popularity-driven redundancy end to end: the coordinator re-tunes from lookups, a maintainer in
  * this JVM (a client, not the master) moves the bytes, and readers keep getting the right bytes.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedundancyIntegrationTest {
   private static final int WORKERS = 8;
   private static final int SIZE = 1_200_000;
@@ -43,24 +41,32 @@ class RedundancyIntegrationTest {
   /** The reads one round (one popularity period) waits for when there is a load. */
   private static final int READS_PER_PERIOD = 60;
   private static final int MAX_ROUNDS = 60;
+  /** Its own spec (8 workers; re-tuning runs only when a test ticks it): the popularity budget is cluster-wide. */
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(WORKERS).workerMemoryBytes(96L << 20)
+      .workerTimeout("3s")
+      .property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
+      .property(MasterKeys.CELL_SIZE, "64KB")
+      // k = 3, r = 1 costs 33%; a 60% budget leaves room for extra parities.
+      .property(MasterKeys.MEMORY_OVERHEAD, 0.6)
+      .property(MasterKeys.POPULARITY_PERIOD, "1s")
+      // Only the test's own passes run (see converge); the heartbeat thread would wait an hour.
+      .property(MasterKeys.RETUNE_INTERVAL, "1h")
+      .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+      .build();
   private static EmbeddedCluster cluster;
   private static EcCacheClient cache;
   private static RedundancyMaintainer maintainer;
   private static final Map<String, byte[]> objects = new HashMap<>();
 
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(96L << 20)
-        .workerTimeout("3s")
-        .property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
-        .property(MasterKeys.CELL_SIZE, "64KB")
-        // k = 3, r = 1 costs 33%; a 60% budget leaves room for extra parities.
-        .property(MasterKeys.MEMORY_OVERHEAD, 0.6)
-        .property(MasterKeys.POPULARITY_PERIOD, "1s")
-        // Only the test's own passes run (see converge); the heartbeat thread would wait an hour.
-        .property(MasterKeys.RETUNE_INTERVAL, "1h")
-        .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-        .start();
+  /**
+   * Each test's own client, maintainer and objects: the same 18 keys, PUT fresh before the test and
+   * deleted after it (a delete also forgets the key's popularity), so every test starts from new
+   * objects nobody has read; the workers a test stops are started again after it (SharedCluster).
+   */
+  @BeforeEach
+  void start() throws Exception {
+    cluster = CLUSTER.cluster();
     cache = EcCacheClient.create(cluster.fileSystemContext());
     maintainer = RedundancyMaintainer.create(cache); // run by converge, in the test's thread
     for (String ns : new String[] {"ec", "sr", "sp"}) {
@@ -74,16 +80,15 @@ class RedundancyIntegrationTest {
     }
   }
 
-  @AfterAll
-  static void stop() {
-    if (maintainer != null) {
+  @AfterEach
+  void stop() throws Exception {
+    try {
       maintainer.close();
-    }
-    if (cache != null) {
+      for (String key : objects.keySet()) {
+        cache.delete(key);
+      }
+    } finally {
       cache.close();
-    }
-    if (cluster != null) {
-      cluster.close();
     }
   }
 
@@ -188,7 +193,6 @@ class RedundancyIntegrationTest {
   }
 
   @Test
-  @Order(1)
   void aHotObjectGainsParitiesAndLosesThemWhenItCools() throws Exception {
     assertEquals(1, parities("ec/o0"));
     assertTrue(stat("ec/o0").tuned());
@@ -218,7 +222,6 @@ class RedundancyIntegrationTest {
   }
 
   @Test
-  @Order(2)
   void selectiveReplicationAndSpCacheFollowPopularityToo() throws Exception {
     assertEquals(RedundancyScheme.replicated(1), stat("sr/o0").scheme(),
         "a tuned replicated object starts as one copy");
@@ -234,7 +237,6 @@ class RedundancyIntegrationTest {
   }
 
   @Test
-  @Order(3)
   void lostSplitsAreRebuiltAndASecondFailureLosesNothing() throws Exception {
     List<String> ecKeys = new ArrayList<>();
     for (String key : objects.keySet()) {

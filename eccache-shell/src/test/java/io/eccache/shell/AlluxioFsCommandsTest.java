@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.cli.fs.FileSystemShell;
 import alluxio.conf.Configuration;
-import io.eccache.testkit.EmbeddedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,20 +18,23 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.eccache.testkit.SharedCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * eccache's commands in Alluxio's own, unmodified {@link FileSystemShell} (what {@code alluxio fs}
  * runs), found by its classpath scan, against a real cluster.
  */
 class AlluxioFsCommandsTest {
-  private static EmbeddedCluster cluster;
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(4).workerMemoryBytes(64L << 20).build();
   private static FileSystemShell shell;
 
   @TempDir static Path dir;
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(4).workerMemoryBytes(64L << 20).start();
+    CLUSTER.cluster();
     shell = new FileSystemShell(Configuration.global());
   }
 
@@ -40,9 +42,6 @@ class AlluxioFsCommandsTest {
   static void stop() throws Exception {
     if (shell != null) {
       shell.close();
-    }
-    if (cluster != null) {
-      cluster.close();
     }
   }
 

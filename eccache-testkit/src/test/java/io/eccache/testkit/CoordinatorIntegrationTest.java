@@ -32,35 +32,30 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The coordinator plugin in a real master, driven over its gRPC service. */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CoordinatorIntegrationTest {
   private static final int WORKERS = 5;
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(WORKERS).workerMemoryBytes(64L << 20)
+      .build();
   private static EmbeddedCluster cluster;
   private static CoordinatorClient coordinator;
 
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(WORKERS).workerMemoryBytes(64L << 20).start();
+  @BeforeEach
+  void start() throws Exception {
+    cluster = CLUSTER.cluster();
     coordinator = new CoordinatorClient(
         MasterClientContext.newBuilder(cluster.fileSystemContext().getClientContext()).build());
   }
 
-  @AfterAll
-  static void stop() {
-    if (coordinator != null) {
-      coordinator.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  @AfterEach
+  void stop() {
+    coordinator.close();
   }
 
   private static AllocateResponse allocate(String key, long size, int k, int r) throws Exception {
@@ -88,14 +83,12 @@ class CoordinatorIntegrationTest {
   }
 
   @Test
-  @Order(1)
   void theCoordinatorWasLoadedByAlluxiosServiceLoader() {
     assertTrue(ServiceUtils.getMasterServiceNames().contains(CoordinatorMaster.NAME));
     assertNotNull(cluster.master().getMaster(CoordinatorMaster.class));
   }
 
   @Test
-  @Order(2)
   void splitsGoToDistinctWorkersUniformly() throws Exception {
     Map<String, Integer> picks = new HashMap<>();
     int rounds = 300;
@@ -117,7 +110,6 @@ class CoordinatorIntegrationTest {
   }
 
   @Test
-  @Order(3)
   void commitThenLookupGivesTheLayoutAndLiveLocations() throws Exception {
     AllocateResponse a = put("tables/part-0", 3000, 3, 2);
     LookupResponse l = coordinator.lookup("tables/part-0");
@@ -145,7 +137,6 @@ class CoordinatorIntegrationTest {
   }
 
   @Test
-  @Order(4)
   void aNewPutReplacesTheOldOneWhole() throws Exception {
     AllocateResponse first = put("replaced", 200, 2, 1);
     AllocateResponse second = put("replaced", 400, 2, 2);
@@ -157,7 +148,6 @@ class CoordinatorIntegrationTest {
   }
 
   @Test
-  @Order(5)
   void badRequestsGetTypedErrorsThatSayWhatToDo() throws Exception {
     FailedPreconditionException tooWide = assertThrows(FailedPreconditionException.class,
         () -> allocate("wide", 100, 4, 2));
@@ -180,11 +170,11 @@ class CoordinatorIntegrationTest {
   }
 
   @Test
-  @Order(6)
   void layoutsSurviveAMasterRestart() throws Exception {
-    LookupResponse before = coordinator.lookup("tables/part-0");
+    put("restarted/part-0", 3000, 3, 2);
+    LookupResponse before = coordinator.lookup("restarted/part-0");
     cluster.restartMaster();
-    LookupResponse after = coordinator.lookup("tables/part-0");
+    LookupResponse after = coordinator.lookup("restarted/part-0");
     assertEquals(before.getLayout(), after.getLayout());
     // Split placement is part of the layout, so it survives too. (Whether the cache-only blocks are
     // still cached after a master restart is Alluxio's business: in 2.9.6 their locations were not
@@ -196,12 +186,12 @@ class CoordinatorIntegrationTest {
   }
 
   @Test
-  @Order(7)
   void deleteRemovesTheObject() throws Exception {
-    assertTrue(coordinator.delete("tables/part-0", false));
-    assertFalse(coordinator.delete("tables/part-0", false));
-    assertThrows(NotFoundException.class, () -> coordinator.lookup("tables/part-0"));
-    assertArrayEquals(new String[0], coordinator.list("tables/").getObjectsList().stream()
+    put("deleted/part-0", 3000, 3, 2);
+    assertTrue(coordinator.delete("deleted/part-0", false));
+    assertFalse(coordinator.delete("deleted/part-0", false));
+    assertThrows(NotFoundException.class, () -> coordinator.lookup("deleted/part-0"));
+    assertArrayEquals(new String[0], coordinator.list("deleted/").getObjectsList().stream()
         .map(Layout::getKey).toArray(String[]::new));
   }
 }

@@ -15,9 +15,14 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The process cluster itself: real processes, SIGKILL, restarts that keep the namespace. */
 class ProcessClusterTest {
+  /** Its servers are other JVMs: close this JVM's shared cluster, if any, first. */
+  @RegisterExtension
+  static final SharedCluster NO_SHARED_CLUSTER = SharedCluster.none();
+
   @Test
   void workersAndTheMasterSurviveSigkillAndRestart() throws Exception {
     byte[] data = new byte[300_000];

@@ -10,6 +10,7 @@ import io.eccache.cli.ExitCodes;
 import io.eccache.client.EcCacheClient;
 import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -18,14 +19,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code eccache-bench demo} and {@code bench} against a running 4-worker cluster (--master). */
 class RemoteClusterBenchTest {
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(4).workerMemoryBytes(64L << 20)
+      .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1)
+      // What a deployment running the demo and the benchmark sets on its master.
+      .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
+      .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
+      .build();
   private static EmbeddedCluster cluster;
   private static String master;
 
@@ -33,21 +41,9 @@ class RemoteClusterBenchTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(4).workerMemoryBytes(64L << 20)
-        .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1)
-        // What a deployment running the demo and the benchmark sets on its master.
-        .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-        .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
-        .start();
+    cluster = CLUSTER.cluster();
     master = Configuration.getString(PropertyKey.MASTER_HOSTNAME) + ":"
         + Configuration.getInt(PropertyKey.MASTER_RPC_PORT);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   private static int bench(StringWriter err, String... args) {

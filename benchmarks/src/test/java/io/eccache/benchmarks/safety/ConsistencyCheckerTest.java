@@ -7,15 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.eccache.client.EcCacheClient;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
-import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The concurrency checker, short, on a real cluster: every read is one whole version of its key,
  * no quiet read is stale, and the run ends on its own. `eccache check` runs it for minutes.
  */
 class ConsistencyCheckerTest {
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(5).workerMemoryBytes(192L << 20)
+      .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "200KB")
+      .build();
+
   @Test
   void concurrentPutsGetsAndDeletesNeverMixLoseOrHang() throws Exception {
     ConsistencyChecker.Settings settings = new ConsistencyChecker.Settings();
@@ -24,10 +30,7 @@ class ConsistencyCheckerTest {
     settings.keys = 5;
     settings.maxObjectBytes = 400_000;
     settings.hangBoundMs = 90_000;
-    try (EmbeddedCluster cluster = EmbeddedCluster.builder().workers(5)
-        .workerMemoryBytes(192L << 20).property(MasterKeys.CELL_SIZE, "64KB")
-        .property(ClientKeys.STREAM_WINDOW, "200KB").start();
-        EcCacheClient cache = EcCacheClient.create(cluster.fileSystemContext())) {
+    try (EcCacheClient cache = EcCacheClient.create(CLUSTER.cluster().fileSystemContext())) {
       ConsistencyChecker.Report report =
           new ConsistencyChecker(cache, settings).run(System.out::println);
       System.out.println("consistency check: " + report);

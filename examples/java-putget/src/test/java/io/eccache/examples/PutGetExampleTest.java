@@ -12,28 +12,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.eccache.testkit.SharedCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Runs the plain Java example, as README shows it, against a real 6-worker cluster. */
 class PutGetExampleTest {
-  private static EmbeddedCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws Exception {
-    cluster = EmbeddedCluster.builder().workers(6).start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final SharedCluster CLUSTER = SharedCluster.workers(6).build();
 
   @Test
-  void examplePutsAndGetsEveryObjectIntactAndCleansUp() throws Exception {
+  void examplePutsAndGetsEveryObjectIntactAndCleansUp(EmbeddedCluster cluster) throws Exception {
     // The way main() builds its configuration from "host:port", not the cluster's global one.
     InstancedConfiguration conf = Configuration.copyGlobal();
     conf.set(PropertyKey.MASTER_HOSTNAME, "127.0.0.1");

@@ -1,0 +1,46 @@
+package io.eccache.client;
+
+import alluxio.conf.Configuration;
+import alluxio.conf.InstancedConfiguration;
+import alluxio.conf.PropertyKey;
+import io.eccache.common.ClientKeys;
+import io.eccache.common.MasterKeys;
+import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
+import java.time.Duration;
+
+/**
+ * The cluster most client tests share (see {@link SharedCluster}): 5 workers of 128 MiB, lost after
+ * 3 s of silence, RS(3,1) by default, 64 KB cells and 400 KB stream windows (so objects of a few MB
+ * span many stripes and windows), an allocation timeout of 10 min (long, so a slow first PUT on a
+ * loaded machine is never abandoned; the sweep test moves the coordinator's clock past it instead)
+ * and a retired-version grace of 60 s (longer than any read here).
+ * Classes that need another worker count or master settings declare their own spec.
+ */
+final class ClientTestCluster {
+  static final int WORKERS = 5;
+  static final Duration ALLOCATION_TIMEOUT = Duration.ofMinutes(10);
+
+  private ClientTestCluster() {}
+
+  /** The shared spec; classes that register it share one cluster in a JVM. */
+  static SharedCluster fiveWorkers() {
+    return SharedCluster.workers(WORKERS).workerMemoryBytes(128L << 20).workerTimeout("3s")
+        .property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
+        .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "400KB")
+        .property(MasterKeys.ALLOCATION_TIMEOUT, ALLOCATION_TIMEOUT.toMillis() + "ms").property(MasterKeys.RETIRED_GRACE, "60s")
+        .build();
+  }
+
+  /** A client sharing the cluster's Alluxio context (close it after the test). */
+  static EcCacheClient client(EmbeddedCluster cluster) {
+    return EcCacheClient.create(cluster.fileSystemContext());
+  }
+
+  /** A client with its own context and a client-side property of its own, e.g. a stream window. */
+  static EcCacheClient client(EmbeddedCluster cluster, PropertyKey key, Object value) {
+    InstancedConfiguration conf = Configuration.copyGlobal();
+    conf.set(key, value);
+    return EcCacheClient.create(conf);
+  }
+}
