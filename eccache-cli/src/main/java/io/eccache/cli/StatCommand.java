@@ -12,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code eccache stat KEY}: how an object is stored, its health and popularity (not counted as a read). */
 @Command(name = "stat", mixinStandardHelpOptions = true,
-    description = "Show how KEY is stored: scheme, k and r (and the coordinator's target), live "
+    description = "Show how KEY is stored: its scheme (and the coordinator's target), live "
         + "splits, memory, S3 copy, popularity.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:shown", "1:failed", "2:bad command line", "3:no such key",

@@ -42,10 +42,12 @@ import org.slf4j.LoggerFactory;
  * <p>Close order ({@link #close()}): the background executor first, given up to 30 s so a pending
  * ASYNC persist (the object's only way to S3) can finish; then read-ahead and split I/O are shut
  * down without interrupts (a split read stops at its next slice by itself; an interrupted read also
- * cancels its stream on the worker, work there for nothing); then, in a background thread, once
- * those reads have given their worker clients back (at most 30 s), the coordinator client and, if
- * it is the context's own, the file system and with it the Alluxio context. Closing the Alluxio
- * context while reads still hold its worker clients would leave their channels open for good.
+ * cancels its stream on the worker, work there for nothing); then, once those reads have given
+ * their worker clients back, the coordinator client and, if it is the context's own, the file
+ * system and with it the Alluxio context: in the calling thread when that takes at most 2 s (the
+ * usual case, so the cluster is still there for Alluxio's last metrics report), else in a
+ * background thread (at most 30 s). Closing the Alluxio context while reads still hold its worker
+ * clients would leave their channels open for good.
  * Thread-safe.
  */
 final class ClientContext implements AutoCloseable {
@@ -172,7 +174,13 @@ final class ClientContext implements AutoCloseable {
     return maintenanceBandwidth;
   }
 
-  /** Closes in the order the class comment gives; returns at once, the last part runs behind. */
+  /** How long close() waits for split I/O to end before leaving the rest to a background thread. */
+  private static final long QUICK_CLOSE_MS = 2000;
+
+  /**
+   * Closes in the order the class comment gives: in this thread when split I/O ends within
+   * {@value #QUICK_CLOSE_MS} ms (the usual case), the last part behind otherwise.
+   */
   @Override
   public void close() {
     background.shutdown();
@@ -187,30 +195,54 @@ final class ClientContext implements AutoCloseable {
     // interrupted read also cancels its stream on the worker, which is work there for nothing.
     readAhead.shutdown();
     io.shutdown();
-    // Split reads still finishing (a late-binding extra, interrupted) hold worker clients of the
-    // context: they must give them back before the context closes, or those channels stay open
-    // for good. That can take a second; wait for it in the background, not in close().
+    // Split reads still finishing (a late-binding extra) hold worker clients of the context: they
+    // must give them back before the context closes, or those channels stay open for good. They
+    // stop at their next slice, so this is usually at once: then the context closes here, while
+    // the cluster surely still runs (Alluxio's final metrics heartbeat to a master that is gone
+    // retries for minutes under a JVM-wide lock that every new FileSystemContext needs). If they
+    // take longer, the rest waits for them in the background, not in close().
+    if (terminated(QUICK_CLOSE_MS, readAhead, io)) {
+      release();
+      return;
+    }
     Thread closer = new Thread(() -> {
-      for (ExecutorService executor : new ExecutorService[] {readAhead, io}) {
-        try {
-          if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
-            LOG.warn("eccache: split I/O still running 30 s after close(); closing anyway");
-            executor.shutdownNow();
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+      if (!terminated(TimeUnit.SECONDS.toMillis(30), readAhead, io)) {
+        LOG.warn("eccache: split I/O still running 30 s after close(); closing anyway");
+        readAhead.shutdownNow();
+        io.shutdownNow();
       }
-      coordinator.close();
-      if (ownsAlluxio) {
-        try {
-          fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)
-        } catch (IOException e) {
-          // closing; nothing left to do with it
-        }
-      }
+      release();
     }, "eccache-close");
     closer.setDaemon(true);
     closer.start();
+  }
+
+  /** Whether every executor ended within {@code ms} in all. */
+  private static boolean terminated(long ms, ExecutorService... executors) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+    try {
+      for (ExecutorService executor : executors) {
+        if (!executor.awaitTermination(Math.max(0, deadline - System.nanoTime()),
+            TimeUnit.NANOSECONDS)) {
+          return false;
+        }
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Closes the coordinator client and, if it is ours, the Alluxio context. */
+  private void release() {
+    coordinator.close();
+    if (ownsAlluxio) {
+      try {
+        fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)
+      } catch (IOException e) {
+        // closing; nothing left to do with it
+      }
+    }
   }
 }

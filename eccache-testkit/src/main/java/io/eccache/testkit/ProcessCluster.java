@@ -5,6 +5,7 @@ import alluxio.client.block.BlockMasterClient;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.Configuration;
 import alluxio.conf.InstancedConfiguration;
+import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
 import alluxio.master.MasterClientContext;
 import java.io.IOException;
@@ -319,10 +320,17 @@ public final class ProcessCluster implements AutoCloseable {
     }, timeoutMs, "the master to count " + n + " live workers");
   }
 
-  /** A client configuration for this cluster (the global one plus the cluster's properties). */
+  /**
+   * A client configuration for this cluster (the global one plus the cluster's properties), with
+   * Alluxio's client metrics reporting off: this cluster's master is killed and restarted, and the
+   * last report of a client context closed after its master is gone retries for the RPC retry
+   * duration under a JVM-wide lock (Alluxio's {@code MetricsHeartbeatContext}) that every new
+   * {@code FileSystemContext} in the JVM waits for, stalling the next test's clients and workers.
+   */
   public AlluxioConfiguration clientConfiguration() {
     InstancedConfiguration conf = Configuration.copyGlobal();
     conf.merge(site, Source.RUNTIME);
+    conf.set(PropertyKey.USER_METRICS_COLLECTION_ENABLED, false, Source.RUNTIME);
     return conf;
   }
 

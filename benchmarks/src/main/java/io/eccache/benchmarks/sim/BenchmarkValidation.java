@@ -196,7 +196,7 @@ public final class BenchmarkValidation {
   private static List<Metric> metrics() {
     List<Metric> metrics = new ArrayList<>();
     for (ComparedScheme scheme : SCHEMES) {
-      String id = scheme.name().toLowerCase(Locale.ROOT);
+      String id = scheme.label();
       metrics.add(new Metric("λ " + scheme + " %", r -> r.get(scheme).lambdaPercent(),
           m -> number(m, id, "lambda_pct")));
     }
@@ -205,10 +205,11 @@ public final class BenchmarkValidation {
     for (int i = 0; i < stats.length; i++) {
       int stat = i;
       metrics.add(new Metric("SR/EC " + stats[i], r -> ratio(r, stat),
-          m -> divide(number(m, "sr", columns[stat]), number(m, "ec", columns[stat]))));
+          m -> divide(number(m, ComparedScheme.SR.label(), columns[stat]),
+              number(m, ComparedScheme.EC.label(), columns[stat]))));
     }
     for (ComparedScheme scheme : SCHEMES) {
-      String id = scheme.name().toLowerCase(Locale.ROOT);
+      String id = scheme.label();
       metrics.add(new Metric(scheme + " mean ms", r -> r.get(scheme).latency().meanMillis(),
           m -> number(m, id, "mean_ms")));
     }

@@ -9,11 +9,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import io.eccache.testkit.SharedCluster;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /** The demo end to end at a tiny size: its table has every scheme with sane numbers. */
 class DemoCommandTest {
+  /** It starts its own in-process cluster: close this JVM's shared cluster, if any, first. */
+  @RegisterExtension
+  static final SharedCluster NO_SHARED_CLUSTER = SharedCluster.none();
+
   @Test
   void demoPrintsEverySchemeWithMemoryLatenciesAndImbalance() {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
