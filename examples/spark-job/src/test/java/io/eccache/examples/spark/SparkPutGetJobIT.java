@@ -11,6 +11,7 @@ import alluxio.conf.PropertyKey;
 import alluxio.exception.status.NotFoundException;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ObjectStat;
+import io.eccache.common.RedundancyScheme;
 import io.eccache.isal.IsalLibrary;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -129,8 +130,7 @@ class SparkPutGetJobIT {
       int id = OBJECTS - 1;
       assertArrayEquals(SparkPutGetJob.payload(PREFIX, id, BYTES), cache.get(PREFIX + id));
       ObjectStat stat = cache.stat(PREFIX + id);
-      assertEquals(4, stat.k(), stat.toString());
-      assertEquals(1, stat.r(), stat.toString());
+      assertEquals(RedundancyScheme.erasureCoded(4, 1), stat.scheme(), stat.toString());
       assertEquals(5, stat.liveSplits(), stat.toString());
       // Alluxio's status exceptions cross the shading unchanged (alluxio.* is not relocated).
       assertThrows(NotFoundException.class, () -> cache.get(PREFIX + "no-such-key"));
