@@ -32,6 +32,7 @@ import io.eccache.common.proto.PlaceSplitResponse;
 import io.eccache.common.proto.PlanResponse;
 import io.eccache.common.proto.StatsResponse;
 import io.eccache.policy.PopularityTracker;
+import io.eccache.policy.RedundancyPlanner;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.HashMap;

@@ -31,6 +31,7 @@ import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.ListResponse;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
+import io.eccache.policy.RedundancyPlanner;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,15 +1,21 @@
 package io.eccache.coordinator;
 
 import alluxio.exception.AlluxioException;
+import alluxio.grpc.GrpcUtils;
 import alluxio.heartbeat.HeartbeatExecutor;
 import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.SchemeStats;
 import io.eccache.policy.PopularityTracker;
+import io.eccache.policy.RedundancyPlanner;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -131,22 +137,58 @@ final class Retuner implements HeartbeatExecutor {
       double rate = (seenLookups - lookupsAtLastPass) * 1000.0 / Math.max(1, now - lastPassMs);
       lookupsAtLastPass = seenLookups;
       lastPassMs = now;
-      List<WorkerNetAddress> live = namespace.liveWorkers();
+      // The planner is pure policy over worker ids; it hands back the ids it chose.
+      Map<String, WorkerNetAddress> workers = new HashMap<>();
+      for (WorkerNetAddress w : namespace.liveWorkers()) {
+        workers.put(id(w), w);
+      }
       List<RedundancyPlanner.ObjectState> states = new ArrayList<>();
       for (Placed object : namespace.objects()) {
         Layout layout = object.layout;
-        states.add(new RedundancyPlanner.ObjectState(layout, object.locations,
-            popularity.popularity(layout.getKey()),
-            chooser.base(layout.getKey(), SchemeProtos.of(layout))));
+        RedundancyScheme scheme = SchemeProtos.of(layout);
+        List<String> locations = new ArrayList<>();
+        for (WorkerNetAddress w : object.locations) {
+          locations.add(w == null ? null : id(w));
+        }
+        states.add(new RedundancyPlanner.ObjectState(layout.getKey(), layout.getWriteId(), scheme,
+            layout.getObjectSize(), layout.getSplitSize(), layout.getTuned(),
+            layout.getPersisted(), locations, popularity.popularity(layout.getKey()),
+            chooser.base(layout.getKey(), scheme)));
       }
-      RedundancyPlanner.Result plan = planner.plan(states, live, rate, random);
+      RedundancyPlanner.Result plan = planner.plan(states, new ArrayList<>(workers.keySet()),
+          rate, random);
       targets = Map.copyOf(plan.targets);
-      metrics.setSchemeStats(plan.schemes);
+      Map<RedundancyScheme.Kind, SchemeStats> stats = new EnumMap<>(RedundancyScheme.Kind.class);
+      plan.totals.forEach((kind, t) -> stats.put(kind, SchemeStats.newBuilder()
+          .setKind(SchemeProtos.toProto(kind)).setObjects(t.objects).setObjectBytes(t.objectBytes)
+          .setCachedBytes(t.cachedBytes).setBudgetBytes(t.budgetBytes).build()));
+      metrics.setSchemeStats(stats);
       for (RedundancyPlanner.Drop drop : plan.drops) {
         metrics.splitsDropped.addAndGet(namespace.drop(drop));
       }
-      queue.refill(plan.tasks);
+      List<MaintenanceTask> tasks = new ArrayList<>();
+      for (RedundancyPlanner.Task task : plan.tasks) {
+        tasks.add(toProto(task, workers));
+      }
+      queue.refill(tasks);
       metrics.retunePasses.incrementAndGet();
     }
+  }
+
+  /** A worker's id for the planner: its host and RPC port. */
+  static String id(WorkerNetAddress w) {
+    return w.getHost() + ":" + w.getRpcPort();
+  }
+
+  private static MaintenanceTask toProto(RedundancyPlanner.Task task,
+      Map<String, WorkerNetAddress> workers) {
+    MaintenanceTask.Builder t = MaintenanceTask.newBuilder()
+        .setKind(MaintenanceTask.Kind.valueOf(task.kind.name())).setKey(task.key)
+        .setWriteId(task.writeId).addAllSplits(task.splits)
+        .setTarget(SchemeProtos.toProto(task.target));
+    for (String id : task.workers) {
+      t.addWorkers(GrpcUtils.toProto(workers.get(id)));
+    }
+    return t.build();
   }
 }

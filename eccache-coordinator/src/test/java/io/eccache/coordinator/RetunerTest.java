@@ -9,6 +9,7 @@ import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.policy.PopularityTracker;
+import io.eccache.policy.RedundancyPlanner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

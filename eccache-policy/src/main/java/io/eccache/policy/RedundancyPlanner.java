@@ -1,18 +1,7 @@
-package io.eccache.coordinator;
+package io.eccache.policy;
 
-import alluxio.grpc.GrpcUtils;
-import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.RedundancyScheme.Kind;
-import io.eccache.common.SchemeProtos;
-import io.eccache.common.proto.Layout;
-import io.eccache.common.proto.MaintenanceTask;
-import io.eccache.common.proto.SchemeStats;
-import io.eccache.policy.Allocation;
-import io.eccache.policy.ObjectDemand;
-import io.eccache.policy.ParityAllocator;
-import io.eccache.policy.PartitionAllocator;
-import io.eccache.policy.ReplicaAllocator;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -26,29 +15,53 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Turns the state of every committed object (layout, where its splits live, popularity) into what
+ * Turns the state of every committed object (scheme, where its splits live, popularity) into what
  * should change: a target scheme per object (the allocators, one budget per group of like tuned
  * objects), the parities or copies to drop, and the maintenance tasks clients carry out (repair lost
- * splits, add parities or copies, repartition). Pure logic: the coordinator gathers the state and
- * applies the result.
+ * splits, add parities or copies, repartition). Pure logic over plain values, no Alluxio: the
+ * coordinator gathers the state and applies the result, and a simulator can drive it alike. Workers
+ * are opaque ids (the coordinator uses "host:port").
  */
-final class RedundancyPlanner {
+public final class RedundancyPlanner {
   private final double overhead;
   private final double partitionBandwidth;
 
   /** One committed object as the planner sees it. */
-  static final class ObjectState {
-    final Layout layout;
+  public static final class ObjectState {
+    final String key;
+    final String writeId;
     final RedundancyScheme scheme;
+    final long objectSize;
+    final long splitSize;
+    final boolean tuned;
+    final boolean persisted;
     /** Per split index: the live worker holding it, or null when it is not readable. */
-    final List<WorkerNetAddress> locations;
+    final List<String> locations;
     final double popularity;
-    /** The redundancy a tuned object never goes below (see {@link SchemeChooser#base}). */
+    /** The redundancy a tuned object never goes below. */
     final int base;
 
-    ObjectState(Layout layout, List<WorkerNetAddress> locations, double popularity, int base) {
-      this.layout = layout;
-      this.scheme = SchemeProtos.of(layout);
+    /**
+     * @param splitSize bytes per split (for memory totals)
+     * @param tuned whether the coordinator tunes this object's redundancy
+     * @param persisted whether the under store holds this version (so it can be stored again)
+     * @param locations per split index, the live worker holding it, or null
+     * @param base the redundancy a tuned object keeps whatever its popularity
+     */
+    public ObjectState(String key, String writeId, RedundancyScheme scheme, long objectSize,
+        long splitSize, boolean tuned, boolean persisted, List<String> locations,
+        double popularity, int base) {
+      if (locations.size() != scheme.splits()) {
+        throw new IllegalArgumentException(key + ": " + locations.size() + " locations for "
+            + scheme.splits() + " splits of " + scheme);
+      }
+      this.key = key;
+      this.writeId = writeId;
+      this.scheme = scheme;
+      this.objectSize = objectSize;
+      this.splitSize = splitSize;
+      this.tuned = tuned;
+      this.persisted = persisted;
       this.locations = locations;
       this.popularity = popularity;
       this.base = base;
@@ -56,7 +69,7 @@ final class RedundancyPlanner {
 
     int liveSplits() {
       int n = 0;
-      for (WorkerNetAddress w : locations) {
+      for (String w : locations) {
         n += w == null ? 0 : 1;
       }
       return n;
@@ -94,10 +107,10 @@ final class RedundancyPlanner {
   }
 
   /** Parities or copies to remove from an object: metadata only, no data moves. */
-  static final class Drop {
-    final String key;
-    final String writeId;
-    final RedundancyScheme to;
+  public static final class Drop {
+    public final String key;
+    public final String writeId;
+    public final RedundancyScheme to;
 
     Drop(String key, String writeId, RedundancyScheme to) {
       this.key = key;
@@ -106,21 +119,64 @@ final class RedundancyPlanner {
     }
   }
 
+  /** What a maintenance task does. */
+  public enum TaskKind {
+    /** Rebuild the given lost splits on the given workers (none given: store it again from S3). */
+    REPAIR,
+    /** Write new parity splits or copies at the given indexes. */
+    ADD_SPLITS,
+    /** Store the object again with the target partitions (SP-Cache). */
+    REPARTITION
+  }
+
+  /** Work for a maintainer: which splits of which version go to which workers. */
+  public static final class Task {
+    public final TaskKind kind;
+    public final String key;
+    public final String writeId;
+    /** Split indexes to write, one worker each. */
+    public final List<Integer> splits;
+    public final List<String> workers;
+    /** The object's scheme once the task is done. */
+    public final RedundancyScheme target;
+
+    Task(TaskKind kind, String key, String writeId, List<Integer> splits, List<String> workers,
+        RedundancyScheme target) {
+      this.kind = kind;
+      this.key = key;
+      this.writeId = writeId;
+      this.splits = List.copyOf(splits);
+      this.workers = List.copyOf(workers);
+      this.target = target;
+    }
+  }
+
+  /** Memory of one kind of scheme, for statistics. */
+  public static final class Totals {
+    public long objects;
+    /** One copy of every object. */
+    public long objectBytes;
+    /** Every split or copy. */
+    public long cachedBytes;
+    /** What the redundancy budget allows beyond {@link #objectBytes}. */
+    public long budgetBytes;
+  }
+
   /** What one planning pass decided. */
-  static final class Result {
+  public static final class Result {
     /** Per key: the scheme it should have. */
-    final Map<String, RedundancyScheme> targets = new HashMap<>();
-    final List<Drop> drops = new ArrayList<>();
-    /** Without leases; repairs first, then the most popular objects' changes. */
-    final List<MaintenanceTask> tasks = new ArrayList<>();
-    final Map<Kind, SchemeStats> schemes = new EnumMap<>(Kind.class);
+    public final Map<String, RedundancyScheme> targets = new HashMap<>();
+    public final List<Drop> drops = new ArrayList<>();
+    /** Repairs first, then the most popular objects' changes. */
+    public final List<Task> tasks = new ArrayList<>();
+    public final Map<Kind, Totals> totals = new EnumMap<>(Kind.class);
   }
 
   /**
    * @param overhead redundancy budget as a fraction of the objects' bytes (0.15)
    * @param partitionBandwidth one worker's bytes per second, for SP-Cache's latency model
    */
-  RedundancyPlanner(double overhead, double partitionBandwidth) {
+  public RedundancyPlanner(double overhead, double partitionBandwidth) {
     if (overhead < 0 || partitionBandwidth <= 0) {
       throw new IllegalArgumentException("invalid planner settings: overhead " + overhead
           + ", bandwidth " + partitionBandwidth);
@@ -133,17 +189,17 @@ final class RedundancyPlanner {
    * @param live the workers registered now
    * @param requestRate lookups per second lately (SP-Cache's model needs absolute rates)
    */
-  Result plan(List<ObjectState> objects, List<WorkerNetAddress> live, double requestRate,
+  public Result plan(List<ObjectState> objects, List<String> live, double requestRate,
       Random random) {
     Result result = new Result();
     int workers = live.size();
     Map<Group, List<ObjectState>> groups = new HashMap<>();
     for (ObjectState o : objects) {
-      if (o.layout.getTuned()) {
+      if (o.tuned) {
         groups.computeIfAbsent(o.group(), g -> new ArrayList<>()).add(o);
       }
-      result.targets.put(o.layout.getKey(), o.scheme);
-      addStats(result.schemes, o);
+      result.targets.put(o.key, o.scheme);
+      addTotals(result.totals, o);
     }
     double allPopularity = 0;
     for (ObjectState o : objects) {
@@ -160,12 +216,11 @@ final class RedundancyPlanner {
     }
     List<ObjectState> byPopularity = new ArrayList<>(objects);
     byPopularity.sort(Comparator.comparingDouble((ObjectState o) -> -o.popularity)
-        .thenComparing(o -> o.layout.getKey()));
-    List<MaintenanceTask> repairs = new ArrayList<>();
-    List<MaintenanceTask> changes = new ArrayList<>();
+        .thenComparing(o -> o.key));
+    List<Task> repairs = new ArrayList<>();
+    List<Task> changes = new ArrayList<>();
     for (ObjectState o : byPopularity) {
-      planObject(o, result.targets.get(o.layout.getKey()), live, random, repairs, changes,
-          result.drops);
+      planObject(o, result.targets.get(o.key), live, random, repairs, changes, result.drops);
     }
     result.tasks.addAll(repairs);
     result.tasks.addAll(changes);
@@ -176,7 +231,7 @@ final class RedundancyPlanner {
       Map<String, RedundancyScheme> targets) {
     List<ObjectDemand> demands = new ArrayList<>();
     for (ObjectState o : objects) {
-      demands.add(new ObjectDemand(o.layout.getKey(), o.layout.getObjectSize(), o.popularity));
+      demands.add(new ObjectDemand(o.key, o.objectSize, o.popularity));
     }
     Allocation a;
     switch (group.kind) {
@@ -200,14 +255,12 @@ final class RedundancyPlanner {
         break;
     }
     for (ObjectState o : objects) {
-      targets.put(o.layout.getKey(), o.scheme.withRedundancy(a.unitsOf(o.layout.getKey())));
+      targets.put(o.key, o.scheme.withRedundancy(a.unitsOf(o.key)));
     }
   }
 
-  private static void planObject(ObjectState o, RedundancyScheme target,
-      List<WorkerNetAddress> live, Random random, List<MaintenanceTask> repairs,
-      List<MaintenanceTask> changes, List<Drop> drops) {
-    Layout l = o.layout;
+  private static void planObject(ObjectState o, RedundancyScheme target, List<String> live,
+      Random random, List<Task> repairs, List<Task> changes, List<Drop> drops) {
     RedundancyScheme scheme = o.scheme;
     boolean partition = scheme.kind() == Kind.PARTITIONED;
     int n = scheme.splits();
@@ -222,22 +275,22 @@ final class RedundancyPlanner {
     }
     if (surplus > 0) {
       // Drop first, lost splits or not: it frees workers a repair may need.
-      drops.add(new Drop(l.getKey(), l.getWriteId(), target));
+      drops.add(new Drop(o.key, o.writeId, target));
     }
     if (!lost.isEmpty()) {
       int needed = scheme.splitsToRead();
-      if (o.liveSplits() < needed && !l.getPersisted()) {
+      if (o.liveSplits() < needed && !o.persisted) {
         return; // lost from the cache and not in S3: nothing can rebuild it
       }
       if (o.liveSplits() < needed) {
         // Not decodable from the cache: the maintainer re-reads it from S3 and stores it anew.
-        repairs.add(task(MaintenanceTask.Kind.REPAIR, l, List.of(), List.of(), scheme));
+        repairs.add(new Task(TaskKind.REPAIR, o.key, o.writeId, List.of(), List.of(), scheme));
         return;
       }
-      List<WorkerNetAddress> free = freeWorkers(o, live, random);
+      List<String> free = freeWorkers(o, live, random);
       int count = Math.min(lost.size(), free.size());
       if (count > 0) {
-        repairs.add(task(MaintenanceTask.Kind.REPAIR, l, lost.subList(0, count),
+        repairs.add(new Task(TaskKind.REPAIR, o.key, o.writeId, lost.subList(0, count),
             free.subList(0, count), scheme));
       }
       return;
@@ -247,36 +300,31 @@ final class RedundancyPlanner {
       // noisy latency bound from pass to pass (SP-Cache itself repartitions every 12 hours).
       int k = scheme.dataSplits();
       if (Math.abs(target.dataSplits() - k) >= Math.max(2, k / 4)) {
-        changes.add(task(MaintenanceTask.Kind.REPARTITION, l, List.of(), List.of(), target));
+        changes.add(new Task(TaskKind.REPARTITION, o.key, o.writeId, List.of(), List.of(),
+            target));
       }
       return;
     }
     if (target.redundancy() > scheme.redundancy()) {
-      List<WorkerNetAddress> free = freeWorkers(o, live, random);
+      List<String> free = freeWorkers(o, live, random);
       int add = Math.min(target.redundancy() - scheme.redundancy(), free.size());
       if (add > 0) {
         List<Integer> indexes = new ArrayList<>();
         for (int i = 0; i < add; i++) {
           indexes.add(n + i);
         }
-        changes.add(task(MaintenanceTask.Kind.ADD_SPLITS, l, indexes, free.subList(0, add),
-            scheme.withRedundancy(scheme.redundancy() + add)));
+        changes.add(new Task(TaskKind.ADD_SPLITS, o.key, o.writeId, indexes,
+            free.subList(0, add), scheme.withRedundancy(scheme.redundancy() + add)));
       }
     }
   }
 
   /** Live workers holding no split of the object, in random order (uniform placement). */
-  private static List<WorkerNetAddress> freeWorkers(ObjectState o, List<WorkerNetAddress> live,
-      Random random) {
-    Set<String> holders = new HashSet<>();
-    for (WorkerNetAddress w : o.locations) {
-      if (w != null) {
-        holders.add(w.getHost() + ":" + w.getRpcPort());
-      }
-    }
-    List<WorkerNetAddress> free = new ArrayList<>();
-    for (WorkerNetAddress w : live) {
-      if (!holders.contains(w.getHost() + ":" + w.getRpcPort())) {
+  private static List<String> freeWorkers(ObjectState o, List<String> live, Random random) {
+    Set<String> holders = new HashSet<>(o.locations);
+    List<String> free = new ArrayList<>();
+    for (String w : live) {
+      if (!holders.contains(w)) {
         free.add(w);
       }
     }
@@ -284,24 +332,11 @@ final class RedundancyPlanner {
     return free;
   }
 
-  private static MaintenanceTask task(MaintenanceTask.Kind kind, Layout l, List<Integer> splits,
-      List<WorkerNetAddress> workers, RedundancyScheme target) {
-    MaintenanceTask.Builder t = MaintenanceTask.newBuilder().setKind(kind).setKey(l.getKey())
-        .setWriteId(l.getWriteId()).addAllSplits(splits).setTarget(SchemeProtos.toProto(target));
-    for (WorkerNetAddress w : workers) {
-      t.addWorkers(GrpcUtils.toProto(w));
-    }
-    return t.build();
-  }
-
-  private void addStats(Map<Kind, SchemeStats> schemes, ObjectState o) {
-    Layout l = o.layout;
-    SchemeStats s = schemes.getOrDefault(o.scheme.kind(),
-        SchemeStats.newBuilder().setKind(SchemeProtos.toProto(o.scheme.kind())).build());
-    long size = l.getObjectSize();
-    long cached = (long) o.scheme.splits() * Math.max(0, l.getSplitSize());
-    schemes.put(o.scheme.kind(), s.toBuilder().setObjects(s.getObjects() + 1)
-        .setObjectBytes(s.getObjectBytes() + size).setCachedBytes(s.getCachedBytes() + cached)
-        .setBudgetBytes(s.getBudgetBytes() + (long) Math.floor(overhead * size)).build());
+  private void addTotals(Map<Kind, Totals> totals, ObjectState o) {
+    Totals t = totals.computeIfAbsent(o.scheme.kind(), k -> new Totals());
+    t.objects++;
+    t.objectBytes += o.objectSize;
+    t.cachedBytes += (long) o.scheme.splits() * Math.max(0, o.splitSize);
+    t.budgetBytes += (long) Math.floor(overhead * o.objectSize);
   }
 }

@@ -1,14 +1,10 @@
-package io.eccache.coordinator;
+package io.eccache.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.RedundancyScheme;
-import io.eccache.common.SchemeProtos;
-import io.eccache.common.proto.Layout;
-import io.eccache.common.proto.MaintenanceTask;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -18,29 +14,45 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RedundancyPlannerTest {
-  private static final List<WorkerNetAddress> WORKERS = new ArrayList<>();
+  private static final List<String> WORKERS = new ArrayList<>();
 
   static {
     for (int i = 0; i < 8; i++) {
-      WORKERS.add(new WorkerNetAddress().setHost("10.0.0." + i).setRpcPort(29999));
+      WORKERS.add("10.0.0." + i + ":29999");
     }
   }
 
-  private static Layout ec(String key, int k, int r, boolean tuned, boolean persisted) {
-    return Layout.newBuilder().setKey(key)
-        .setScheme(SchemeProtos.toProto(RedundancyScheme.erasureCoded(k, r))).setObjectSize(k * 1000L)
-        .setCellSize(1000).setSplitSize(1000).setWriteId("w-" + key).setTuned(tuned)
-        .setPersisted(persisted).build();
+  /** An RS(k, r) object of k x 1,000 bytes. */
+  private static final class Ec {
+    final String key;
+    final int k;
+    final int r;
+    final boolean tuned;
+    final boolean persisted;
+
+    Ec(String key, int k, int r, boolean tuned, boolean persisted) {
+      this.key = key;
+      this.k = k;
+      this.r = r;
+      this.tuned = tuned;
+      this.persisted = persisted;
+    }
+  }
+
+  private static Ec ec(String key, int k, int r, boolean tuned, boolean persisted) {
+    return new Ec(key, k, r, tuned, persisted);
   }
 
   /** Splits on workers first, first + 1, ...; those listed in {@code dead} are not readable. */
-  private static RedundancyPlanner.ObjectState state(Layout l, int first, double popularity,
+  private static RedundancyPlanner.ObjectState state(Ec o, int first, double popularity,
       Integer... dead) {
-    List<WorkerNetAddress> at = new ArrayList<>();
-    for (int i = 0; i < SchemeProtos.of(l).splits(); i++) {
+    List<String> at = new ArrayList<>();
+    for (int i = 0; i < o.k + o.r; i++) {
       at.add(Arrays.asList(dead).contains(i) ? null : WORKERS.get((first + i) % WORKERS.size()));
     }
-    return new RedundancyPlanner.ObjectState(l, at, popularity, 1);
+    return new RedundancyPlanner.ObjectState(o.key, "w-" + o.key,
+        RedundancyScheme.erasureCoded(o.k, o.r), o.k * 1000L, 1000, o.tuned, o.persisted, at,
+        popularity, 1);
   }
 
   @Test
@@ -49,11 +61,12 @@ class RedundancyPlannerTest {
     RedundancyPlanner.ObjectState o = state(ec("a", 3, 1, false, false), 0, 0, 1);
     RedundancyPlanner.Result plan = planner.plan(List.of(o), WORKERS, 0, new Random(1));
     assertEquals(1, plan.tasks.size());
-    MaintenanceTask t = plan.tasks.get(0);
-    assertEquals(MaintenanceTask.Kind.REPAIR, t.getKind());
-    assertEquals(List.of(1), t.getSplitsList());
-    Set<String> holders = new HashSet<>(List.of("10.0.0.0", "10.0.0.2", "10.0.0.3"));
-    assertFalse(holders.contains(t.getWorkers(0).getHost()), t.toString());
+    RedundancyPlanner.Task t = plan.tasks.get(0);
+    assertEquals(RedundancyPlanner.TaskKind.REPAIR, t.kind);
+    assertEquals(List.of(1), t.splits);
+    Set<String> holders = new HashSet<>(List.of("10.0.0.0:29999", "10.0.0.2:29999",
+        "10.0.0.3:29999"));
+    assertFalse(holders.contains(t.workers.get(0)), t.workers.toString());
     assertEquals(RedundancyScheme.erasureCoded(3, 1), plan.targets.get("a"),
         "a fixed code keeps its r");
   }
@@ -65,8 +78,8 @@ class RedundancyPlannerTest {
     RedundancyPlanner.ObjectState inS3 = state(ec("in-s3", 3, 1, false, true), 0, 0, 0, 1);
     RedundancyPlanner.Result plan = planner.plan(List.of(gone, inS3), WORKERS, 0, new Random(1));
     assertEquals(1, plan.tasks.size());
-    assertEquals("in-s3", plan.tasks.get(0).getKey());
-    assertEquals(0, plan.tasks.get(0).getSplitsCount(), "no split indexes: re-read from S3");
+    assertEquals("in-s3", plan.tasks.get(0).key);
+    assertEquals(List.of(), plan.tasks.get(0).splits, "no split indexes: re-read from S3");
   }
 
   @Test
@@ -86,16 +99,14 @@ class RedundancyPlannerTest {
     assertEquals("cooled", plan.drops.get(0).key);
     assertEquals(RedundancyScheme.erasureCoded(3, 1), plan.drops.get(0).to);
     assertEquals(1, plan.tasks.size());
-    MaintenanceTask add = plan.tasks.get(0);
-    assertEquals(MaintenanceTask.Kind.ADD_SPLITS, add.getKind());
-    assertEquals(List.of(4, 5), add.getSplitsList(), "parities p01 and p02 after d0-d2, p00");
-    assertEquals(RedundancyScheme.erasureCoded(3, 3), SchemeProtos.fromProto(add.getTarget()));
-    Set<String> targets = new HashSet<>();
-    for (var w : add.getWorkersList()) {
-      targets.add(w.getHost());
-    }
+    RedundancyPlanner.Task add = plan.tasks.get(0);
+    assertEquals(RedundancyPlanner.TaskKind.ADD_SPLITS, add.kind);
+    assertEquals(List.of(4, 5), add.splits, "parities p01 and p02 after d0-d2, p00");
+    assertEquals(RedundancyScheme.erasureCoded(3, 3), add.target);
+    Set<String> targets = new HashSet<>(add.workers);
     assertEquals(2, targets.size());
-    assertTrue(targets.stream().noneMatch(h -> h.matches("10\\.0\\.0\\.[0-3]")), targets.toString());
+    assertTrue(targets.stream().noneMatch(h -> h.matches("10\\.0\\.0\\.[0-3]:.*")),
+        targets.toString());
   }
 
   @Test
@@ -103,7 +114,7 @@ class RedundancyPlannerTest {
     // RS(3,5) on all 8 workers, one lost, now cold: no free worker to repair on until the drop.
     RedundancyPlanner planner = new RedundancyPlanner(0.15, 125e6);
     RedundancyPlanner.ObjectState o = state(ec("cooled", 3, 5, true, false), 0, 0, 2);
-    List<WorkerNetAddress> live = WORKERS.subList(0, 8);
+    List<String> live = WORKERS.subList(0, 8);
     RedundancyPlanner.Result plan = planner.plan(List.of(o), live, 0, new Random(1));
     assertEquals(1, plan.drops.size());
     assertEquals(RedundancyScheme.erasureCoded(3, 1), plan.drops.get(0).to);
@@ -117,8 +128,8 @@ class RedundancyPlannerTest {
     RedundancyPlanner.ObjectState broken = state(ec("broken", 3, 1, false, false), 4, 0, 2);
     RedundancyPlanner.Result plan = planner.plan(List.of(hot, broken), WORKERS, 0, new Random(1));
     assertEquals(2, plan.tasks.size());
-    assertEquals(MaintenanceTask.Kind.REPAIR, plan.tasks.get(0).getKind());
-    assertEquals(MaintenanceTask.Kind.ADD_SPLITS, plan.tasks.get(1).getKind());
+    assertEquals(RedundancyPlanner.TaskKind.REPAIR, plan.tasks.get(0).kind);
+    assertEquals(RedundancyPlanner.TaskKind.ADD_SPLITS, plan.tasks.get(1).kind);
   }
 
   @Test
@@ -126,10 +137,10 @@ class RedundancyPlannerTest {
     RedundancyPlanner planner = new RedundancyPlanner(0.15, 125e6);
     RedundancyPlanner.Result plan = planner.plan(List.of(state(ec("a", 3, 1, false, false), 0, 0),
         state(ec("b", 3, 2, false, false), 0, 0)), WORKERS, 0, new Random(1));
-    var ec = plan.schemes.get(RedundancyScheme.Kind.ERASURE_CODED);
-    assertEquals(2, ec.getObjects());
-    assertEquals(6000, ec.getObjectBytes());
-    assertEquals(4000 + 5000, ec.getCachedBytes());
-    assertEquals(900, ec.getBudgetBytes());
+    RedundancyPlanner.Totals ec = plan.totals.get(RedundancyScheme.Kind.ERASURE_CODED);
+    assertEquals(2, ec.objects);
+    assertEquals(6000, ec.objectBytes);
+    assertEquals(4000 + 5000, ec.cachedBytes);
+    assertEquals(900, ec.budgetBytes);
   }
 }
