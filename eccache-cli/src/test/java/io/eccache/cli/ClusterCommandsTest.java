@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.eccache.common.EcCacheMetrics;
 import io.eccache.common.MasterKeys;
+import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -36,12 +37,12 @@ import picocli.CommandLine;
 class ClusterCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(4).workerMemoryBytes(64L << 20)
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(4)
+      .workerMemoryBytes(64L << 20)
       .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1)
       // What a deployment running the demo and the benchmark sets on its master.
       .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-      .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
-      .build();
+      .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s"));
   private static String master;
 
   @TempDir static Path dir;

@@ -25,11 +25,12 @@ final class ClientTestCluster {
 
   /** The shared spec; classes that register it share one cluster in a JVM. */
   static SharedCluster fiveWorkers() {
-    return SharedCluster.workers(WORKERS).workerMemoryBytes(128L << 20).workerTimeout("3s")
+    return SharedCluster.of(EmbeddedCluster.builder().workers(WORKERS)
+        .workerMemoryBytes(128L << 20).workerTimeout("3s")
         .property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
         .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "400KB")
-        .property(MasterKeys.ALLOCATION_TIMEOUT, ALLOCATION_TIMEOUT.toMillis() + "ms").property(MasterKeys.RETIRED_GRACE, "60s")
-        .build();
+        .property(MasterKeys.ALLOCATION_TIMEOUT, ALLOCATION_TIMEOUT.toMillis() + "ms")
+        .property(MasterKeys.RETIRED_GRACE, "60s"));
   }
 
   /** A client sharing the cluster's Alluxio context (close it after the test). */

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.eccache.common.proto.Split;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.LoopbackShaper;
-import java.util.Random;
 import io.eccache.testkit.SharedCluster;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +26,8 @@ class LateBindingTest {
   private static final long SLOW_SPLIT_MS = (1L << 20) * 8 / SLOW_KBIT;
   /** Its own spec: 4 MB cells (each split one 1 MiB piece) and the default stream window. */
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(5).workerMemoryBytes(64L << 20).build();
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(5)
+      .workerMemoryBytes(64L << 20));
   private EmbeddedCluster cluster;
   private EcCacheClient cache;
 

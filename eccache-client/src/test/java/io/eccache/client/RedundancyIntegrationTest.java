@@ -41,9 +41,13 @@ class RedundancyIntegrationTest {
   /** The reads one round (one popularity period) waits for when there is a load. */
   private static final int READS_PER_PERIOD = 60;
   private static final int MAX_ROUNDS = 60;
-  /** Its own spec (8 workers; re-tuning runs only when a test ticks it): the popularity budget is cluster-wide. */
+  /**
+   * Its own spec (8 workers; re-tuning runs only when a test ticks it): the popularity budget is
+   * cluster-wide.
+   */
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(WORKERS).workerMemoryBytes(96L << 20)
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(WORKERS)
+      .workerMemoryBytes(96L << 20)
       .workerTimeout("3s")
       .property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
       .property(MasterKeys.CELL_SIZE, "64KB")
@@ -52,8 +56,7 @@ class RedundancyIntegrationTest {
       .property(MasterKeys.POPULARITY_PERIOD, "1s")
       // Only the test's own passes run (see converge); the heartbeat thread would wait an hour.
       .property(MasterKeys.RETUNE_INTERVAL, "1h")
-      .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-      .build();
+      .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition"));
   private static EmbeddedCluster cluster;
   private static EcCacheClient cache;
   private static RedundancyMaintainer maintainer;

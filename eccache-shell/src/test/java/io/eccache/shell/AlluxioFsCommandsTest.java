@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.cli.fs.FileSystemShell;
 import alluxio.conf.Configuration;
+import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +19,8 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import io.eccache.testkit.SharedCluster;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * eccache's commands in Alluxio's own, unmodified {@link FileSystemShell} (what {@code alluxio fs}
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class AlluxioFsCommandsTest {
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(4).workerMemoryBytes(64L << 20).build();
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(4)
+      .workerMemoryBytes(64L << 20));
   private static FileSystemShell shell;
 
   @TempDir static Path dir;

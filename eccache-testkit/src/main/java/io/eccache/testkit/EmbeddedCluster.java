@@ -1,8 +1,8 @@
 package io.eccache.testkit;
 
+import alluxio.cli.Format;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
-import alluxio.cli.Format;
 import alluxio.conf.Configuration;
 import alluxio.conf.PropertyKey;
 import alluxio.master.AlluxioMasterProcess;
@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -109,6 +110,17 @@ public final class EmbeddedCluster implements AutoCloseable {
     public Builder property(PropertyKey key, Object value) {
       extra.put(key, value);
       return this;
+    }
+
+    /**
+     * What these options describe, as one string: equal for two builders that would start the same
+     * cluster (properties by name and the string form of their values, in name order).
+     */
+    public String spec() {
+      Map<String, String> properties = new TreeMap<>();
+      extra.forEach((key, value) -> properties.put(key.getName(), String.valueOf(value)));
+      return workers + " workers of " + (workerMemoryBytes >> 20) + " MiB, worker timeout "
+          + workerTimeout + (baseDir == null ? "" : ", in " + baseDir) + ", " + properties;
     }
 
     /** Starts s3proxy, the master and the workers; returns when every worker has registered. */

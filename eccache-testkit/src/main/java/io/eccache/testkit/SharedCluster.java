@@ -1,11 +1,8 @@
 package io.eccache.testkit;
 
-import alluxio.conf.PropertyKey;
 import io.eccache.common.MasterKeys;
 import java.io.IOException;
 import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -18,13 +15,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A JUnit 5 extension that gives test classes an {@link EmbeddedCluster} shared with every other
- * class of the same spec (workers, memory, worker timeout, properties) in the same JVM:
+ * class of the same spec (the same {@link EmbeddedCluster.Builder} options: {@link
+ * EmbeddedCluster.Builder#spec()}) in the same JVM:
  *
  * <pre>{@code
  * class MyTest {
  *   @RegisterExtension
- *   static final SharedCluster CLUSTER = SharedCluster.workers(5).workerMemoryBytes(128L << 20)
- *       .property(MasterKeys.DEFAULT_K, 3).build();
+ *   static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(5)
+ *       .workerMemoryBytes(128L << 20).property(MasterKeys.DEFAULT_K, 3));
  *
  *   @Test
  *   void roundTrips() throws Exception {
@@ -73,9 +71,9 @@ public final class SharedCluster
     this.spec = spec;
   }
 
-  /** Starts a spec of {@code n} workers; the other options default as in EmbeddedCluster. */
-  public static Builder workers(int n) {
-    return new Builder().workers(n);
+  /** The cluster {@code options} describe, shared with every class that asks for an equal one. */
+  public static SharedCluster of(EmbeddedCluster.Builder options) {
+    return new SharedCluster(new Spec(options));
   }
 
   /** An extension that only closes the shared cluster before its class runs. */
@@ -83,91 +81,33 @@ public final class SharedCluster
     return new SharedCluster(null);
   }
 
-  /** A cluster's spec: what {@link EmbeddedCluster.Builder} is given, compared by value. */
-  public static final class Builder {
-    private int workers = 3;
-    private long workerMemoryBytes = 256L << 20;
-    private String workerTimeout = "10s";
-    private final Map<String, String> properties = new TreeMap<>();
-    private final Map<String, PropertyKey> keys = new TreeMap<>();
-    private final Map<String, Object> values = new TreeMap<>();
-
-    /** Number of workers. */
-    public Builder workers(int n) {
-      workers = n;
-      return this;
-    }
-
-    /** Memory tier size of each worker (default 256 MiB). */
-    public Builder workerMemoryBytes(long bytes) {
-      workerMemoryBytes = bytes;
-      return this;
-    }
-
-    /** How long until the master declares a silent worker lost (default 10s). */
-    public Builder workerTimeout(String duration) {
-      workerTimeout = duration;
-      return this;
-    }
-
-    /** An Alluxio property; specs compare values by their string form. */
-    public Builder property(PropertyKey key, Object value) {
-      properties.put(key.getName(), String.valueOf(value));
-      keys.put(key.getName(), key);
-      values.put(key.getName(), value);
-      return this;
-    }
-
-    public SharedCluster build() {
-      return new SharedCluster(new Spec(this));
-    }
-  }
-
+  /** The cluster a class asks for: its options, and their description to compare by. */
   private static final class Spec {
-    final int workers;
-    final long workerMemoryBytes;
-    final String workerTimeout;
-    final Map<String, String> properties;
-    final Map<String, PropertyKey> keys;
-    final Map<String, Object> values;
+    final EmbeddedCluster.Builder options;
+    final String description;
 
-    Spec(Builder b) {
-      workers = b.workers;
-      workerMemoryBytes = b.workerMemoryBytes;
-      workerTimeout = b.workerTimeout;
-      properties = Map.copyOf(b.properties);
-      keys = Map.copyOf(b.keys);
-      values = Map.copyOf(b.values);
+    Spec(EmbeddedCluster.Builder options) {
+      this.options = options;
+      this.description = options.spec();
     }
 
     EmbeddedCluster start() throws IOException {
-      EmbeddedCluster.Builder b = EmbeddedCluster.builder().workers(workers)
-          .workerMemoryBytes(workerMemoryBytes).workerTimeout(workerTimeout);
-      for (String name : new TreeMap<>(properties).keySet()) {
-        b.property(keys.get(name), values.get(name)); // as given: Alluxio checks the value's type
-      }
-      return b.start();
+      return options.start();
     }
 
     @Override
     public boolean equals(Object o) {
-      if (!(o instanceof Spec)) {
-        return false;
-      }
-      Spec s = (Spec) o;
-      return workers == s.workers && workerMemoryBytes == s.workerMemoryBytes
-          && workerTimeout.equals(s.workerTimeout) && properties.equals(s.properties);
+      return o instanceof Spec && ((Spec) o).description.equals(description);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(workers, workerMemoryBytes, workerTimeout, properties);
+      return description.hashCode();
     }
 
     @Override
     public String toString() {
-      return workers + " workers of " + (workerMemoryBytes >> 20) + " MiB, worker timeout "
-          + workerTimeout + ", " + properties;
+      return description;
     }
   }
 

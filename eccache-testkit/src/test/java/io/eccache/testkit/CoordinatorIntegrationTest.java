@@ -41,8 +41,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CoordinatorIntegrationTest {
   private static final int WORKERS = 5;
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(WORKERS).workerMemoryBytes(64L << 20)
-      .build();
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(WORKERS)
+      .workerMemoryBytes(64L << 20));
   private static EmbeddedCluster cluster;
   private static CoordinatorClient coordinator;
 

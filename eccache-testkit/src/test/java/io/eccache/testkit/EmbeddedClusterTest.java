@@ -30,8 +30,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** A real cluster of 3 workers on 127.0.0.2-4 over s3proxy, shared (see SharedCluster). */
 class EmbeddedClusterTest {
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(3).workerMemoryBytes(64L << 20)
-      .workerTimeout("3s").build();
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(3)
+      .workerMemoryBytes(64L << 20)
+      .workerTimeout("3s"));
   private EmbeddedCluster cluster;
 
   @BeforeEach

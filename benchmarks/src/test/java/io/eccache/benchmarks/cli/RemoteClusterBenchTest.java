@@ -28,12 +28,12 @@ import picocli.CommandLine;
 /** {@code eccache-bench demo} and {@code bench} against a running 4-worker cluster (--master). */
 class RemoteClusterBenchTest {
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(4).workerMemoryBytes(64L << 20)
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(4)
+      .workerMemoryBytes(64L << 20)
       .property(MasterKeys.DEFAULT_K, 2).property(MasterKeys.DEFAULT_R, 1)
       // What a deployment running the demo and the benchmark sets on its master.
       .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-      .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
-      .build();
+      .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s"));
   private static EmbeddedCluster cluster;
   private static String master;
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.eccache.client.EcCacheClient;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
+import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
@@ -18,9 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ConsistencyCheckerTest {
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(5).workerMemoryBytes(192L << 20)
-      .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "200KB")
-      .build();
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(5)
+      .workerMemoryBytes(192L << 20)
+      .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "200KB"));
 
   @Test
   void concurrentPutsGetsAndDeletesNeverMixLoseOrHang() throws Exception {

@@ -8,18 +8,18 @@ import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import io.eccache.client.EcCacheClient;
 import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import io.eccache.testkit.SharedCluster;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Runs the plain Java example, as README shows it, against a real 6-worker cluster. */
 class PutGetExampleTest {
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.workers(6).build();
+  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(6));
 
   @Test
   void examplePutsAndGetsEveryObjectIntactAndCleansUp(EmbeddedCluster cluster) throws Exception {
