@@ -276,8 +276,9 @@ class DeploymentTest {
 
   @Test
   void ec2DryRunRendersTheTemplatesAndPrintsEveryCallAndTheCost() throws Exception {
+    String sha512 = "0123456789abcdef".repeat(8);
     String[] dry = run("bash", "deploy/ec2/eccache-ec2.sh", "all", "--dry-run", "--run-id",
-        "eccache-ci", "--out", out.toString());
+        "eccache-ci", "--out", out.toString(), "--alluxio-sha512", sha512);
     assertEquals("0", dry[0], dry[2]);
     List<String> calls = dry[2].lines().filter(l -> l.startsWith("+ aws ")).collect(
         Collectors.toList());
@@ -294,6 +295,8 @@ class DeploymentTest {
         "ec2 terminate-instances", "ec2 delete-security-group", "s3 rb s3://eccache-ci --force"}) {
       assertTrue(calls.stream().anyMatch(c -> c.contains(step)), step + " missing: " + calls);
     }
+    assertFalse(calls.stream().anyMatch(c -> c.contains("0.0.0.0/0") || c.contains("--port 22")),
+        "SSH closed by default: " + calls);
     assertTrue(calls.indexOf(calls.stream().filter(c -> c.contains("terminate-instances"))
         .findFirst().get()) > calls.indexOf(calls.stream().filter(c -> c.contains("send-command"))
         .findFirst().get()), "teardown comes after the benchmark");
@@ -311,6 +314,9 @@ class DeploymentTest {
       assertFalse(userData.contains("@@"), "unrendered placeholder in " + role + ":\n" + userData);
       assertTrue(userData.contains("role=\"" + role + "\""), userData);
       assertTrue(userData.contains("alluxio.master.eccache.default.k=10"), "site file embedded");
+      // The tarball is checked before it is unpacked.
+      assertTrue(userData.contains("echo \"" + sha512 + "  /opt/alluxio-2.9.6-bin.tar.gz\" | "
+          + "sha512sum -c -"), userData);
     }
     assertFalse(Files.exists(ROOT.resolve("benchmarks/results/ec2/eccache-ci")),
         "a dry run creates nothing");
