@@ -31,7 +31,7 @@ case ${1:-} in
   worker | worker-only)
     # Alluxio's scripts make ALLUXIO_RAM_FOLDER the top tier's directory; its entrypoint keeps a
     # value that is set.
-    ALLUXIO_RAM_FOLDER=${ECCACHE_WORKER_STORAGE:-/storage}/$(hostname)
+    ALLUXIO_RAM_FOLDER=${ECCACHE_WORKER_STORAGE:-/storage}/$HOSTNAME
     export ALLUXIO_RAM_FOLDER
     mkdir -p "$ALLUXIO_RAM_FOLDER"
     ;;
