@@ -277,6 +277,20 @@ class Ec2TeardownTest {
   }
 
   @Test
+  void downWithoutAStateFileFindsTheRunByItsTags() throws Exception {
+    // Another machine, or an instance whose id was lost: the tag finds them.
+    Run down = script(Map.of("FAKE_AWS_TAGGED_INSTANCES", "i-lost1\ti-lost2",
+        "FAKE_AWS_BUCKET_TAG", RUN), List.of("down", "--run-id", RUN));
+    assertEquals(0, down.status, down.toString());
+    assertEquals(Set.of("instance i-lost1", "instance i-lost2", "bucket " + RUN),
+        removedIn(down.calls), down.toString());
+
+    Run nothing = script(Map.of(), List.of("down", "--run-id", RUN));
+    assertEquals(0, nothing.status, nothing.toString());
+    assertEquals(Set.of(), removedIn(nothing.calls), "no bucket, nothing tagged: " + nothing);
+  }
+
+  @Test
   void sshOpensOnlyToTheGivenRangeAndBadInputIsRefusedBeforeAnyCall() throws Exception {
     Run ssh = all(Map.of(), "--ssh-cidr", "203.0.113.7/32");
     assertEquals(0, ssh.status, ssh.toString());

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A stand-in for the AWS CLI, for Ec2TeardownTest: logs every call ("N ARGS" in
 # $FAKE_AWS_DIR/calls.log), answers eccache-ec2.sh's queries as the real CLI would with
-# --output text, and fails the call numbered $FAKE_AWS_FAIL_AT as AWS errors look.
+# --output text, and fails the call numbered $FAKE_AWS_FAIL_AT as AWS errors look. Knobs:
+# FAKE_AWS_QUOTA, FAKE_AWS_BENCH_STATUS, FAKE_AWS_TAGGED_INSTANCES, FAKE_AWS_BUCKET_TAG.
 set -euo pipefail
 dir=${FAKE_AWS_DIR:?FAKE_AWS_DIR is not set}
 count=$(($(cat "$dir/count" 2>/dev/null || echo 0) + 1))
@@ -27,8 +28,15 @@ case "$1 $2" in
     (IFS=$'\t'; echo "${ids[*]}")
     ;;
   "ec2 describe-instances")
-    # The master's address; a lookup by tag finds nothing beyond what the script recorded.
-    if [[ $args != *" --filters "* ]]; then echo 10.0.0.10; fi
+    # The master's address; a lookup by tag finds $FAKE_AWS_TAGGED_INSTANCES (none by default).
+    if [[ $args != *" --filters "* ]]; then echo 10.0.0.10; else echo "${FAKE_AWS_TAGGED_INSTANCES:-}"; fi
+    ;;
+  "s3api get-bucket-tagging")
+    if [ -z "${FAKE_AWS_BUCKET_TAG:-}" ]; then
+      echo "An error occurred (NoSuchBucket) when calling the GetBucketTagging operation" >&2
+      exit 254
+    fi
+    echo "$FAKE_AWS_BUCKET_TAG"
     ;;
   "ssm describe-instance-information") echo Online ;;
   "ssm send-command")
