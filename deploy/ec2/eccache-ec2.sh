@@ -531,7 +531,9 @@ main() {
   if [ -z "$out_dir" ]; then
     out_dir="${ECCACHE_EC2_HOME:-$HOME/.eccache-ec2}/$run_id"
   fi
-  mkdir -p "$out_dir"
+  if [ "$cmd" != cost ]; then
+    mkdir -p "$out_dir"
+  fi
   if ! $dry_run && [ "$cmd" != cost ] && ! command -v aws >/dev/null; then
     echo "the AWS CLI is not installed (https://aws.amazon.com/cli/); --dry-run works without" >&2
     exit 1
