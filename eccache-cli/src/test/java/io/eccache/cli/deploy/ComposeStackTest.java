@@ -3,7 +3,13 @@ package io.eccache.cli.deploy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;
@@ -31,7 +37,7 @@ class ComposeStackTest {
         + "is validated by DeploymentTest's docker-compose config only");
     try (DockerComposeContainer<?> stack =
         new DockerComposeContainer<>(DeploymentTest.ROOT.resolve("docker-compose.yml").toFile())
-            .withLocalCompose(true).withBuild(true)
+            .withLocalCompose(true).withBuild(true).withEnv(dotEnvExample())
             .waitingFor("alluxio-master", Wait.forLogMessage(".*Alluxio master.*started.*", 1)
                 .withStartupTimeout(Duration.ofMinutes(5)))) {
       stack.start();
@@ -46,5 +52,16 @@ class ComposeStackTest {
       assertEquals(0, result.getExitCode(), result.getStdout() + result.getStderr());
       assertTrue(result.getStdout().contains("RS(4,1)"), result.getStdout());
     }
+  }
+
+  /** The credentials of .env.example, as a user's .env would give them to docker-compose. */
+  private static Map<String, String> dotEnvExample() throws IOException {
+    Properties p = new Properties();
+    try (Reader in = Files.newBufferedReader(DeploymentTest.ROOT.resolve(".env.example"))) {
+      p.load(in);
+    }
+    Map<String, String> env = new HashMap<>();
+    p.stringPropertyNames().forEach(k -> env.put(k, p.getProperty(k)));
+    return env;
   }
 }

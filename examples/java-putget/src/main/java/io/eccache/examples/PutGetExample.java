@@ -17,8 +17,11 @@ import java.util.Random;
  * PUT and GET through eccache from a plain Java program.
  *
  * <pre>
- * java -cp ... io.eccache.examples.PutGetExample [master-host:port]
+ * java -cp eccache-client-shaded-0.1.0-SNAPSHOT.jar:slf4j-api-1.7.30.jar:slf4j-simple-1.7.30.jar:classes \
+ *     io.eccache.examples.PutGetExample [master-host:port]
  * </pre>
+ *
+ * <p>The shaded client and an SLF4J binding are all it needs (ShadedJarAloneIT runs it so).
  *
  * <p>Without an argument the master is found as any Alluxio client finds it
  * ({@code alluxio-site.properties}, {@code -Dalluxio.master.hostname=...}). It stores three objects,
