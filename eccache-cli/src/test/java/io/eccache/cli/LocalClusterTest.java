@@ -1,0 +1,209 @@
+package io.eccache.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import alluxio.conf.AlluxioConfiguration;
+import io.eccache.client.EcCacheClient;
+import io.eccache.client.PutOptions;
+import io.eccache.client.WriteMode;
+import io.eccache.localcluster.ClusterState;
+import io.eccache.localcluster.LocalClusterCommand;
+import io.eccache.localcluster.ProcessCluster;
+import io.eccache.testkit.SharedCluster;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code eccache cluster start|stop|status} as a new user runs it: real detached processes in a
+ * directory, an object stored through the client configured from the alluxio-site.properties the
+ * command wrote, stop, start again on the same directory, and the object read back whole.
+ */
+class LocalClusterTest {
+  /** Its servers are other JVMs: close this JVM's shared cluster, if any, first. */
+  @RegisterExtension
+  static final SharedCluster NO_SHARED_CLUSTER = SharedCluster.none();
+
+  @TempDir
+  static Path temp;
+
+  /** Every pid any cluster of this class had, killed after the class whatever happened. */
+  private static final Set<Long> PIDS = new TreeSet<>();
+
+  @AfterAll
+  static void killLeftovers() throws Exception {
+    for (long pid : PIDS) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+    for (long pid : PIDS) {
+      Optional<ProcessHandle> h = ProcessHandle.of(pid);
+      if (h.isPresent()) {
+        h.get().onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private static final class Run {
+    final int exit;
+    final String out;
+    final String err;
+
+    Run(int exit, String out, String err) {
+      this.exit = exit;
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exit + "\nstdout: " + out + "\nstderr: " + err;
+    }
+  }
+
+  private static Run cluster(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = LocalClusterCommand.execute(new PrintWriter(out), new PrintWriter(err), args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  /** The pids the directory records, remembered for the clean-up. */
+  private static List<Long> pids(Path dir) throws IOException {
+    List<Long> pids = new ArrayList<>();
+    for (ClusterState.ProcessRecord r : ClusterState.read(dir).orElseThrow().processes()) {
+      pids.add(r.pid());
+    }
+    PIDS.addAll(pids);
+    return pids;
+  }
+
+  /** A client configured from the site file the command wrote, as the CLI would read it. */
+  private static EcCacheClient client(Path dir) throws IOException {
+    Properties p = new Properties();
+    try (Reader in = Files.newBufferedReader(dir.resolve("conf/alluxio-site.properties"),
+        StandardCharsets.UTF_8)) {
+      p.load(in);
+    }
+    Map<String, String> site = new HashMap<>();
+    p.stringPropertyNames().forEach(k -> site.put(k, p.getProperty(k)));
+    AlluxioConfiguration conf = ProcessCluster.clientConfiguration(site);
+    return EcCacheClient.create(conf);
+  }
+
+  @Test
+  void startStopAndStartAgainKeepTheObjects() throws Exception {
+    Path dir = temp.resolve("cluster");
+    String[] start = {"start", "--dir", dir.toString(), "--workers", "3", "--worker-memory", "64MB"};
+    Run started = cluster(start);
+    pids(dir);
+    assertEquals(0, started.exit, started.toString());
+    assertTrue(started.out.contains("export ALLUXIO_CONF_DIR=" + dir.resolve("conf")),
+        started.toString());
+    Run status = cluster("status", "--dir", dir.toString());
+    assertEquals(0, status.exit, status.toString());
+    assertTrue(status.out.contains(": running") && status.out.contains("workers registered: 3 of 3"),
+        status.toString());
+
+    // A second start on a running directory starts nothing.
+    List<Long> before = pids(dir);
+    Run again = cluster(start);
+    assertEquals(0, again.exit, again.toString());
+    assertTrue(again.out.contains("already running"), again.toString());
+    assertEquals(before, pids(dir));
+
+    Random random = new Random(13);
+    byte[] through = new byte[3_000_000];
+    random.nextBytes(through);
+    byte[] cached = new byte[2_000_000];
+    random.nextBytes(cached);
+    try (EcCacheClient client = client(dir)) {
+      client.put("kept/through.bin", through, PutOptions.defaults().writeMode(WriteMode.THROUGH));
+      client.put("kept/cached.bin", cached);
+      assertArrayEquals(through, client.get("kept/through.bin"));
+    }
+
+    Run stopped = cluster("stop", "--dir", dir.toString());
+    assertEquals(0, stopped.exit, stopped.toString());
+    for (long pid : before) {
+      assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+          "process " + pid + " survived stop");
+    }
+    Run down = cluster("status", "--dir", dir.toString());
+    assertEquals(LocalClusterCommand.NOT_RUNNING, down.exit, down.toString());
+    assertTrue(down.out.contains("not running"), down.toString());
+    Run stopAgain = cluster("stop", "--dir", dir.toString());
+    assertEquals(0, stopAgain.exit, stopAgain.toString());
+    assertTrue(stopAgain.out.contains("is not running"), stopAgain.toString());
+
+    // The same directory again: the journal is not formatted, S3's objects and tiers are there.
+    Run restarted = cluster("start", "--dir", dir.toString());
+    pids(dir);
+    assertEquals(0, restarted.exit, restarted.toString());
+    assertTrue(restarted.out.contains("restarting") && restarted.out.contains("3 workers"),
+        restarted.toString());
+    try (EcCacheClient client = client(dir)) {
+      assertArrayEquals(through, client.get("kept/through.bin"));
+      assertArrayEquals(cached, client.get("kept/cached.bin"));
+    }
+    List<Long> after = pids(dir);
+    Run end = cluster("stop", "--dir", dir.toString());
+    assertEquals(0, end.exit, end.toString());
+    for (long pid : after) {
+      assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+          "process " + pid + " survived stop");
+    }
+  }
+
+  @Test
+  void badInputIsRefusedBeforeAnythingIsCreated() throws Exception {
+    Path fresh = temp.resolve("never");
+    Run zero = cluster("start", "--dir", fresh.toString(), "--workers", "0");
+    assertEquals(LocalClusterCommand.USAGE, zero.exit, zero.toString());
+    assertTrue(zero.err.contains("--workers 0"), zero.toString());
+    Run memory = cluster("start", "--dir", fresh.toString(), "--worker-memory", "lots");
+    assertEquals(LocalClusterCommand.USAGE, memory.exit, memory.toString());
+    Run property = cluster("start", "--dir", fresh.toString(), "-D", "no.such.key=1");
+    assertEquals(LocalClusterCommand.USAGE, property.exit, property.toString());
+    assertTrue(property.err.contains("no.such.key"), property.toString());
+    assertFalse(Files.exists(fresh));
+
+    // A directory holding something else is never taken for a cluster's.
+    Path other = Files.createDirectories(temp.resolve("other"));
+    Files.writeString(other.resolve("notes.txt"), "mine");
+    Run foreign = cluster("start", "--dir", other.toString());
+    assertEquals(LocalClusterCommand.USAGE, foreign.exit, foreign.toString());
+    assertTrue(foreign.err.contains("holds other files"), foreign.toString());
+    Run purge = cluster("stop", "--dir", other.toString(), "--purge");
+    assertEquals(0, purge.exit, purge.toString());
+    assertTrue(purge.out.contains("nothing to stop") && Files.exists(other.resolve("notes.txt")),
+        purge.toString());
+
+    Run status = cluster("status", "--dir", fresh.toString());
+    assertEquals(LocalClusterCommand.NOT_RUNNING, status.exit, status.toString());
+    assertTrue(status.out.contains("no eccache cluster"), status.toString());
+    Run stop = cluster("stop", "--dir", fresh.toString());
+    assertEquals(0, stop.exit, stop.toString());
+    assertTrue(stop.out.contains("nothing to stop"), stop.toString());
+    assertFalse(Files.exists(fresh));
+  }
+}
