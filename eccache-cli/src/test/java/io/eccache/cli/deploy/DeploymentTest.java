@@ -73,8 +73,8 @@ class DeploymentTest {
   @Test
   void everyShellScriptPassesShellcheck() throws Exception {
     List<String> cmd = new ArrayList<>(List.of("shellcheck", "-s", "bash"));
-    cmd.addAll(List.of("bin/eccache", "bin/eccache-bench", ".ci/run", "deploy/ec2/eccache-ec2.sh",
-        "deploy/ec2/templates/user-data.sh.tpl"));
+    cmd.addAll(List.of("bin/eccache", "bin/eccache-bench", "bin/eccache-cluster", ".ci/run",
+        "deploy/ec2/eccache-ec2.sh", "deploy/ec2/templates/user-data.sh.tpl"));
     try (var scripts = Files.list(ROOT.resolve("scripts"))) {
       scripts.filter(f -> f.toString().endsWith(".sh"))
           .forEach(f -> cmd.add(ROOT.relativize(f).toString()));
