@@ -137,6 +137,10 @@ final class StartCommand implements Callable<Integer> {
         .masterWebPort(reusablePort(previous, "master.web.port", out, "the master's web port"))
         .s3Port(reusablePort(previous, "s3.port", out, "the S3 server's port"));
     props.forEach(builder::property);
+    if (!Detached.hasSetsid()) {
+      out.println("note: setsid (util-linux) is not installed: the cluster shares this terminal's "
+          + "session and may stop when it closes");
+    }
     out.printf("%s S3, the master and %d workers in %s (logs in %s) ...%n",
         previous.isPresent() ? "restarting" : "starting", n, d.path(), d.logsDir());
     out.flush();
