@@ -37,7 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code eccache cluster start|stop|status} as a new user runs it: real detached processes in a
  * directory, an object stored through the client configured from the alluxio-site.properties the
- * command wrote, stop, start again on the same directory, and the object read back whole.
+ * command wrote, stop, start again on the same directory, and the object read back whole. (Here,
+ * not in eccache-local-cluster, because it needs the client, whose tests need that module; the
+ * command's checks that start no process are in LocalClusterCommandTest there.)
  */
 class LocalClusterTest {
   /** Its servers are other JVMs: close this JVM's shared cluster, if any, first. */
@@ -172,38 +174,5 @@ class LocalClusterTest {
       assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
           "process " + pid + " survived stop");
     }
-  }
-
-  @Test
-  void badInputIsRefusedBeforeAnythingIsCreated() throws Exception {
-    Path fresh = temp.resolve("never");
-    Run zero = cluster("start", "--dir", fresh.toString(), "--workers", "0");
-    assertEquals(LocalClusterCommand.USAGE, zero.exit, zero.toString());
-    assertTrue(zero.err.contains("--workers 0"), zero.toString());
-    Run memory = cluster("start", "--dir", fresh.toString(), "--worker-memory", "lots");
-    assertEquals(LocalClusterCommand.USAGE, memory.exit, memory.toString());
-    Run property = cluster("start", "--dir", fresh.toString(), "-D", "no.such.key=1");
-    assertEquals(LocalClusterCommand.USAGE, property.exit, property.toString());
-    assertTrue(property.err.contains("no.such.key"), property.toString());
-    assertFalse(Files.exists(fresh));
-
-    // A directory holding something else is never taken for a cluster's.
-    Path other = Files.createDirectories(temp.resolve("other"));
-    Files.writeString(other.resolve("notes.txt"), "mine");
-    Run foreign = cluster("start", "--dir", other.toString());
-    assertEquals(LocalClusterCommand.USAGE, foreign.exit, foreign.toString());
-    assertTrue(foreign.err.contains("holds other files"), foreign.toString());
-    Run purge = cluster("stop", "--dir", other.toString(), "--purge");
-    assertEquals(0, purge.exit, purge.toString());
-    assertTrue(purge.out.contains("nothing to stop") && Files.exists(other.resolve("notes.txt")),
-        purge.toString());
-
-    Run status = cluster("status", "--dir", fresh.toString());
-    assertEquals(LocalClusterCommand.NOT_RUNNING, status.exit, status.toString());
-    assertTrue(status.out.contains("no eccache cluster"), status.toString());
-    Run stop = cluster("stop", "--dir", fresh.toString());
-    assertEquals(0, stop.exit, stop.toString());
-    assertTrue(stop.out.contains("nothing to stop"), stop.toString());
-    assertFalse(Files.exists(fresh));
   }
 }

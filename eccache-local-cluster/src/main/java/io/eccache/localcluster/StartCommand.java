@@ -36,6 +36,7 @@ import picocli.CommandLine.Model.CommandSpec;
 final class StartCommand implements Callable<Integer> {
   static final int DEFAULT_WORKERS = 6;
   static final String DEFAULT_WORKER_MEMORY = "512MB";
+  static final int MIN_WORKERS = 2;
   /** Workers go on 127.0.0.2 up to 127.0.0.254. */
   static final int MAX_WORKERS = 253;
   private static final long MIN_WORKER_MEMORY = 16L << 20;
@@ -66,9 +67,10 @@ final class StartCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     // Bad input is refused before anything is created or started.
-    if (workers != null && (workers < 1 || workers > MAX_WORKERS)) {
+    if (workers != null && (workers < MIN_WORKERS || workers > MAX_WORKERS)) {
       throw new ClusterException(LocalClusterCommand.USAGE, "--workers " + workers
-          + ": between 1 and " + MAX_WORKERS + " (worker i runs on 127.0.0.(i+2))");
+          + ": between " + MIN_WORKERS + " (the smallest code, RS(1,1), and a small object's two "
+          + "copies need two) and " + MAX_WORKERS + " (worker i runs on 127.0.0.(i+2))");
     }
     if (workerMemory != null) {
       parseMemory(workerMemory);
@@ -129,7 +131,6 @@ final class StartCommand implements Callable<Integer> {
         options.setProperty("property." + e.getKey(), e.getValue());
       }
     }
-    d.writeOptions(options);
 
     ProcessCluster.Builder builder = ProcessCluster.builder().directory(d.path()).detached(true)
         .workers(n).workerMemoryBytes(memoryBytes).workerTimeout("10s")
@@ -151,6 +152,8 @@ final class StartCommand implements Callable<Integer> {
       throw new ClusterException(LocalClusterCommand.FAILED, "the cluster did not start, and "
           + "what had started was stopped (data kept in " + d.path() + "): " + e.getMessage(), e);
     }
+    // Kept only once they worked: a bad -D does not come back at the next start.
+    d.writeOptions(options);
     Map<String, String> site = cluster.siteProperties();
     out.printf("eccache cluster running in %s%n", d.path());
     out.printf("  master   127.0.0.1:%d (web http://127.0.0.1:%s)%n", cluster.masterPort(),
