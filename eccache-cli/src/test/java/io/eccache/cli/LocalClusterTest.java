@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
 import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -54,13 +56,17 @@ class LocalClusterTest {
 
   @AfterAll
   static void killLeftovers() throws Exception {
+    // Each child is recorded as soon as it is launched, also by a launcher that failed or was killed.
+    if (Files.exists(temp.resolve("cluster").resolve(ClusterState.FILE))) {
+      pids(temp.resolve("cluster"));
+    }
     for (long pid : PIDS) {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
     for (long pid : PIDS) {
       Optional<ProcessHandle> h = ProcessHandle.of(pid);
       if (h.isPresent()) {
-        h.get().onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        h.get().onExit().get(30, TimeUnit.SECONDS);
       }
     }
   }
@@ -112,15 +118,53 @@ class LocalClusterTest {
     return EcCacheClient.create(conf);
   }
 
+  /**
+   * Runs the command's main in a JVM of its own, as bin/eccache-cluster does, and returns when that
+   * JVM has exited.
+   */
+  private static Run launcher(String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (option.startsWith("--add-") || option.startsWith("-Dio.netty")) {
+        command.add(option);
+      }
+    }
+    command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        LocalClusterCommand.class.getName()));
+    command.addAll(List.of(args));
+    Path out = Files.createTempFile(temp, "launcher", ".out");
+    Path err = Files.createTempFile(temp, "launcher", ".err");
+    Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
+        .start();
+    if (!p.waitFor(240, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("the launcher did not return in 240 s: " + Files.readString(out)
+          + Files.readString(err));
+    }
+    return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  /** The session a process belongs to (/proc/PID/stat, the field after pgrp). */
+  private static long session(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+    String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(after[3]); // state, ppid, pgrp, session
+  }
+
   @Test
   void startStopAndStartAgainKeepTheObjects() throws Exception {
     Path dir = temp.resolve("cluster");
     String[] start = {"start", "--dir", dir.toString(), "--workers", "3", "--worker-memory", "64MB"};
-    Run started = cluster(start);
-    pids(dir);
+    // The first start in a JVM that exits, as from bin/eccache-cluster: the cluster outlives it.
+    Run started = launcher(start);
     assertEquals(0, started.exit, started.toString());
     assertTrue(started.out.contains("export ALLUXIO_CONF_DIR=" + dir.resolve("conf")),
         started.toString());
+    for (long pid : pids(dir)) {
+      // Each in a session of its own: the terminal's hang-up and Ctrl-C do not reach it.
+      assertEquals(pid, session(pid), "process " + pid + " leads its own session");
+    }
     Run status = cluster("status", "--dir", dir.toString());
     assertEquals(0, status.exit, status.toString());
     assertTrue(status.out.contains(": running") && status.out.contains("workers registered: 3 of 3"),

@@ -123,6 +123,6 @@ final class ClusterStatus {
       out.printf("  default code: RS(%s,%s)%n", k, r);
     }
     out.printf("  data: %s (journal, s3/data, worker-*); logs: %s%n", p, dir.logsDir());
-    out.printf("  export ALLUXIO_CONF_DIR=%s%n", dir.confDir());
+    out.printf("export ALLUXIO_CONF_DIR=%s%n", dir.confDir());
   }
 }
