@@ -18,12 +18,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The product command carries the client only: its runtime classpath (written by the
  * maven-dependency-plugin to target/runtime-classpath.txt, the same scope bin/eccache copies to
- * target/lib) holds neither the benchmark, the testkit, JMH, XChart, Alluxio's master and worker
- * nor hadoop-common. demo, bench, sim and check live in benchmarks (bin/eccache-bench).
+ * target/lib) holds neither the benchmark, the testkit, the local cluster, JMH, XChart, Alluxio's
+ * master and worker nor hadoop-common. demo, bench, sim and check live in benchmarks
+ * (bin/eccache-bench); cluster start|stop|status in eccache-local-cluster (bin/eccache-cluster).
  */
 class ProductClasspathTest {
   private static final Pattern FORBIDDEN = Pattern.compile(
-      "benchmarks|eccache-testkit|jmh-.*|xchart|alluxio-core-server-(master|worker)|hadoop-common");
+      "benchmarks|eccache-testkit|eccache-local-cluster|jmh-.*|xchart"
+          + "|alluxio-core-server-(master|worker)|hadoop-common");
 
   @Test
   void runtimeClasspathHoldsNoBenchmarkTestkitOrServer() throws Exception {

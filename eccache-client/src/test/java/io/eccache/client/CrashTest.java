@@ -9,7 +9,7 @@ import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
-import io.eccache.testkit.ProcessCluster;
+import io.eccache.localcluster.ProcessCluster;
 import io.eccache.testkit.SharedCluster;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -12,10 +12,11 @@ import alluxio.network.TieredIdentityFactory;
 import alluxio.wire.WorkerNetAddress;
 import alluxio.worker.WorkerProcess;
 import io.eccache.coordinator.CoordinatorMaster;
+import io.eccache.localcluster.ProcessCluster;
+import io.eccache.localcluster.S3ProxyServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedCluster implements AutoCloseable {
   /** The bucket mounted at Alluxio's root. */
-  public static final String BUCKET = "eccache";
+  public static final String BUCKET = ProcessCluster.BUCKET;
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
   private static final int READY_TIMEOUT_MS = 120_000;
@@ -158,9 +159,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   static Path defaultBase() {
-    Path shm = Paths.get("/dev/shm");
-    return Files.isDirectory(shm) && Files.isWritable(shm) ? shm
-        : Paths.get(System.getProperty("java.io.tmpdir"));
+    return ProcessCluster.defaultBaseDir();
   }
 
   private void startAll() throws IOException {

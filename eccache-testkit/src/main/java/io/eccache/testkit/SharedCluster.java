@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * a test that needs a pristine cluster calls {@link #discard()} first.
  *
  * <p>{@link #none()} closes any shared cluster before a class that runs its own servers (a
- * {@link ProcessCluster}), so its client configuration does not see the shared one's properties.
+ * {@link io.eccache.localcluster.ProcessCluster}), so its client configuration does not see the
+ * shared one's properties.
  */
 public final class SharedCluster
     implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {

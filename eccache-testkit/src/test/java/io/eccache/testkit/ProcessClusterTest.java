@@ -11,6 +11,7 @@ import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.WritePType;
+import io.eccache.localcluster.ProcessCluster;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Random;

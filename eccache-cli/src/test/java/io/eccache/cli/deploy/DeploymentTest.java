@@ -264,8 +264,9 @@ class DeploymentTest {
   @Test
   void everyShellScriptPassesShellcheck() throws Exception {
     List<String> cmd = new ArrayList<>(List.of("shellcheck", "-s", "bash"));
-    cmd.addAll(List.of("bin/eccache", "bin/eccache-bench", ".ci/run", "deploy/ec2/eccache-ec2.sh",
-        "deploy/ec2/templates/user-data.sh.tpl", "deploy/docker/eccache-entrypoint.sh",
+    cmd.addAll(List.of("bin/eccache", "bin/eccache-bench", "bin/eccache-cluster", ".ci/run",
+        "deploy/ec2/eccache-ec2.sh", "deploy/ec2/templates/user-data.sh.tpl",
+        "deploy/docker/eccache-entrypoint.sh",
         "eccache-cli/src/test/resources/io/eccache/cli/deploy/fake-aws.sh"));
     try (var scripts = Files.list(ROOT.resolve("scripts"))) {
       scripts.filter(f -> f.toString().endsWith(".sh"))

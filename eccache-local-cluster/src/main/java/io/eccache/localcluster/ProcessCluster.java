@@ -1,4 +1,4 @@
-package io.eccache.testkit;
+package io.eccache.localcluster;
 
 import alluxio.ClientContext;
 import alluxio.client.block.BlockMasterClient;
@@ -8,6 +8,7 @@ import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
 import alluxio.master.MasterClientContext;
+import alluxio.wire.WorkerInfo;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -16,11 +17,14 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
@@ -28,7 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An Alluxio 2.9 cluster of real processes, for crash tests: the S3 server (s3proxy), one master
+ * An Alluxio 2.9 cluster of real processes: the S3 server (s3proxy), one master
  * started from Alluxio's own {@code alluxio.master.AlluxioMaster} entry point with the coordinator
  * plugin found on its classpath by Alluxio's ServiceLoader, and N workers from
  * {@code alluxio.worker.AlluxioWorker}, worker i on its own loopback address 127.0.0.(i+2) with its
@@ -37,13 +41,19 @@ import org.slf4j.LoggerFactory;
  * <p>Any of them can be stopped politely (SIGTERM), killed (SIGKILL) and started again on the same
  * address and directories; the master's journal survives, so a restarted master keeps every
  * committed layout. Every wait is bounded and says what it waited for; each child logs to
- * {@code <dir>/logs/<name>.log} and a failure to start quotes the end of that log. {@link #close()}
+ * {@code <dir>/logs/<name>.log} and a failure to start quotes the end of that log.
+ *
+ * <p>For crash tests (the default) the cluster lives in a fresh temporary directory: {@link #close()}
  * (and a shutdown hook, should the JVM exit without it) kills every child and removes the
- * directory.
+ * directory. {@link Builder#directory(Path)} and {@link Builder#detached(boolean)} make it the local
+ * cluster of {@code eccache cluster start}: a directory that is kept (the journal is formatted only
+ * on the first start, S3's objects and the workers' tiers stay), children in sessions of their own
+ * that outlive this JVM once started, and {@code <dir>/cluster.properties} ({@link ClusterState})
+ * recording their pids and ports for a later stop or status.
  */
 public final class ProcessCluster implements AutoCloseable {
   /** The bucket mounted at Alluxio's root. */
-  public static final String BUCKET = EmbeddedCluster.BUCKET;
+  public static final String BUCKET = "eccache";
   /** What Alluxio 2.9 (built for Java 8) needs to run on Java 17. */
   static final List<String> JAVA17_OPTIONS = List.of(
       "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -66,6 +76,7 @@ public final class ProcessCluster implements AutoCloseable {
   private final List<Path> workerTiers = new ArrayList<>();
   private final Process[] workers;
   private final Thread reaper;
+  private final ClusterState state = new ClusterState();
   private S3ProxyServer s3;
   private Process master;
   private int masterPort;
@@ -76,6 +87,11 @@ public final class ProcessCluster implements AutoCloseable {
     private long workerMemoryBytes = 64L << 20;
     private String workerTimeout = "4s";
     private Path baseDir;
+    private Path directory;
+    private boolean detached;
+    private int masterPort;
+    private int masterWebPort;
+    private int s3Port;
     private final Map<String, String> extra = new LinkedHashMap<>();
 
     /** Number of workers (default 3). */
@@ -102,19 +118,68 @@ public final class ProcessCluster implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Runs the cluster in this directory (created if missing) and keeps it: {@link #close()} does
+     * not remove it, the journal is formatted only if it was never, S3's data and the workers'
+     * tiers are reused, and {@code cluster.properties} records the processes and ports.
+     */
+    public Builder directory(Path dir) {
+      this.directory = dir;
+      return this;
+    }
+
+    /**
+     * Children outlive this JVM once the cluster is up: each runs in a session of its own with no
+     * shutdown hook reaping it (a start that fails still kills what it started).
+     */
+    public Builder detached(boolean detached) {
+      this.detached = detached;
+      return this;
+    }
+
+    /** The master's RPC port (default 0: a free one). */
+    public Builder masterPort(int port) {
+      this.masterPort = port;
+      return this;
+    }
+
+    /** The master's web port (default 0: a free one). */
+    public Builder masterWebPort(int port) {
+      this.masterWebPort = port;
+      return this;
+    }
+
+    /** The S3 server's port (default 0: a free one). */
+    public Builder s3Port(int port) {
+      this.s3Port = port;
+      return this;
+    }
+
     /** One more property for every process and the client (Alluxio or eccache). */
     public Builder property(String key, Object value) {
       extra.put(key, String.valueOf(value));
       return this;
     }
 
-    /** Starts S3, formats the journal, starts the master and the workers. */
+    /**
+     * Starts S3, formats the journal (unless a kept directory's journal already is), starts the
+     * master and the workers; returns once every worker has registered. A failure kills what was
+     * started.
+     */
     public ProcessCluster start() throws IOException, TimeoutException {
-      Path base = baseDir != null ? baseDir : EmbeddedCluster.defaultBase();
-      ProcessCluster cluster = new ProcessCluster(this, Files.createTempDirectory(base,
-          "eccache-proc-"));
+      Path dir;
+      if (directory != null) {
+        dir = Files.createDirectories(directory.toAbsolutePath().normalize());
+      } else {
+        Path base = baseDir != null ? baseDir : defaultBaseDir();
+        dir = Files.createTempDirectory(base, "eccache-proc-");
+      }
+      ProcessCluster cluster = new ProcessCluster(this, dir);
       try {
         cluster.startAll();
+        if (detached) {
+          cluster.detach();
+        }
         return cluster;
       } catch (IOException | TimeoutException | RuntimeException e) {
         cluster.close();
@@ -123,8 +188,16 @@ public final class ProcessCluster implements AutoCloseable {
     }
   }
 
+  /** A builder with the crash tests' defaults (3 workers of 64 MB, a temporary directory). */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** Where temporary cluster directories go: /dev/shm when writable, else the temp directory. */
+  public static Path defaultBaseDir() {
+    Path shm = Paths.get("/dev/shm");
+    return Files.isDirectory(shm) && Files.isWritable(shm) ? shm
+        : Paths.get(System.getProperty("java.io.tmpdir"));
   }
 
   private ProcessCluster(Builder config, Path dir) {
@@ -139,29 +212,58 @@ public final class ProcessCluster implements AutoCloseable {
   private void startAll() throws IOException, TimeoutException {
     Files.createDirectories(confDir);
     Files.createDirectories(dir.resolve("logs"));
-    s3 = S3ProxyServer.start(dir.resolve("s3"), List.of(BUCKET));
-    masterPort = S3ProxyServer.freePort();
+    s3 = S3ProxyServer.start(dir.resolve("s3"), List.of(BUCKET), config.s3Port, config.detached);
+    masterPort = config.masterPort != 0 ? config.masterPort : S3ProxyServer.freePort();
     configure();
+    record("s3", s3.handle(), s3.endpoint());
     for (int i = 0; i < config.workers; i++) {
       workerTiers.add(Files.createDirectories(dir.resolve("worker-" + i)));
     }
-    Process format = launch("format", "alluxio.cli.Format", List.of("master"));
-    try {
-      if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
-        format.destroyForcibly();
-        throw new IOException("formatting the journal failed" + logTail("format"));
+    if (!journalFormatted()) {
+      Process format = launch("format", "alluxio.cli.Format", List.of("master"));
+      try {
+        if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
+          format.destroyForcibly();
+          throw new IOException("formatting the journal failed" + logTail("format"));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while formatting the journal", e);
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while formatting the journal", e);
     }
     startMaster();
     for (int i = 0; i < config.workers; i++) {
       startWorker(i);
     }
-    awaitLiveWorkers(config.workers, START_TIMEOUT_MS);
+    awaitStartedWorkers();
     LOG.info("ProcessCluster up: master 127.0.0.1:{}, {} workers, s3 {}, in {}", masterPort,
         config.workers, s3.endpoint(), dir);
+  }
+
+  /** Whether the journal holds anything: a kept directory's master restarts on it unformatted. */
+  private boolean journalFormatted() throws IOException {
+    Path journal = dir.resolve("journal");
+    if (!Files.isDirectory(journal)) {
+      return false;
+    }
+    try (Stream<Path> entries = Files.list(journal)) {
+      return entries.findAny().isPresent();
+    }
+  }
+
+  /** In a kept directory, records the child in cluster.properties at once (a stop finds it). */
+  private void record(String name, ProcessHandle handle, String address) throws IOException {
+    if (config.directory == null) {
+      return;
+    }
+    state.record(name, handle, address);
+    state.set("directory", dir);
+    state.set("master.port", masterPort);
+    state.set("master.web.port", site.get("alluxio.master.web.port"));
+    state.set("s3.port", s3.port());
+    state.set("workers", config.workers);
+    state.set("worker.memory.bytes", config.workerMemoryBytes);
+    state.write(dir);
   }
 
   /** The site properties every process and the client share. */
@@ -171,7 +273,8 @@ public final class ProcessCluster implements AutoCloseable {
     site.put("alluxio.master.bind.host", "127.0.0.1");
     site.put("alluxio.master.web.bind.host", "127.0.0.1");
     site.put("alluxio.master.rpc.port", String.valueOf(masterPort));
-    site.put("alluxio.master.web.port", String.valueOf(S3ProxyServer.freePort()));
+    site.put("alluxio.master.web.port", String.valueOf(
+        config.masterWebPort != 0 ? config.masterWebPort : S3ProxyServer.freePort()));
     site.put("alluxio.master.journal.type", "UFS");
     site.put("alluxio.master.journal.folder", dir.resolve("journal").toString());
     site.put("alluxio.master.metastore", "HEAP");
@@ -235,19 +338,24 @@ public final class ProcessCluster implements AutoCloseable {
       throw new IllegalStateException("the master is running");
     }
     master = launch("master", "alluxio.master.AlluxioMaster", List.of());
+    record("master", master.toHandle(), "127.0.0.1:" + masterPort);
     Process started = master;
-    await(() -> {
+    try {
+      await(() -> {
       if (!started.isAlive()) {
         throw new IOException("the master exited with status " + started.exitValue()
             + logTail("master"));
       }
-      try (BlockMasterClient client = blockMasterClient()) {
-        client.getWorkerInfoList();
-        return true;
-      } catch (IOException e) {
-        return false;
-      }
-    }, START_TIMEOUT_MS, "the master to answer on 127.0.0.1:" + masterPort);
+        try (BlockMasterClient client = blockMasterClient()) {
+          client.getWorkerInfoList();
+          return true;
+        } catch (IOException e) {
+          return false;
+        }
+      }, START_TIMEOUT_MS, "the master to answer on 127.0.0.1:" + masterPort);
+    } catch (TimeoutException e) {
+      throw new TimeoutException(e.getMessage() + logTail("master"));
+    }
   }
 
   /** Starts (or restarts) worker {@code i} on its address and tier directory. */
@@ -261,6 +369,7 @@ public final class ProcessCluster implements AutoCloseable {
         "-Dalluxio.worker.web.bind.host=" + host, "-Dalluxio.worker.web.hostname=" + host,
         "-Dalluxio.worker.tieredstore.level0.dirs.path=" + workerTiers.get(i),
         "-Dalluxio.locality.node=" + host);
+    record("worker-" + i, workers[i].toHandle(), host);
   }
 
   /** Kills worker {@code i} with SIGKILL, as a crash; its blocks stay in its tier directory. */
@@ -309,6 +418,42 @@ public final class ProcessCluster implements AutoCloseable {
     return pids;
   }
 
+  /**
+   * Waits until every worker registered; fails at once, quoting its log, if a worker exits, and
+   * on time-out names the workers missing and quotes their logs.
+   */
+  private void awaitStartedWorkers() throws IOException, TimeoutException {
+    Set<String> registered = new HashSet<>();
+    try {
+      await(() -> {
+        for (int i = 0; i < workers.length; i++) {
+          if (!workers[i].isAlive()) {
+            throw new IOException("worker " + i + " (" + workerHost(i) + ") exited with status "
+                + workers[i].exitValue() + logTail("worker-" + i));
+          }
+        }
+        try (BlockMasterClient client = blockMasterClient()) {
+          registered.clear();
+          for (WorkerInfo w : client.getWorkerInfoList()) {
+            registered.add(w.getAddress().getHost());
+          }
+          return registered.size() == workers.length;
+        } catch (IOException e) {
+          return false;
+        }
+      }, START_TIMEOUT_MS, "the master to count " + workers.length + " live workers");
+    } catch (TimeoutException e) {
+      StringBuilder message = new StringBuilder(e.getMessage()).append("; registered: ")
+          .append(registered);
+      for (int i = 0; i < workers.length; i++) {
+        if (!registered.contains(workerHost(i))) {
+          message.append(logTail("worker-" + i));
+        }
+      }
+      throw new TimeoutException(message.toString());
+    }
+  }
+
   /** Waits until the master counts exactly {@code n} live workers. */
   public void awaitLiveWorkers(int n, long timeoutMs) throws IOException, TimeoutException {
     await(() -> {
@@ -328,10 +473,33 @@ public final class ProcessCluster implements AutoCloseable {
    * {@code FileSystemContext} in the JVM waits for, stalling the next test's clients and workers.
    */
   public AlluxioConfiguration clientConfiguration() {
+    return clientConfiguration(site);
+  }
+
+  /**
+   * A client configuration for the cluster whose site properties are {@code site} (e.g. read from
+   * its {@code conf/alluxio-site.properties}), with client metrics reporting off as above.
+   */
+  public static AlluxioConfiguration clientConfiguration(Map<String, String> site) {
     InstancedConfiguration conf = Configuration.copyGlobal();
     conf.merge(site, Source.RUNTIME);
     conf.set(PropertyKey.USER_METRICS_COLLECTION_ENABLED, false, Source.RUNTIME);
     return conf;
+  }
+
+  /**
+   * The hosts of the workers the master of {@code site} counts as live; fails within seconds
+   * (UnavailableException) when the master does not answer.
+   */
+  public static List<String> liveWorkerHosts(Map<String, String> site) throws IOException {
+    try (BlockMasterClient client = blockMasterClient(clientConfiguration(site))) {
+      List<String> hosts = new ArrayList<>();
+      for (WorkerInfo w : client.getWorkerInfoList()) {
+        hosts.add(w.getAddress().getHost());
+      }
+      Collections.sort(hosts);
+      return hosts;
+    }
   }
 
   /** worker {@code i}'s host. */
@@ -353,9 +521,28 @@ public final class ProcessCluster implements AutoCloseable {
     return dir;
   }
 
+  /** The directory holding alluxio-site.properties, for ALLUXIO_CONF_DIR. */
+  public Path confDirectory() {
+    return confDir;
+  }
+
+  /** The master's RPC port on 127.0.0.1. */
+  public int masterPort() {
+    return masterPort;
+  }
+
+  /** The properties every process and the client share (alluxio-site.properties). */
+  public Map<String, String> siteProperties() {
+    return Collections.unmodifiableMap(site);
+  }
+
   /** A client for polling: it gives up in seconds instead of retrying for minutes. */
   private BlockMasterClient blockMasterClient() {
-    InstancedConfiguration probe = (InstancedConfiguration) clientConfiguration();
+    return blockMasterClient(clientConfiguration());
+  }
+
+  private static BlockMasterClient blockMasterClient(AlluxioConfiguration conf) {
+    InstancedConfiguration probe = (InstancedConfiguration) conf;
     probe.set(alluxio.conf.PropertyKey.USER_RPC_RETRY_MAX_DURATION, "2s", Source.RUNTIME);
     return BlockMasterClient.Factory.create(MasterClientContext.newBuilder(
         ClientContext.create(probe)).build());
@@ -379,7 +566,7 @@ public final class ProcessCluster implements AutoCloseable {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(
             dir.resolve("logs").resolve(name + ".out").toFile()));
     builder.environment().put("MALLOC_ARENA_MAX", "2");
-    return builder.start();
+    return (config.detached ? Detached.apply(builder) : builder).start();
   }
 
   private static void kill(Process p, String what) throws IOException {
@@ -448,7 +635,21 @@ public final class ProcessCluster implements AutoCloseable {
     }
   }
 
-  /** Kills every process and removes the cluster's directory. */
+  /**
+   * Once a detached cluster is up, its children no longer die with this JVM: the reaper goes.
+   */
+  private void detach() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException shuttingDown) {
+      // the JVM is exiting: the reaper runs anyway, as if the start had been interrupted
+    }
+  }
+
+  /**
+   * Kills every process and removes the cluster's directory (a directory given to
+   * {@link Builder#directory(Path)} is kept).
+   */
   @Override
   public void close() {
     killAll();
@@ -463,6 +664,9 @@ public final class ProcessCluster implements AutoCloseable {
       Runtime.getRuntime().removeShutdownHook(reaper);
     } catch (IllegalStateException shuttingDown) {
       // the hook runs anyway
+    }
+    if (config.directory != null) {
+      return;
     }
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -1,4 +1,4 @@
-package io.eccache.testkit;
+package io.eccache.localcluster;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A real S3 API server on loopback: s3proxy with its filesystem backend, run as a child process (its
  * Jetty and Guava would clash with Alluxio's in one JVM). Buckets are directories under
- * {@link #dataDir()}, objects are files, so tests can look at what reached "S3".
+ * {@link #dataDir()}, objects are files, so tests can look at what reached "S3", and a server
+ * started again on the same directory serves the same objects.
+ *
+ * <p>By default the child dies with this JVM (a shutdown hook kills it); a detached server (see
+ * {@link #start(Path, List, int, boolean)}) runs in a session of its own and outlives it.
  */
 public final class S3ProxyServer implements AutoCloseable {
   /** System property: the s3proxy jar-with-dependencies to run, overriding the one Maven fetched. */
@@ -33,13 +37,15 @@ public final class S3ProxyServer implements AutoCloseable {
   private final Path dir;
   private final Path dataDir;
   private final int port;
+  private final boolean detached;
   private volatile Process process;
   private final Thread shutdownHook;
 
-  private S3ProxyServer(Path dir, Path dataDir, int port) {
+  private S3ProxyServer(Path dir, Path dataDir, int port, boolean detached) {
     this.dir = dir;
     this.dataDir = dataDir;
     this.port = port;
+    this.detached = detached;
     // Never leave an orphan behind, even when a test JVM exits without closing the cluster.
     this.shutdownHook = new Thread(() -> {
       Process p = process;
@@ -51,12 +57,24 @@ public final class S3ProxyServer implements AutoCloseable {
 
   /** Starts s3proxy on 127.0.0.1 with the given buckets (directories under {@code dir/data}). */
   public static S3ProxyServer start(Path dir, List<String> buckets) throws IOException {
+    return start(dir, buckets, 0, false);
+  }
+
+  /**
+   * Starts s3proxy on 127.0.0.1:{@code port} (a free port when 0) with the given buckets
+   * (directories under {@code dir/data}; existing objects are kept). A {@code detached} server runs
+   * in a session of its own with no shutdown hook, so it outlives this JVM and the terminal.
+   */
+  public static S3ProxyServer start(Path dir, List<String> buckets, int port, boolean detached)
+      throws IOException {
     Path jar = jar();
     Path data = Files.createDirectories(dir.resolve("data"));
     for (String bucket : buckets) {
       Files.createDirectories(data.resolve(bucket));
     }
-    int port = freePort();
+    if (port == 0) {
+      port = freePort();
+    }
     Properties p = new Properties();
     p.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + port);
     p.setProperty("s3proxy.authorization", "aws-v2-or-v4");
@@ -68,8 +86,10 @@ public final class S3ProxyServer implements AutoCloseable {
     try (var out = Files.newBufferedWriter(conf, StandardCharsets.UTF_8)) {
       p.store(out, "eccache EmbeddedCluster");
     }
-    S3ProxyServer server = new S3ProxyServer(dir, data, port);
-    Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+    S3ProxyServer server = new S3ProxyServer(dir, data, port, detached);
+    if (!detached) {
+      Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+    }
     server.launch();
     LOG.info("s3proxy {} serving {} on {}", jar.getFileName(), data, server.endpoint());
     return server;
@@ -77,11 +97,11 @@ public final class S3ProxyServer implements AutoCloseable {
 
   private void launch() throws IOException {
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    process = new ProcessBuilder(java.toString(), "-Xmx512m", "-jar", jar().toString(),
-        "--properties", dir.resolve("s3proxy.conf").toString())
+    ProcessBuilder builder = new ProcessBuilder(java.toString(), "-Xmx512m", "-jar",
+        jar().toString(), "--properties", dir.resolve("s3proxy.conf").toString())
         .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()))
-        .start();
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()));
+    process = (detached ? Detached.apply(builder) : builder).start();
     try {
       awaitReady(60_000);
     } catch (IOException | RuntimeException e) {
@@ -103,6 +123,11 @@ public final class S3ProxyServer implements AutoCloseable {
     launch();
   }
 
+  /** The port it serves on (127.0.0.1). */
+  public int port() {
+    return port;
+  }
+
   /** http://127.0.0.1:port */
   public String endpoint() {
     return "http://127.0.0.1:" + port;
@@ -111,6 +136,17 @@ public final class S3ProxyServer implements AutoCloseable {
   /** Where the buckets and objects live on disk. */
   public Path dataDir() {
     return dataDir;
+  }
+
+  /** The child process (null before it was started), to record its pid. */
+  public ProcessHandle handle() {
+    Process p = process;
+    return p == null ? null : p.toHandle();
+  }
+
+  /** The server's log (s3proxy's standard output and error). */
+  public Path logFile() {
+    return dir.resolve("s3proxy.log");
   }
 
   /** Whether the child process is alive. */
@@ -124,7 +160,7 @@ public final class S3ProxyServer implements AutoCloseable {
     while (System.currentTimeMillis() < deadline) {
       if (!process.isAlive()) {
         throw new IOException("s3proxy exited with code " + process.exitValue()
-            + " before serving; see s3proxy.log beside " + dataDir);
+            + " before serving; see " + logFile());
       }
       try {
         HttpURLConnection c = (HttpURLConnection) new URL(endpoint() + "/").openConnection();
@@ -140,6 +176,7 @@ public final class S3ProxyServer implements AutoCloseable {
     throw new IOException("s3proxy did not serve " + endpoint() + " within " + timeoutMs + " ms");
   }
 
+  /** Stops the server (SIGTERM, then SIGKILL after 10 s) and removes its shutdown hook. */
   @Override
   public void close() {
     destroy();
@@ -166,7 +203,7 @@ public final class S3ProxyServer implements AutoCloseable {
     }
   }
 
-  /** The s3proxy jar: the system property, else where the testkit's Maven build fetched it. */
+  /** The s3proxy jar: the system property, else where this module's Maven build fetched it. */
   static Path jar() throws IOException {
     String override = System.getProperty(JAR_PROPERTY);
     Path jar;
@@ -174,22 +211,23 @@ public final class S3ProxyServer implements AutoCloseable {
       jar = Paths.get(override);
     } else {
       Properties p = new Properties();
-      try (InputStream in = S3ProxyServer.class.getResourceAsStream("/eccache-testkit.properties")) {
+      try (InputStream in = S3ProxyServer.class.getResourceAsStream("/eccache-local-cluster.properties")) {
         if (in == null) {
-          throw new IOException("eccache-testkit.properties missing from the classpath");
+          throw new IOException("eccache-local-cluster.properties missing from the classpath");
         }
         p.load(in);
       }
       jar = Paths.get(p.getProperty("s3proxy.jar"));
     }
     if (!Files.isRegularFile(jar)) {
-      throw new IOException("s3proxy jar not found at " + jar + ": build the testkit with Maven "
-          + "(mvn -pl eccache-testkit install fetches it) or set -D" + JAR_PROPERTY + "=<jar>");
+      throw new IOException("s3proxy jar not found at " + jar + ": build eccache-local-cluster "
+          + "with Maven (it fetches the jar) or set -D" + JAR_PROPERTY + "=<jar>");
     }
     return jar;
   }
 
-  static int freePort() {
+  /** A TCP port free on loopback right now. */
+  public static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       s.setReuseAddress(true);
       return s.getLocalPort();
