@@ -6,9 +6,11 @@ import com.codahale.metrics.Metric;
 import com.codahale.metrics.Timer;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.ReadStatistics;
+import io.eccache.common.EcCacheMetrics;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -18,17 +20,25 @@ import java.util.TreeMap;
  * heartbeat forwards only Alluxio's own cluster-aggregated counters to the master.
  */
 final class ClientMetricsReport {
+  /** The client's metric names (EcCacheMetrics), without the master's. */
+  private static final Set<String> NAMES = Set.of(EcCacheMetrics.GET_LATENCY,
+      EcCacheMetrics.PUT_LATENCY, EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_CANCELLED,
+      EcCacheMetrics.READS_FAILED, EcCacheMetrics.BYTES_READ, EcCacheMetrics.BYTES_WRITTEN,
+      EcCacheMetrics.SPLITS_REPLACED, EcCacheMetrics.DECODE_TIME, EcCacheMetrics.ENCODE_TIME,
+      EcCacheMetrics.UNDER_STORE_FALLBACKS, EcCacheMetrics.MAINTENANCE_TASKS);
+
   private ClientMetricsReport() {}
 
   /** The metrics as name to value (timers: count and mean milliseconds). */
   static Map<String, Object> of(EcCacheClient cache) {
     Map<String, Object> m = new TreeMap<>();
     for (Map.Entry<String, Metric> e : MetricsSystem.METRIC_REGISTRY.getMetrics().entrySet()) {
-      int at = e.getKey().indexOf("EcCache");
-      if (at < 0 || e.getKey().startsWith("Master.")) {
+      // Alluxio names them Client.NAME (plus tags after a dot in some versions).
+      String[] parts = e.getKey().split("\\.");
+      if (parts.length < 2 || !parts[0].equals("Client") || !NAMES.contains(parts[1])) {
         continue;
       }
-      String name = e.getKey().substring(at);
+      String name = parts[1];
       if (e.getValue() instanceof Counter) {
         m.put(name, ((Counter) e.getValue()).getCount());
       } else if (e.getValue() instanceof Timer) {

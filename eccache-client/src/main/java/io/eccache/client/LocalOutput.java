@@ -113,7 +113,9 @@ public final class LocalOutput implements AutoCloseable {
       return new LocalOutput(target, partial, Files.newOutputStream(partial,
           StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
     } catch (IOException e) {
-      throw describe(e, parent);
+      // Named by the directory: the part file is ours, the directory is what the user can fix.
+      throw new LocalFileException(reason(e) + ": " + parent + " (writing " + target.getFileName()
+          + " there)", e);
     }
   }
 
@@ -168,6 +170,11 @@ public final class LocalOutput implements AutoCloseable {
     }
     String where = e instanceof FileSystemException && ((FileSystemException) e).getFile() != null
         ? ((FileSystemException) e).getFile() : String.valueOf(path);
+    return new LocalFileException(reason(e) + ": " + where, e);
+  }
+
+  /** The OS's name for the error: "Permission denied", "No such file or directory". */
+  private static String reason(IOException e) {
     String what;
     if (e instanceof AccessDeniedException) {
       what = "Permission denied";
@@ -180,7 +187,7 @@ public final class LocalOutput implements AutoCloseable {
     } else {
       what = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
-    return new LocalFileException(what + ": " + where, e);
+    return what;
   }
 
   /** The key's last {@code /}-separated segment: the file name a directory target gets. */
