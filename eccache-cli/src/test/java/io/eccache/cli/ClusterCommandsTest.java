@@ -7,6 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.conf.Configuration;
 import alluxio.conf.PropertyKey;
+import alluxio.client.metrics.RetryHandlingMetricsMasterClient;
+import alluxio.grpc.MetricType;
+import alluxio.grpc.MetricValue;
+import alluxio.master.MasterClientContext;
+import alluxio.metrics.Metric;
 import alluxio.metrics.MetricsSystem;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +22,12 @@ import io.eccache.testkit.SharedCluster;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
 import java.nio.file.LinkOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
@@ -360,5 +371,49 @@ class ClusterCommandsTest {
     Run text = eccache("get", "m/obj", dir.resolve("m2.out").toString(), "--metrics");
     assertTrue(text.err.startsWith("client metrics:") && text.err.contains(EcCacheMetrics.BYTES_READ),
         text.err);
+  }
+
+  private static String http(String url) throws Exception {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), url);
+    return r.body();
+  }
+
+  /**
+   * What docs/metrics.md says of the master's endpoints and of Alluxio's client metrics heartbeat:
+   * the coordinator's gauges are on /metrics/json/ and /metrics/prometheus/; a client heartbeat
+   * (the RPC alluxio.user.metrics.collection.enabled sends) adds Alluxio's own cluster counters on
+   * the master, and drops eccache's client metrics.
+   */
+  @Test
+  void masterEndpointsServeTheCoordinatorsMetricsButNotTheClients() throws Exception {
+    Path in = Files.write(dir.resolve("e.bin"), bytes(1000, 51));
+    assertEquals(ExitCodes.OK, eccache("put", in.toString(), "e/obj").exit);
+    String web = "http://127.0.0.1:" + Configuration.getInt(PropertyKey.MASTER_WEB_PORT);
+    JsonNode json = JSON.readTree(http(web + "/metrics/json/"));
+    assertTrue(json.get("gauges").has("Master." + EcCacheMetrics.LOOKUPS), json.toString());
+    assertTrue(http(web + "/metrics/prometheus/").contains("Master_" + EcCacheMetrics.LOOKUPS));
+
+    try (RetryHandlingMetricsMasterClient master = new RetryHandlingMetricsMasterClient(
+        MasterClientContext.newBuilder(alluxio.ClientContext.create(
+            new ClusterOptions().configuration())).build())) {
+      double before = master.getMetrics().get("Cluster.BytesReadLocal").getDoubleValue();
+      master.heartbeat(List.of(alluxio.grpc.ClientMetrics.newBuilder().setSource("eccache-test")
+          .addMetrics(new Metric(MetricsSystem.InstanceType.CLIENT, "client-host",
+              MetricType.COUNTER, "BytesReadLocal", 12345.0).toProto())
+          .addMetrics(new Metric(MetricsSystem.InstanceType.CLIENT, "client-host",
+              MetricType.COUNTER, EcCacheMetrics.SPLITS_READ, 777.0).toProto())
+          .build()));
+      Map<String, MetricValue> after = master.getMetrics();
+      assertEquals(before + 12345, after.get("Cluster.BytesReadLocal").getDoubleValue(),
+          "Alluxio's own client counters are summed on the master");
+      List<String> eccache = after.keySet().stream()
+          .filter(k -> k.contains(EcCacheMetrics.SPLITS_READ) && !k.startsWith("Client."))
+          .collect(Collectors.toList());
+      assertEquals(List.of(), eccache, "eccache's client metrics are dropped by the master");
+      assertTrue(after.values().stream().noneMatch(v -> v.getDoubleValue() == 777.0));
+    }
   }
 }
