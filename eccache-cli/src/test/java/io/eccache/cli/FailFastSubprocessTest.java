@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +56,10 @@ class FailFastSubprocessTest {
   }
 
   private static Result eccache(String... args) throws Exception {
+    return run(command(args));
+  }
+
+  private static List<String> command(String... args) throws Exception {
     String classpath = Path.of("target", "classes").toAbsolutePath() + File.pathSeparator
         + Files.readString(Path.of("target", "runtime-classpath.txt"), StandardCharsets.UTF_8)
             .trim();
@@ -65,6 +71,10 @@ class FailFastSubprocessTest {
         "-Dio.netty.tryReflectionSetAccessible=true", "-Xshare:auto", "-XX:TieredStopAtLevel=1",
         "-cp", classpath, EcCacheCli.class.getName()));
     command.addAll(List.of(args));
+    return command;
+  }
+
+  private static Result run(List<String> command) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(dir.resolve("out.txt").toFile())
         .redirectError(dir.resolve("err.txt").toFile());
@@ -74,7 +84,7 @@ class FailFastSubprocessTest {
     Process p = builder.start();
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new AssertionError("eccache " + String.join(" ", args) + " still runs after 60 s");
+      throw new AssertionError(command + " still runs after 60 s");
     }
     return new Result(p.exitValue(), Files.readString(dir.resolve("err.txt")),
         (System.nanoTime() - started) / 1e9);
@@ -104,5 +114,19 @@ class FailFastSubprocessTest {
         "nonexistent.invalid"), "nonexistent.invalid:19998");
     assertFailsFastAndQuietly(eccache("stat", "k", "--master", "nonexistent.invalid:19998"),
         "nonexistent.invalid:19998");
+  }
+
+  /** On a terminal (a pseudo-terminal from util-linux's script), get without FILE refuses. */
+  @Test
+  void binaryIsNotWrittenToATerminal() throws Exception {
+    Path script = Path.of("/usr/bin/script");
+    Assumptions.assumeTrue(Files.isExecutable(script), "needs util-linux's script for a terminal");
+    String line = command("get", "k", "--master", closedPort).stream()
+        .map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "));
+    Result r = run(List.of(script.toString(), "-qec", line, "/dev/null"));
+    String terminal = Files.readString(dir.resolve("out.txt"));
+    assertEquals(ExitCodes.USAGE, r.exit, r + terminal);
+    assertTrue(terminal.contains("not writing the object to the terminal")
+        && terminal.contains("'-'"), "says how to do it anyway: " + terminal);
   }
 }
