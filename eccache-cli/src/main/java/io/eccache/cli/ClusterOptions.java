@@ -44,7 +44,7 @@ public final class ClusterOptions {
 
   @Option(names = "--timeout", paramLabel = "DURATION",
       description = "Give up reaching the cluster after this long, e.g. 10s, 1min, 500ms "
-          + "(default: alluxio.user.eccache.cli.timeout, 10s).")
+          + "(default: alluxio.user.eccache.cli.timeout, 5s).")
   String timeout;
 
   @Option(names = {"-v", "--verbose"},

@@ -42,6 +42,11 @@ final class GetCommand implements Callable<Integer>, ClusterCommand {
       description = "Extra splits to read beyond k (late binding); default ${DEFAULT-VALUE}.")
   int delta;
 
+  @Option(names = "--metrics", description = "After the command, print this client's own metrics"
+      + " (splits read and cancelled, bytes, decode and encode times, bytes per worker) on stderr"
+      + " (in the JSON with --json).")
+  boolean metrics;
+
   @Mixin ClusterOptions cluster;
   @Mixin OutputOptions output;
   @Spec CommandSpec spec;
@@ -94,7 +99,7 @@ final class GetCommand implements Callable<Integer>, ClusterCommand {
         result.put("file", target.target().toString());
         result.put("bytes", bytes);
         result.put("seconds", seconds);
-        if (output.metrics) {
+        if (metrics) {
           result.put("clientMetrics", ClientMetricsReport.of(cache));
         }
         Json.print(spec.commandLine().getOut(), result);
@@ -103,7 +108,7 @@ final class GetCommand implements Callable<Integer>, ClusterCommand {
           spec.commandLine().getOut().printf("get %s: %s to %s in %.2f s%n", key,
               ByteSizes.format(bytes), target.target(), seconds);
         }
-        if (output.metrics) {
+        if (metrics) {
           ClientMetricsReport.print(spec.commandLine().getErr(), cache);
         }
       }

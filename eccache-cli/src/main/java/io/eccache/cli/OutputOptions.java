@@ -10,11 +10,6 @@ final class OutputOptions {
   @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
   boolean quiet;
 
-  @Option(names = "--metrics", description = "After the command, print this client's own metrics"
-      + " (splits read and cancelled, bytes, decode and encode times, bytes per worker) on stderr"
-      + " (in the JSON with --json).")
-  boolean metrics;
-
   @Option(names = "--progress", description = "A progress bar even when stderr is not a terminal.")
   boolean progress;
 

@@ -47,6 +47,11 @@ final class PutCommand implements Callable<Integer>, ClusterCommand {
           + "default ${DEFAULT-VALUE}.")
   WriteMode writeMode;
 
+  @Option(names = "--metrics", description = "After the command, print this client's own metrics"
+      + " (splits read and cancelled, bytes, decode and encode times, bytes per worker) on stderr"
+      + " (in the JSON with --json).")
+  boolean metrics;
+
   @Mixin ClusterOptions cluster;
   @Mixin OutputOptions output;
   @Spec CommandSpec spec;
@@ -73,7 +78,7 @@ final class PutCommand implements Callable<Integer>, ClusterCommand {
       if (output.json) {
         Map<String, Object> result = Json.of(stat);
         result.put("seconds", seconds);
-        if (output.metrics) {
+        if (metrics) {
           result.put("clientMetrics", ClientMetricsReport.of(cache));
         }
         Json.print(spec.commandLine().getOut(), result);
@@ -82,7 +87,7 @@ final class PutCommand implements Callable<Integer>, ClusterCommand {
             ByteSizes.format(stat.size()), stat.scheme().describe(),
             writeMode == WriteMode.CACHE_ONLY ? "" : ", " + writeMode, seconds,
             ByteSizes.format((long) (stat.size() / Math.max(seconds, 1e-9))));
-        if (output.metrics) {
+        if (metrics) {
           ClientMetricsReport.print(spec.commandLine().getErr(), cache);
         }
       }

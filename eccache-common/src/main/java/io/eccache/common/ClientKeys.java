@@ -51,7 +51,7 @@ public final class ClientKeys {
   /** How long the eccache command waits for the cluster before it gives up. */
   public static final PropertyKey CLI_TIMEOUT = KeyRegistry.register(
       PropertyKey.Builder.durationBuilder("alluxio.user.eccache.cli.timeout")
-          .setDefaultValue("10s")
+          .setDefaultValue("5s")
           .setScope(Scope.CLIENT)
           .setDescription("The eccache command's deadline for reaching the cluster: connecting"
               + " to the master and retrying its RPCs (it bounds Alluxio's"
