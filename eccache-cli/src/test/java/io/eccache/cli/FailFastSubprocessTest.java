@@ -129,4 +129,36 @@ class FailFastSubprocessTest {
     assertTrue(terminal.contains("not writing the object to the terminal")
         && terminal.contains("'-'"), "says how to do it anyway: " + terminal);
   }
+
+  /**
+   * A GET ended by a signal (Ctrl-C, kill) while it holds its part file: the JVM's shutdown removes
+   * it. The part file exists from before the master is contacted, so a master that does not answer
+   * holds the command there long enough to signal it.
+   */
+  @Test
+  void aSignalledGetLeavesNoPartFile() throws Exception {
+    Path target = Files.createDirectory(dir.resolve("signalled"));
+    Process p = new ProcessBuilder(command("get", "k", target.resolve("x.bin").toString(),
+        "--master", closedPort, "--timeout", "30s"))
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (listing(target).isEmpty() && System.nanoTime() < deadline && p.isAlive()) {
+        Thread.sleep(50);
+      }
+      assertTrue(listing(target).get(0).endsWith(".part"), "the GET began: " + listing(target));
+      p.destroy(); // SIGTERM: the JVM shuts down as on Ctrl-C
+      assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the command ended");
+      assertEquals(List.of(), listing(target), "no part file left");
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  private static List<String> listing(Path d) throws Exception {
+    try (var s = Files.list(d)) {
+      return s.map(x -> x.getFileName().toString()).collect(Collectors.toList());
+    }
+  }
 }

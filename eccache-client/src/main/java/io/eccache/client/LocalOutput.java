@@ -110,8 +110,12 @@ public final class LocalOutput implements AutoCloseable {
     Path partial = parent.resolve(
         "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".part");
     try {
-      return new LocalOutput(target, partial, Files.newOutputStream(partial,
-          StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+      OutputStream out = Files.newOutputStream(partial, StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE);
+      // Ctrl-C ends the JVM without close(): its shutdown still removes the part file (the name
+      // holds our pid, so after the rename nothing of anyone else's has it).
+      partial.toFile().deleteOnExit();
+      return new LocalOutput(target, partial, out);
     } catch (IOException e) {
       // Named by the directory: the part file is ours, the directory is what the user can fix.
       throw new LocalFileException(reason(e) + ": " + parent + " (writing " + target.getFileName()
