@@ -30,7 +30,7 @@ public final class ExitCodes implements IExecutionExceptionHandler {
   public static final int FAILED = 1;
   /** Bad command line (picocli's own usage status). */
   public static final int USAGE = CommandLine.ExitCode.USAGE;
-  /** No such key (or local file). */
+  /** No such key. */
   public static final int NOT_FOUND = 3;
   /** The cluster, enough of its workers, or S3 could not be reached: retry later. */
   public static final int UNAVAILABLE = 4;

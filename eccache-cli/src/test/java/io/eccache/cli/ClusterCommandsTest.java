@@ -253,6 +253,9 @@ class ClusterCommandsTest {
     Run stat = eccache("stat", "sum/big");
     assertTrue(stat.out.contains("sha256:       " + sha256(big) + "  sum/big"), stat.out);
     assertEquals("", stat.err, "nothing about the master when all is well");
+    Run verbose = eccache("stat", "sum/big", "-v");
+    assertTrue(verbose.err.startsWith("eccache: using the master at " + master + " (from --master)"),
+        verbose.err);
 
     Run ls = eccache("ls", "sum/", "-l");
     List<String> lines = ls.out.lines().collect(Collectors.toList());
