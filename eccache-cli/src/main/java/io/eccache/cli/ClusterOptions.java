@@ -13,6 +13,7 @@ import alluxio.util.network.NetworkAddressUtils;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.EcCacheKeys;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +21,9 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Which cluster a command talks to. By default it is the one Alluxio's own client finds: the
@@ -50,6 +53,8 @@ public final class ClusterOptions {
   @Option(names = {"-v", "--verbose"},
       description = "Say on stderr which master is used and where that came from.")
   boolean verbose;
+
+  @Spec(Spec.Target.MIXEE) CommandSpec mixee;
 
   /** The master address and where it came from, once {@link #configuration()} ran. */
   private String masterDescription = "the Alluxio master";
@@ -95,7 +100,11 @@ public final class ClusterOptions {
     applyTimeout(result);
     masterDescription = describeMaster(result);
     if (verbose) {
-      System.err.println("eccache: using " + masterDescription);
+      // The command's stderr (a mixin's own spec has no command line of its own).
+      PrintWriter err = mixee != null && mixee.commandLine() != null
+          ? mixee.commandLine().getErr() : new PrintWriter(System.err, true);
+      err.println("eccache: using " + masterDescription);
+      err.flush();
     }
     return result;
   }
