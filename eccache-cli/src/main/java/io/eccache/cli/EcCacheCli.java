@@ -1,5 +1,9 @@
 package io.eccache.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,8 +12,9 @@ import picocli.CommandLine.Command;
     description = "EC-Cache on Alluxio: erasure-coded cluster caching with late binding.",
     subcommands = {PutCommand.class, GetCommand.class, StatCommand.class, ListCommand.class,
         RemoveCommand.class, StatsCommand.class, MaintainCommand.class},
-    footer = "%ndemo, bench, sim and check live with the benchmarks: bin/eccache-bench (bin/eccache "
-        + "forwards them there).")
+    footer = {"%nLibraries log to $ECCACHE_LOG_DIR/cli.log (default ~/.eccache/logs/cli.log).",
+        "demo, bench, sim and check live with the benchmarks: bin/eccache-bench (bin/eccache "
+        + "forwards them there)."})
 public final class EcCacheCli implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -25,6 +30,36 @@ public final class EcCacheCli implements Runnable {
   }
 
   public static void main(String[] args) {
+    logToFile();
     System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * Sends every library's logging to the log file (log4j2.xml), before anything logs: gRPC's
+   * java.util.logging through SLF4J too, so nothing but the command's own lines reaches the terminal.
+   */
+  static void logToFile() {
+    if (System.getProperty("eccache.log.dir") == null) {
+      String env = System.getenv("ECCACHE_LOG_DIR");
+      Path dir = env != null && !env.isEmpty() ? Path.of(env)
+          : Path.of(System.getProperty("user.home"), ".eccache", "logs");
+      if (!writableDirectory(dir)) {
+        dir = Path.of(System.getProperty("java.io.tmpdir"),
+            "eccache-logs-" + System.getProperty("user.name"));
+        writableDirectory(dir);
+      }
+      System.setProperty("eccache.log.dir", dir.toString());
+    }
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
+  }
+
+  private static boolean writableDirectory(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      return Files.isWritable(dir);
+    } catch (IOException | SecurityException e) {
+      return false;
+    }
   }
 }

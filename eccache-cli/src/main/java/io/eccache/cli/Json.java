@@ -41,6 +41,8 @@ final class Json {
     m.put("cachedBytes", stat.cachedBytes());
     m.put("persisted", stat.persisted());
     m.put("popularity", stat.popularity());
+    m.put("committed", stat.committed().map(Object::toString).orElse(null));
+    m.put("sha256", stat.sha256().orElse(null));
     return m;
   }
 }

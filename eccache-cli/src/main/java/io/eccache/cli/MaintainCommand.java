@@ -1,10 +1,10 @@
 package io.eccache.cli;
 
-import alluxio.conf.Configuration;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.RedundancyMaintainer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -13,9 +13,16 @@ import picocli.CommandLine.Option;
  * the coordinator's re-tuning, outside the master, until stopped.
  */
 @Command(name = "maintain", mixinStandardHelpOptions = true,
-    description = "Repair lost splits and apply re-tuning for the cluster in alluxio-site.properties,"
-        + " until stopped (Ctrl-C).")
-final class MaintainCommand implements Callable<Integer> {
+    description = "Repair lost splits and apply re-tuning for the cluster (alluxio-site.properties"
+        + " or --master), until stopped (Ctrl-C).")
+final class MaintainCommand implements Callable<Integer>, ClusterCommand {
+  @Mixin ClusterOptions cluster;
+
+  @Override
+  public ClusterOptions cluster() {
+    return cluster;
+  }
+
   @Option(names = "--period-ms", description = "How often to ask the coordinator for work "
       + "(default ${DEFAULT-VALUE}).")
   long periodMs = 1000;
@@ -25,7 +32,7 @@ final class MaintainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (EcCacheClient cache = EcCacheClient.create(Configuration.global());
+    try (EcCacheClient cache = cluster.connect();
         RedundancyMaintainer maintainer = RedundancyMaintainer.create(cache)) {
       if (once) {
         System.out.println("tasks done: " + maintainer.runOnce());

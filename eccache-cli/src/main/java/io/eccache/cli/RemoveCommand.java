@@ -24,7 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:removed", "1:failed", "2:bad command line",
         "3:a key did not exist (the others were removed; -f ignores this)", "4:cluster unavailable"})
-final class RemoveCommand implements Callable<Integer> {
+final class RemoveCommand implements Callable<Integer>, ClusterCommand {
   @Parameters(paramLabel = "KEY", arity = "1..*", description = "Keys to remove.")
   List<String> keys;
 
@@ -37,6 +37,11 @@ final class RemoveCommand implements Callable<Integer> {
   @Mixin ClusterOptions cluster;
   @Mixin OutputOptions output;
   @Spec CommandSpec spec;
+
+  @Override
+  public ClusterOptions cluster() {
+    return cluster;
+  }
 
   @Override
   public Integer call() throws Exception {

@@ -13,17 +13,22 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code eccache stat KEY}: how an object is stored, its health and popularity (not counted as a read). */
 @Command(name = "stat", mixinStandardHelpOptions = true,
     description = "Show how KEY is stored: its scheme (and the coordinator's target), live "
-        + "splits, memory, S3 copy, popularity.",
+        + "splits, memory, S3 copy, popularity, commit time and SHA-256.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:shown", "1:failed", "2:bad command line", "3:no such key",
         "4:cluster unavailable"})
-final class StatCommand implements Callable<Integer> {
+final class StatCommand implements Callable<Integer>, ClusterCommand {
   @Parameters(paramLabel = "KEY", description = "Object key.")
   String key;
 
   @Mixin ClusterOptions cluster;
   @Mixin OutputOptions output;
   @Spec CommandSpec spec;
+
+  @Override
+  public ClusterOptions cluster() {
+    return cluster;
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -48,6 +53,11 @@ final class StatCommand implements Callable<Integer> {
           s.size() == 0 ? 0 : (double) s.cachedBytes() / s.size());
       out.printf("in S3:        %s%n", s.persisted() ? "yes" : "no (cache only)");
       out.printf("popularity:   %.2f accesses per period%n", s.popularity());
+      out.printf("committed:    %s%n", s.committed().map(ListCommand::formatTime)
+          .orElse("not recorded (written before eccache kept it)"));
+      // As sha256sum prints it, so `sha256sum FILE` can be compared by eye or with grep.
+      out.printf("sha256:       %s%n", s.sha256().map(h -> h + "  " + s.key())
+          .orElse("not recorded (written before eccache kept checksums)"));
     }
     return ExitCodes.OK;
   }

@@ -27,10 +27,15 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "stats", mixinStandardHelpOptions = true,
     description = "Show the coordinator's counters, memory per scheme and the master's eccache "
         + "metrics.")
-final class StatsCommand implements Callable<Integer> {
+final class StatsCommand implements Callable<Integer>, ClusterCommand {
   @Mixin ClusterOptions cluster;
   @Mixin OutputOptions output;
   @Spec CommandSpec spec;
+
+  @Override
+  public ClusterOptions cluster() {
+    return cluster;
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -53,8 +58,7 @@ final class StatsCommand implements Callable<Integer> {
       Json.print(out, toMap(stats, metrics));
       return ExitCodes.OK;
     }
-    out.printf("coordinator at %s: %d live workers, %d objects%n", ClusterOptions.masterOf(conf),
-        stats.liveWorkers(), stats.objects());
+    out.printf("coordinator: %d live workers, %d objects%n", stats.liveWorkers(), stats.objects());
     out.printf("lookups %d, commits %d, workers lost %d%n", stats.lookups(),
         stats.commits(), stats.workersLost());
     out.printf("re-tuning: %d passes, splits added %d, dropped %d, repaired %d, repartitions %d,"

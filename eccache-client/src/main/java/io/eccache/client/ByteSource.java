@@ -42,6 +42,22 @@ abstract class ByteSource {
     };
   }
 
+  /**
+   * What {@code source} yields, also fed to {@code digest} as it passes, so a PUT computes the
+   * object's checksum in the same pass that writes it.
+   */
+  static ByteSource digesting(ByteSource source, java.security.MessageDigest digest) {
+    return new ByteSource() {
+      @Override
+      int fill(ByteBuffer dst) throws IOException {
+        int start = dst.position();
+        int n = source.fill(dst);
+        digest.update(dst.duplicate().limit(start + n).position(start));
+        return n;
+      }
+    };
+  }
+
   static ByteSource of(InputStream in) {
     return new ByteSource() {
       private final byte[] chunk = new byte[64 << 10];

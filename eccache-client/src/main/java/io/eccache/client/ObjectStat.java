@@ -1,9 +1,12 @@
 package io.eccache.client;
 
+import com.google.common.io.BaseEncoding;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
+import java.time.Instant;
+import java.util.Optional;
 
 /** What eccache knows about a stored object. */
 public final class ObjectStat {
@@ -57,6 +60,21 @@ public final class ObjectStat {
   /** Whether the under store (S3) holds this version too, so reads can fall back to it. */
   public boolean persisted() {
     return layout.getPersisted();
+  }
+
+  /**
+   * The SHA-256 of the object's bytes, in lower-case hex as {@code sha256sum} prints it, computed by
+   * the PUT that wrote this version; empty for objects written before eccache kept it.
+   */
+  public Optional<String> sha256() {
+    return layout.getSha256().isEmpty() ? Optional.empty()
+        : Optional.of(BaseEncoding.base16().lowerCase().encode(layout.getSha256().toByteArray()));
+  }
+
+  /** When this version was committed; empty for objects written before eccache kept it. */
+  public Optional<Instant> committed() {
+    return layout.getCommittedAtMs() <= 0 ? Optional.empty()
+        : Optional.of(Instant.ofEpochMilli(layout.getCommittedAtMs()));
   }
 
   /** Stripes the object is cut into (1 unless it is larger than k cells). */

@@ -7,6 +7,7 @@ import alluxio.exception.AlluxioException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.WorkerNetAddress;
+import com.google.protobuf.ByteString;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
@@ -17,6 +18,8 @@ import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
 import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -75,6 +78,9 @@ final class ObjectWriter {
       }
       source = ByteSource.concat(head, source);
     }
+    // The whole object's SHA-256, as the bytes stream past (no second pass), for stat and sha256sum.
+    MessageDigest sha256 = sha256();
+    source = ByteSource.digesting(source, sha256);
     AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
         .setObjectSize(length);
     options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))
@@ -110,7 +116,8 @@ final class ObjectWriter {
     Layout layout = allocation.getLayout();
     CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
         .setWriteId(layout.getWriteId()).addAllCrc32C(written.crc32c)
-        .setObjectSize(written.objectSize).setPersisted(through);
+        .setObjectSize(written.objectSize).setPersisted(through)
+        .setSha256(ByteString.copyFrom(sha256.digest()));
     if (alreadyPersisted != null) {
       commit.setUfsPath(alreadyPersisted.path).setUfsFileId(alreadyPersisted.fileId);
     }
@@ -120,6 +127,14 @@ final class ObjectWriter {
     }
     context.coordinator().commit(commit.build());
     return allocation;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
   }
 
   /**

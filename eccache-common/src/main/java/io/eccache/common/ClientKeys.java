@@ -48,9 +48,22 @@ public final class ClientKeys {
               + " bytes per second it reads and writes for repair and re-tuning.")
           .setIsBuiltIn(false).buildUnregistered(), "alluxio.eccache.maintenance.bandwidth");
 
+  /** How long the eccache command waits for the cluster before it gives up. */
+  public static final PropertyKey CLI_TIMEOUT = KeyRegistry.register(
+      PropertyKey.Builder.durationBuilder("alluxio.user.eccache.cli.timeout")
+          .setDefaultValue("5s")
+          .setScope(Scope.CLIENT)
+          .setDescription("The eccache command's deadline for reaching the cluster: connecting"
+              + " to the master and retrying its RPCs (it bounds Alluxio's"
+              + " alluxio.user.rpc.retry.max.duration, alluxio.user.master.polling.timeout and"
+              + " alluxio.network.connection.* for the command). A wrong or unreachable master"
+              + " fails within it with one line naming the address; the command's --timeout"
+              + " option overrides it. Programs using EcCacheClient keep Alluxio's own values.")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
   /** Every client key, in documentation order. */
   public static final List<PropertyKey> ALL =
-      List.of(IO_TIMEOUT, BUFFER_POOL_SIZE, STREAM_WINDOW, MAINTENANCE_BANDWIDTH);
+      List.of(IO_TIMEOUT, BUFFER_POOL_SIZE, STREAM_WINDOW, MAINTENANCE_BANDWIDTH, CLI_TIMEOUT);
 
   private ClientKeys() {}
 }

@@ -208,8 +208,14 @@ final class WriteSessions {
           + " checksums; " + n + " splits of " + geometry.stripes() + " stripes need "
           + geometry.checksums(n));
     }
+    if (!request.getSha256().isEmpty() && request.getSha256().size() != 32) {
+      throw new InvalidArgumentException("commit has a " + request.getSha256().size()
+          + "-byte sha256; a SHA-256 digest has 32 bytes");
+    }
+    // The wall clock, not the coordinator's adjustable one: this is a date shown to users (ls -l).
     Layout.Builder committed = allocated.toBuilder().setObjectSize(size)
-        .setSplitSize(geometry.splitSize()).addAllCrc32C(request.getCrc32CList());
+        .setSplitSize(geometry.splitSize()).addAllCrc32C(request.getCrc32CList())
+        .setSha256(request.getSha256()).setCommittedAtMs(System.currentTimeMillis());
     if (!request.getUfsPath().isEmpty()) {
       // Read-through: the bytes came from this under-store file, which is this version.
       committed.setPersisted(true).setUfsPath(request.getUfsPath())

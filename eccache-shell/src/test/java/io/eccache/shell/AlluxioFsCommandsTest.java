@@ -10,11 +10,13 @@ import alluxio.cli.fs.FileSystemShell;
 import alluxio.conf.Configuration;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
+import com.google.common.io.BaseEncoding;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,6 +99,14 @@ class AlluxioFsCommandsTest {
     assertEquals("0", get[0], get[2]);
     assertArrayEquals(data, Files.readAllBytes(out));
 
+    assertTrue(stat[1].contains("sha256: " + BaseEncoding.base16().lowerCase().encode(
+        MessageDigest.getInstance("SHA-256").digest(data)) + "  fs/obj"), stat[1]);
+    Path into = Files.createDirectory(dir.resolve("into"));
+    assertEquals("0", fs("ecGet", "fs/obj", into.toString())[0], "a directory gets DIR/obj");
+    assertArrayEquals(data, Files.readAllBytes(into.resolve("obj")));
+    assertEquals("0", fs("ecGet", "fs/obj", "/dev/null")[0]);
+    assertFalse(Files.isRegularFile(Path.of("/dev/null")), "/dev/null is still a device");
+
     assertEquals("0", fs("ecRm", "fs/obj")[0]);
     String[] gone = fs("ecStat", "fs/obj");
     assertNotEquals("0", gone[0]);
@@ -117,6 +127,12 @@ class AlluxioFsCommandsTest {
     String[] tooWide = fs("ecPut", "-s", "rs-4-2", in.toString(), "fs/x");
     assertNotEquals("0", tooWide[0], "6 splits on 4 workers must be refused");
     assertTrue(tooWide[1].contains("worker"), tooWide[1]);
+
+    String[] oldOrder = fs("ecPut", "fs/x", in.toString());
+    assertNotEquals("0", oldOrder[0]);
+    assertTrue(oldOrder[1].contains("ecPut " + in + " fs/x"), "shows the order: " + oldOrder[1]);
+    String[] directory = fs("ecPut", dir.toString(), "fs/x");
+    assertTrue(directory[1].contains("Is a directory: " + dir), directory[1]);
 
     Path target = dir.resolve("never.bin");
     String[] missingKey = fs("ecGet", "fs/nothing", target.toString());

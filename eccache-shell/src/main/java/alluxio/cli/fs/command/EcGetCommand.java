@@ -3,20 +3,17 @@ package alluxio.cli.fs.command;
 import alluxio.client.file.FileSystemContext;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.util.FormatUtils;
+import io.eccache.client.LocalOutput;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 
 /**
  * {@code alluxio fs ecGet [-d DELTA] <key> <localFile>}: reads an object with late binding into a
- * local file, written beside it and renamed when complete.
+ * local file by {@link LocalOutput}'s rules (a regular file written beside it and renamed when
+ * complete; special files streamed into, never replaced).
  */
 public final class EcGetCommand extends EcCacheFsCommand {
   private static final Option DELTA = Option.builder("d").longOpt("delta").hasArg()
@@ -53,36 +50,33 @@ public final class EcGetCommand extends EcCacheFsCommand {
   @Override
   public int run(CommandLine cl) throws IOException {
     String key = cl.getArgs()[0];
-    Path target = Path.of(cl.getArgs()[1]).toAbsolutePath();
     int delta = Integer.parseInt(cl.getOptionValue(DELTA.getOpt(), "1"));
     long started = System.nanoTime();
-    // Beside the target (same file system, so the rename is atomic), with the usual permissions.
-    Path partial = target.resolveSibling(
-        "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".part");
     long bytes;
-    try (InputStream in = cache().openStream(key, delta);
-        OutputStream out = Files.newOutputStream(partial, StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.WRITE)) {
-      bytes = in.transferTo(out);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(partial);
-      throw e;
+    // eccache get's rules (LocalOutput): devices and FIFOs streamed into, links written through, a
+    // directory gets DIR/<last key segment>, a regular file replaced by rename; the local side is
+    // checked before the cluster is asked, and a failure leaves no part file.
+    try (LocalOutput target = LocalOutput.open(cl.getArgs()[1], key)) {
+      try (InputStream in = cache().openStream(key, delta)) {
+        bytes = in.transferTo(target.stream());
+      }
+      target.commit();
+      System.out.printf("Read %s (%s) to %s in %.2f s%n", key, FormatUtils.getSizeFromBytes(bytes),
+          target.target() == null ? "stdout" : target.target(),
+          (System.nanoTime() - started) / 1e9);
     }
-    Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING,
-        StandardCopyOption.ATOMIC_MOVE);
-    System.out.printf("Read %s (%s) to %s in %.2f s%n", key, FormatUtils.getSizeFromBytes(bytes),
-        target, (System.nanoTime() - started) / 1e9);
     return 0;
   }
 
   @Override
   public String getUsage() {
-    return "ecGet [-d <delta>] <key> <localFile>";
+    return "ecGet [-d <delta>] <key> <localFile|localDir/|->";
   }
 
   @Override
   public String getDescription() {
-    return "Reads the eccache object under key into a local file, from the first k of k + delta"
-        + " splits.";
+    return "Reads the eccache object under key into a local file (a directory gets"
+        + " <dir>/<last key segment>; devices and FIFOs are written into, never replaced), from the"
+        + " first k of k + delta splits.";
   }
 }

@@ -3,6 +3,7 @@ package alluxio.cli.fs.command;
 import alluxio.client.file.FileSystemContext;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.util.FormatUtils;
+import io.eccache.client.LocalInput;
 import io.eccache.client.ObjectStat;
 import io.eccache.client.PutOptions;
 import io.eccache.client.WriteMode;
@@ -10,7 +11,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.commons.cli.CommandLine;
@@ -46,8 +46,12 @@ public final class EcPutCommand extends EcCacheFsCommand {
 
   @Override
   public int run(CommandLine cl) throws IOException {
-    Path file = Path.of(cl.getArgs()[0]);
+    String file = cl.getArgs()[0];
     String key = cl.getArgs()[1];
+    if (!"-".equals(file) && !Files.exists(Path.of(file)) && Files.isRegularFile(Path.of(key))) {
+      throw new InvalidArgumentException("the local file comes first, then the key: ecPut " + key
+          + " " + file + " ('" + file + "' is no local file, '" + key + "' is)");
+    }
     PutOptions options;
     try {
       options = PutOptions.parse(cl.getOptionValue(SCHEME.getOpt(), "default"))
@@ -56,12 +60,11 @@ public final class EcPutCommand extends EcCacheFsCommand {
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException(e.getMessage() + ". Usage: " + getUsage());
     }
-    if (!Files.isRegularFile(file)) {
-      throw new NoSuchFileException(file.toString(), null, "no such local file");
-    }
+    // Checked and opened before the cluster is asked: bad input creates nothing there.
+    LocalInput input = LocalInput.open(file);
     long started = System.nanoTime();
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
-      cache().put(key, in, Files.size(file), options);
+    try (InputStream in = new BufferedInputStream(input.stream(), 1 << 20)) {
+      cache().put(key, in, input.length(), options);
     }
     ObjectStat stat = cache().stat(key);
     System.out.printf("Stored %s as %s (%s) in %.2f s%n", key, stat.scheme().describe(),
@@ -72,7 +75,7 @@ public final class EcPutCommand extends EcCacheFsCommand {
   @Override
   public String getUsage() {
     return "ecPut [-s default|rs-K-R|replica-N|partition-K] [-w CACHE_ONLY|THROUGH|ASYNC] "
-        + "<localFile> <key>";
+        + "<localFile|-> <key>";
   }
 
   @Override

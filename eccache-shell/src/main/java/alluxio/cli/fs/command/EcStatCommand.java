@@ -32,6 +32,8 @@ public final class EcStatCommand extends EcCacheFsCommand {
         s.tuned() ? "tuned (target " + s.target().describe() + ")" : "fixed", s.liveSplits(),
         s.scheme().splits(),
         s.persisted() ? "in S3" : "cache only", s.popularity());
+    System.out.println("sha256: " + s.sha256().map(h -> h + "  " + s.key())
+        .orElse("not recorded (written before eccache kept checksums)"));
     return 0;
   }
 
@@ -42,6 +44,6 @@ public final class EcStatCommand extends EcCacheFsCommand {
 
   @Override
   public String getDescription() {
-    return "Shows how an eccache object is stored: scheme, k and r, live splits, S3 copy.";
+    return "Shows how an eccache object is stored: scheme, k and r, live splits, S3 copy, SHA-256.";
   }
 }
