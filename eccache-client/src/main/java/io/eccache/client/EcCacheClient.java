@@ -261,6 +261,18 @@ public final class EcCacheClient implements AutoCloseable {
   }
 
   /**
+   * The keys that start with {@code prefix}, each with its object's size in bytes, sorted by key:
+   * one request, as {@link #list(String)} (what a directory listing of eccache-hadoop is made of).
+   */
+  public java.util.SortedMap<String, Long> sizes(String prefix) throws AlluxioStatusException {
+    java.util.SortedMap<String, Long> sizes = new java.util.TreeMap<>();
+    for (Layout l : context.coordinator().list(prefix).getObjectsList()) {
+      sizes.put(l.getKey(), l.getObjectSize());
+    }
+    return sizes;
+  }
+
+  /**
    * The coordinator's counters: objects, lookups, workers lost, splits added, dropped and repaired,
    * maintenance bytes and tasks, and memory per scheme against its redundancy budget.
    */
