@@ -145,7 +145,7 @@ class SparkPutGetJobIT {
   @Test
   void sparkReadsAndWritesEccachePaths() throws Exception {
     SparkSession spark = SparkSession.builder().sparkContext(sc.sc()).getOrCreate();
-    String dir = "eccache://" + cluster.master() + "/spark-it/tables";
+    String dir = "eccache://" + cluster.master() + "/spark-paths/tables";
     assertEquals(0, SparkTableJob.run(spark, dir, 5000), "rows lost through " + dir);
     // The file system came from the shaded jar's service file: nothing configured it.
     FileSystem fs = new org.apache.hadoop.fs.Path(dir).getFileSystem(sc.hadoopConfiguration());
@@ -163,7 +163,7 @@ class SparkPutGetJobIT {
         + hostPort[0] + "\nalluxio.master.rpc.port=" + hostPort[1] + "\n");
     Path root = Paths.get(System.getProperty("eccache.root")).toAbsolutePath().normalize();
     ProcessBuilder command = new ProcessBuilder(root.resolve("bin/eccache-spark-example").toString(),
-        "eccache:///spark-it/quickstart", "2000").redirectErrorStream(true);
+        "eccache:///spark-paths/quickstart", "2000").redirectErrorStream(true);
     command.environment().put("ALLUXIO_CONF_DIR", conf.toString());
     command.environment().put("ECCACHE_NO_BUILD", "1");
     Path log = Paths.get("target", "quickstart-spark.log").toAbsolutePath();
@@ -174,9 +174,9 @@ class SparkPutGetJobIT {
     }
     String out = Files.readString(log);
     assertEquals(0, p.exitValue(), out);
-    assertTrue(out.contains("parquet: 2000 rows read back from eccache:///spark-it/quickstart/parquet,"
+    assertTrue(out.contains("parquet: 2000 rows read back from eccache:///spark-paths/quickstart/parquet,"
         + " all intact"), out);
-    assertTrue(out.contains("csv: 2000 rows read back from eccache:///spark-it/quickstart/csv,"
+    assertTrue(out.contains("csv: 2000 rows read back from eccache:///spark-paths/quickstart/csv,"
         + " all intact"), out);
   }
 
