@@ -155,6 +155,33 @@ class RangeReadTest {
   }
 
   @Test
+  void rangesFallBackToS3AndReadFromIt() throws Exception {
+    byte[] data = bytes(SIZE, 6);
+    String key = CLUSTER.key("through");
+    cache.put(key, data, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
+    // Evicted: the key is in S3 only, and a stream reads (and seeks in) S3's copy.
+    cache.evict(key);
+    try (SeekableObjectStream in = cache.openStream(key)) {
+      in.seek(STRIPE + 3);
+      assertArrayEquals(Arrays.copyOfRange(data, STRIPE + 3, STRIPE + 103), in.readNBytes(100));
+      byte[] b = new byte[50];
+      in.readFully(7, b, 0, 50);
+      assertArrayEquals(Arrays.copyOfRange(data, 7, 57), b);
+      assertEquals(STRIPE + 103, in.getPos());
+    }
+    cache.put(key, data, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
+    // Cached again, then 3 of 5 workers gone: at most 2 of its 4 splits left, fewer than k = 3,
+    // so the range comes from S3.
+    for (int i = 0; i < 3; i++) {
+      cluster.stopWorker(i);
+    }
+    cluster.awaitLiveWorkers(ClientTestCluster.WORKERS - 3);
+    cache.readStatistics().reset();
+    assertArrayEquals(Arrays.copyOfRange(data, SIZE - 1000, SIZE), cache.get(key, SIZE - 1000, 1000));
+    assertEquals(1, cache.readStatistics().fallbacks());
+  }
+
+  @Test
   void rangesBindLateWithAWorkerGone() throws Exception {
     byte[] data = bytes(SIZE, 5);
     String key = CLUSTER.key("degraded");
