@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Spark in local mode writing and reading Parquet and CSV through {@code eccache://} paths, with
- * Spark's default commit protocol (FileOutputCommitter, renames out of {@code _temporary}). Reading
+ * Spark's commit protocol (FileOutputCommitter, algorithm 1 by default and 2, renaming out of
+ * {@code _temporary}). Reading
  * Parquet opens each file's footer with positioned reads at its end.
  */
 class SparkEcCacheFileSystemTest {
@@ -67,6 +68,15 @@ class SparkEcCacheFileSystemTest {
     assertEquals(rows().orderBy("id").collectAsList(), back);
     // A filter pushed into Parquet reads row groups by their footer's offsets.
     assertEquals(10, spark.read().parquet(dir).where("id >= 100 AND id < 110").count());
+  }
+
+  @Test
+  void parquetRoundTripsWithCommitterVersion2() throws Exception {
+    String dir = path("v2.parquet");
+    rows().write().option("mapreduce.fileoutputcommitter.algorithm.version", "2").parquet(dir);
+    assertCommitted(dir);
+    assertEquals(rows().orderBy("id").collectAsList(),
+        spark.read().parquet(dir).orderBy("id").collectAsList());
   }
 
   @Test
