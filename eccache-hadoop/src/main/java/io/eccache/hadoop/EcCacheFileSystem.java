@@ -151,7 +151,8 @@ public class EcCacheFileSystem extends FileSystem {
   }
 
   private Path path(String key) {
-    return makeQualified(new Path(uri.toString() + key));
+    // Built from parts, so characters a URI string would misread (':', '#', '%', ' ') stay the key's.
+    return new Path(uri.getScheme(), uri.getAuthority(), "/" + key);
   }
 
   /** Whether {@code key} is an object (a file). */

@@ -173,6 +173,13 @@ class EcCacheFileSystemTest {
       assertEquals(fs.getUri().getScheme(), s.getPath().toUri().getScheme());
     }
     assertEquals(Set.of("a=5", "b=7", "dir/", "empty/"), names);
+    // Characters a URI string would misread stay part of the name.
+    Path odd = new Path(base, "odd/x #1%20 y.csv");
+    write(odd, bytes(3, 5));
+    FileStatus[] listed = fs.listStatus(new Path(base, "odd"));
+    assertEquals(1, listed.length);
+    assertEquals(odd.getName(), listed[0].getPath().getName());
+    assertArrayEquals(bytes(3, 5), read(listed[0].getPath()));
     assertTrue(fs.getFileStatus(new Path(base, "dir/d")).isDirectory());
     FileStatus[] file = fs.listStatus(new Path(base, "a"));
     assertEquals(1, file.length);
