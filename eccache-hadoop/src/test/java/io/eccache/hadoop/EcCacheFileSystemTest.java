@@ -85,6 +85,32 @@ class EcCacheFileSystemTest {
   }
 
   @Test
+  void badSettingsAreRefusedAtInitialization() {
+    for (String[] setting : new String[][] {{"fs.eccache.put.write.mode", "SOMETIMES"},
+        {"fs.eccache.put.scheme", "rs-0-1"}, {"alluxio.master.hostnme", "x"}}) {
+      Configuration conf = new Configuration();
+      conf.set(setting[0], setting[1]);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> FileSystem.newInstance(HadoopTestCluster.uri(), conf), setting[0]);
+      assertTrue(e.getMessage() != null && !e.getMessage().isEmpty(), setting[0]);
+    }
+  }
+
+  @Test
+  void theMasterComesFromAlluxiosConfigurationWithoutAnAuthority() throws Exception {
+    try (FileSystem plain = FileSystem.newInstance(java.net.URI.create("eccache:///"),
+        new Configuration())) {
+      String key = CLUSTER.key("plain");
+      try (FSDataOutputStream out = plain.create(new Path("eccache:///" + key))) {
+        out.write(bytes(10, 9));
+      }
+      // The same object, through the file system that names the master.
+      assertArrayEquals(bytes(10, 9), read(new Path("/" + key)));
+      assertEquals("eccache:///", plain.getUri().toString());
+    }
+  }
+
+  @Test
   void createOpenSeekAndPositionedReads() throws Exception {
     byte[] data = bytes(300_001, 1); // 3 stripes of RS(2,1) with 64 KB cells
     Path p = new Path(base, "f.bin");
