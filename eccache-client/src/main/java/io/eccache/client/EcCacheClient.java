@@ -168,8 +168,13 @@ public final class EcCacheClient implements AutoCloseable {
           + offset + ", length " + length);
     }
     long began = System.nanoTime();
-    byte[] range = new byte[length];
+    byte[] range;
     try (ObjectReadStream in = open(key, 1)) {
+      if (offset > in.size() - length) { // checked before the array is allocated
+        throw new EOFException("bytes [" + offset + ", " + (offset + length) + ") of '" + key
+            + "' are not inside the object (" + in.size() + " bytes)");
+      }
+      range = new byte[length];
       in.readFully(offset, range, 0, length);
     }
     ClientMetrics.GET_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);

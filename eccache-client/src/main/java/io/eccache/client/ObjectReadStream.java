@@ -199,10 +199,14 @@ final class ObjectReadStream extends SeekableObjectStream {
    */
   private void readRange(long at, byte[] b, int off, int n) throws IOException {
     if (lookup == null) {
-      long was = position;
-      seekFallback(at);
-      readUnderStore(fallback, b, off, n, at);
-      seekFallback(was);
+      if (!(fallback instanceof UnderStore.CopyStream)) {
+        throw new IOException("cannot read '" + key + "' at a position: its under-store stream"
+            + " is not seekable; open it again");
+      }
+      UnderStore.CopyStream s3 = (UnderStore.CopyStream) fallback;
+      s3.seek(at);
+      readUnderStore(s3, b, off, n, at);
+      s3.seek(position);
       return;
     }
     long p = at;
