@@ -12,6 +12,7 @@ import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -151,8 +152,37 @@ public final class EcCacheClient implements AutoCloseable {
     return object;
   }
 
+  /**
+   * Bytes {@code [offset, offset + length)} of the object stored under {@code key}, read with
+   * Δ = 1: only the stripes the range lies in are read, each round bound late (k + 1 splits in
+   * parallel, the first k intact win), so a small range of a large object costs about a stripe.
+   *
+   * @throws IllegalArgumentException if {@code offset} or {@code length} is negative (before any
+   *     request)
+   * @throws EOFException if the range ends past the end of the object
+   * @throws alluxio.exception.status.NotFoundException if there is no such key
+   */
+  public byte[] get(String key, long offset, int length) throws IOException {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("a range needs offset >= 0 and length >= 0, not offset "
+          + offset + ", length " + length);
+    }
+    long began = System.nanoTime();
+    byte[] range;
+    try (ObjectReadStream in = open(key, 1)) {
+      if (offset > in.size() - length) { // checked before the array is allocated
+        throw new EOFException("bytes [" + offset + ", " + (offset + length) + ") of '" + key
+            + "' are not inside the object (" + in.size() + " bytes)");
+      }
+      range = new byte[length];
+      in.readFully(offset, range, 0, length);
+    }
+    ClientMetrics.GET_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+    return range;
+  }
+
   /** The object stored under {@code key} as a stream, read with Δ = 1; see {@link #openStream(String, int)}. */
-  public InputStream openStream(String key) throws IOException {
+  public SeekableObjectStream openStream(String key) throws IOException {
     return openStream(key, 1);
   }
 
@@ -162,9 +192,13 @@ public final class EcCacheClient implements AutoCloseable {
    * k + Δ splits, the next one read ahead. Memory stays bounded whatever the object's size. A key
    * only in the under store is streamed from there and cached in the background. Close the stream.
    *
+   * <p>The stream is seekable and reads at any position
+   * ({@link SeekableObjectStream#read(long, byte[], int, int)}), fetching only the stripes a read
+   * needs: what a Hadoop {@code FSDataInputStream} (eccache-hadoop) is built on.
+   *
    * @throws alluxio.exception.status.NotFoundException if there is no such key
    */
-  public InputStream openStream(String key, int delta) throws IOException {
+  public SeekableObjectStream openStream(String key, int delta) throws IOException {
     return open(key, delta);
   }
 
@@ -229,6 +263,18 @@ public final class EcCacheClient implements AutoCloseable {
       keys.add(l.getKey());
     }
     return keys;
+  }
+
+  /**
+   * The keys that start with {@code prefix}, each with its object's size in bytes, sorted by key:
+   * one request, as {@link #list(String)} (what a directory listing of eccache-hadoop is made of).
+   */
+  public java.util.SortedMap<String, Long> sizes(String prefix) throws AlluxioStatusException {
+    java.util.SortedMap<String, Long> sizes = new java.util.TreeMap<>();
+    for (Layout l : context.coordinator().list(prefix).getObjectsList()) {
+      sizes.put(l.getKey(), l.getObjectSize());
+    }
+    return sizes;
   }
 
   /**

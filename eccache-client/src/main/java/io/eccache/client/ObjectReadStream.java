@@ -5,8 +5,10 @@ import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
@@ -21,9 +23,14 @@ import java.util.concurrent.Future;
  * {@link UnderStoreCopy} (which says whether there is one, and of which version), and the copy is
  * told once that bytes came from the under store, so the object is cached again: from the array
  * itself when {@link #readAll()} read it whole, in the background otherwise. That is the only
- * fallback and re-caching policy (see {@link UnderStoreSync}). Not thread-safe.
+ * fallback and re-caching policy (see {@link UnderStoreSync}).
+ *
+ * <p>Ranges: {@link #seek(long)} moves to the window holding the new position (the first window
+ * after a jump is not read ahead of, so a seek and a short read cost about one window), and a
+ * positioned read ({@link #read(long, byte[], int, int)}) reads just the stripes its range lies in,
+ * each window bound late again, without touching the stream's own window. Calls are serialized.
  */
-final class ObjectReadStream extends InputStream {
+final class ObjectReadStream extends SeekableObjectStream {
   /** Where the object comes from when the cache cannot serve it, and how it is cached again. */
   interface UnderStoreCopy {
     /**
@@ -64,6 +71,10 @@ final class ObjectReadStream extends InputStream {
   private int nextStripe;
   private StripeWindow current;
   private Future<StripeWindow> ahead;
+  /** The first stripe of the window {@link #ahead} reads. */
+  private int aheadFrom = -1;
+  /** Whether the next window may read ahead: not the first window after a seek. */
+  private boolean sequential = true;
   private InputStream fallback;
   private boolean recached;
   private boolean closed;
@@ -107,9 +118,151 @@ final class ObjectReadStream extends InputStream {
     return stream;
   }
 
-  /** The object's size in bytes. */
-  long size() {
+  @Override
+  public long size() {
     return size;
+  }
+
+  @Override
+  public synchronized long getPos() throws IOException {
+    checkOpen();
+    return position;
+  }
+
+  @Override
+  public synchronized void seek(long target) throws IOException {
+    checkOpen();
+    if (target < 0 || target > size) {
+      throw new EOFException("cannot seek to byte " + target + " of '" + key + "' (" + size
+          + " bytes): " + (target < 0 ? "negative position" : "past the end"));
+    }
+    if (target == position) {
+      return;
+    }
+    if (fallback != null) {
+      seekFallback(target);
+      position = target;
+      return;
+    }
+    position = target;
+    if (current != null && target >= current.objectStart() && target < current.objectEnd()) {
+      return;
+    }
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+    int stripe = target < size ? geometry.stripeOf(target) : geometry.stripes();
+    if (ahead != null && aheadFrom != stripe) {
+      releaseLater(ahead);
+      ahead = null;
+    }
+    nextStripe = stripe;
+    sequential = false;
+  }
+
+  @Override
+  public synchronized int read(long at, byte[] b, int off, int len) throws IOException {
+    checkOpen();
+    Objects.checkFromIndexSize(off, len, b.length);
+    if (at < 0) {
+      throw new EOFException("cannot read at byte " + at + " of '" + key + "': negative position");
+    }
+    if (len == 0) {
+      return 0;
+    }
+    if (at >= size) {
+      return -1;
+    }
+    int n = (int) Math.min(len, size - at);
+    readRange(at, b, off, n);
+    return n;
+  }
+
+  @Override
+  public synchronized void readFully(long at, byte[] b, int off, int len) throws IOException {
+    checkOpen();
+    Objects.checkFromIndexSize(off, len, b.length);
+    if (at < 0 || at > size - len) {
+      throw new EOFException("cannot read bytes [" + at + ", " + (at + len) + ") of '" + key
+          + "' (" + size + " bytes): the range is not inside the object");
+    }
+    if (len > 0) {
+      readRange(at, b, off, len);
+    }
+  }
+
+  /**
+   * Reads exactly the {@code n} object bytes at {@code at} (inside the object) into {@code b}: only
+   * the stripes they lie in, at most a window per late-binding round; when the cache cannot, from
+   * the under store as the stream does. The stream's position and window stay as they are.
+   */
+  private void readRange(long at, byte[] b, int off, int n) throws IOException {
+    if (lookup == null) {
+      if (!(fallback instanceof UnderStore.CopyStream)) {
+        throw new IOException("cannot read '" + key + "' at a position: its under-store stream"
+            + " is not seekable; open it again");
+      }
+      UnderStore.CopyStream s3 = (UnderStore.CopyStream) fallback;
+      s3.seek(at);
+      readUnderStore(s3, b, off, n, at);
+      s3.seek(position);
+      return;
+    }
+    long p = at;
+    long end = at + n;
+    int last = geometry.stripeOf(end - 1);
+    while (p < end) {
+      int from = geometry.stripeOf(p);
+      StripeWindow window;
+      try {
+        window = reader.read(lookup, delta, from, Math.min(last + 1, from + windowStripes));
+      } catch (IOException e) {
+        context.statistics().addFallback();
+        try (InputStream in = copy.openAt(p, e)) {
+          readUnderStore(in, b, off + (int) (p - at), (int) (end - p), p);
+        }
+        if (!recached) {
+          recached = true;
+          copy.recache(null);
+        }
+        return;
+      }
+      try {
+        long stop = Math.min(end, window.objectEnd());
+        while (p < stop) {
+          p += window.copy(p, b, off + (int) (p - at), (int) (stop - p));
+        }
+      } finally {
+        window.close();
+      }
+    }
+  }
+
+  private void readUnderStore(InputStream in, byte[] b, int off, int n, long at)
+      throws IOException {
+    if (in.readNBytes(b, off, n) < n) {
+      throw new IOException("the under store's copy of '" + key + "' ended before byte "
+          + (at + n) + " of " + size);
+    }
+  }
+
+  /** Moves the under-store stream this one reads from to {@code target}. */
+  private void seekFallback(long target) throws IOException {
+    if (fallback instanceof UnderStore.CopyStream) {
+      ((UnderStore.CopyStream) fallback).seek(target);
+    } else if (target >= position) {
+      com.google.common.io.ByteStreams.skipFully(fallback, target - position);
+    } else {
+      throw new IOException("cannot seek back in '" + key + "': its under-store stream is not"
+          + " seekable; open it again");
+    }
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException("stream of '" + key + "' is closed");
+    }
   }
 
   /**
@@ -118,7 +271,7 @@ final class ObjectReadStream extends InputStream {
    *
    * @throws alluxio.exception.status.InvalidArgumentException if it is too large for an array
    */
-  byte[] readAll() throws IOException {
+  synchronized byte[] readAll() throws IOException {
     if (position != 0 || closed) {
       throw new IllegalStateException("readAll() reads a stream from its start");
     }
@@ -147,17 +300,16 @@ final class ObjectReadStream extends InputStream {
   }
 
   @Override
-  public int read() throws IOException {
+  public synchronized int read() throws IOException {
     byte[] one = new byte[1];
     int n = read(one, 0, 1);
     return n < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    if (closed) {
-      throw new IOException("stream closed");
-    }
+  public synchronized int read(byte[] b, int off, int len) throws IOException {
+    checkOpen();
+    Objects.checkFromIndexSize(off, len, b.length);
     if (len == 0) {
       return 0;
     }
@@ -184,7 +336,7 @@ final class ObjectReadStream extends InputStream {
   }
 
   @Override
-  public int available() {
+  public synchronized int available() {
     return current == null || fallback != null ? 0 : (int) (current.objectEnd() - position);
   }
 
@@ -195,19 +347,25 @@ final class ObjectReadStream extends InputStream {
       current = null;
     }
     try {
-      current = ahead != null ? await(ahead) : readWindow(nextStripe);
+      Future<StripeWindow> pending = ahead;
       ahead = null;
+      if (pending != null && aheadFrom != nextStripe) {
+        releaseLater(pending);
+        pending = null;
+      }
+      current = pending != null ? await(pending) : readWindow(nextStripe);
       nextStripe = Math.min(geometry.stripes(), nextStripe + windowStripes);
     } catch (IOException e) {
-      ahead = null;
       fallback = copy.openAt(position, e);
       context.statistics().addFallback();
       return;
     }
-    if (nextStripe < geometry.stripes()) {
+    if (sequential && nextStripe < geometry.stripes()) {
       int from = nextStripe;
+      aheadFrom = from;
       ahead = context.readAhead().submit(() -> readWindow(from));
     }
+    sequential = true;
   }
 
   private StripeWindow readWindow(int from) throws IOException {
@@ -226,8 +384,20 @@ final class ObjectReadStream extends InputStream {
     }
   }
 
+  /** Gives a read-ahead's buffers back once it finishes, without waiting for it here. */
+  private void releaseLater(Future<StripeWindow> pending) {
+    context.readAhead().submit(() -> {
+      try {
+        await(pending).close();
+      } catch (IOException ignored) {
+        // nothing to give back
+      }
+      return null;
+    });
+  }
+
   @Override
-  public void close() throws IOException {
+  public synchronized void close() throws IOException {
     if (closed) {
       return;
     }
@@ -236,16 +406,8 @@ final class ObjectReadStream extends InputStream {
       current.close();
     }
     if (ahead != null) {
-      Future<StripeWindow> pending = ahead;
-      // Give the read-ahead's buffers back once it finishes; do not wait for it here.
-      context.readAhead().submit(() -> {
-        try {
-          await(pending).close();
-        } catch (IOException ignored) {
-          // nothing to give back
-        }
-        return null;
-      });
+      releaseLater(ahead);
+      ahead = null;
     }
     if (fallback != null) {
       fallback.close();

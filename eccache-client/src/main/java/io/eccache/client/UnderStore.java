@@ -173,7 +173,7 @@ final class UnderStore {
    * meanwhile (Alluxio then says "BlockMeta not found" or "does not exist") fails with
    * {@link AbortedException}, retryable; any other failure with {@link UnavailableException}.
    */
-  private final class CopyStream extends FilterInputStream {
+  final class CopyStream extends FilterInputStream {
     private final String key;
     private final AlluxioURI path;
     private final long fileId;

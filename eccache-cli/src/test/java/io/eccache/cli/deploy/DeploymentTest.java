@@ -265,7 +265,7 @@ class DeploymentTest {
   void everyShellScriptPassesShellcheck() throws Exception {
     List<String> cmd = new ArrayList<>(List.of("shellcheck", "-s", "bash"));
     cmd.addAll(List.of("bin/eccache", "bin/eccache-bench", "bin/eccache-cluster",
-        "bin/lib/launcher.sh", ".ci/run", "deploy/ec2/eccache-ec2.sh",
+        "bin/eccache-spark-example", "bin/lib/launcher.sh", ".ci/run", "deploy/ec2/eccache-ec2.sh",
         "deploy/ec2/templates/user-data.sh.tpl", "deploy/docker/eccache-entrypoint.sh",
         "eccache-cli/src/test/resources/io/eccache/cli/deploy/fake-aws.sh"));
     try (var scripts = Files.list(ROOT.resolve("scripts"))) {

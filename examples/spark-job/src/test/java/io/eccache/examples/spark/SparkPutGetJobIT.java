@@ -14,6 +14,7 @@ import io.eccache.client.ObjectStat;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.isal.IsalLibrary;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -21,13 +22,17 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Spark job in Spark local mode against a 6-worker cluster in its own JVM, with only Spark and
@@ -135,6 +140,44 @@ class SparkPutGetJobIT {
       // Alluxio's status exceptions cross the shading unchanged (alluxio.* is not relocated).
       assertThrows(NotFoundException.class, () -> cache.get(PREFIX + "no-such-key"));
     }
+  }
+
+  @Test
+  void sparkReadsAndWritesEccachePaths() throws Exception {
+    SparkSession spark = SparkSession.builder().sparkContext(sc.sc()).getOrCreate();
+    String dir = "eccache://" + cluster.master() + "/spark-paths/tables";
+    assertEquals(0, SparkTableJob.run(spark, dir, 5000), "rows lost through " + dir);
+    // The file system came from the shaded jar's service file: nothing configured it.
+    FileSystem fs = new org.apache.hadoop.fs.Path(dir).getFileSystem(sc.hadoopConfiguration());
+    assertEquals("io.eccache.hadoop.EcCacheFileSystem", fs.getClass().getName());
+    assertEquals(jar("eccache.client.shaded.jar"), codeSource(fs.getClass()));
+    assertTrue(fs.exists(new org.apache.hadoop.fs.Path(dir + "/parquet/_SUCCESS")));
+    assertEquals(5000, spark.read().parquet(dir + "/parquet").count());
+  }
+
+  /** The quick start's Spark step: the script, against the master alluxio-site.properties names. */
+  @Test
+  void quickStartCommandReadsAndWritesThroughEccachePaths(@TempDir Path conf) throws Exception {
+    String[] hostPort = cluster.master().split(":");
+    Files.writeString(conf.resolve("alluxio-site.properties"), "alluxio.master.hostname="
+        + hostPort[0] + "\nalluxio.master.rpc.port=" + hostPort[1] + "\n");
+    Path root = Paths.get(System.getProperty("eccache.root")).toAbsolutePath().normalize();
+    ProcessBuilder command = new ProcessBuilder(root.resolve("bin/eccache-spark-example").toString(),
+        "eccache:///spark-paths/quickstart", "2000").redirectErrorStream(true);
+    command.environment().put("ALLUXIO_CONF_DIR", conf.toString());
+    command.environment().put("ECCACHE_NO_BUILD", "1");
+    Path log = Paths.get("target", "quickstart-spark.log").toAbsolutePath();
+    Process p = command.redirectOutput(log.toFile()).start();
+    if (!p.waitFor(300, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("bin/eccache-spark-example did not finish in 300 s; see " + log);
+    }
+    String out = Files.readString(log);
+    assertEquals(0, p.exitValue(), out);
+    assertTrue(out.contains("parquet: 2000 rows read back from eccache:///spark-paths/quickstart/parquet,"
+        + " all intact"), out);
+    assertTrue(out.contains("csv: 2000 rows read back from eccache:///spark-paths/quickstart/csv,"
+        + " all intact"), out);
   }
 
   private static Object invokeQuietly(Class<?> c, String method) {
