@@ -19,6 +19,7 @@ import io.eccache.common.EcCacheMetrics;
 import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,7 +49,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -115,9 +115,7 @@ class ClusterCommandsTest {
   }
 
   private static byte[] bytes(int n, long seed) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
+    return TestData.randomBytes(n, seed);
   }
 
   @Test

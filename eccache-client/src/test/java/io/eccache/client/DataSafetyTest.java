@@ -21,6 +21,7 @@ import io.eccache.common.proto.SchemeKind;
 import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +30,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
@@ -68,9 +68,7 @@ class DataSafetyTest {
   }
 
   private static byte[] bytes(int n, long seed) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
+    return TestData.randomBytes(n, seed);
   }
 
   @Test

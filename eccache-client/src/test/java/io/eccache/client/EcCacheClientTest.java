@@ -12,6 +12,7 @@ import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
+import io.eccache.testkit.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -53,9 +54,7 @@ class EcCacheClientTest {
   }
 
   private static byte[] bytes(int n, long seed) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
+    return TestData.randomBytes(n, seed);
   }
 
   @Test

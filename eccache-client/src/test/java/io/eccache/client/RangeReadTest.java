@@ -10,6 +10,7 @@ import alluxio.client.file.URIStatus;
 import io.eccache.common.ObjectPaths;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestData;
 import java.io.EOFException;
 import java.util.Arrays;
 import java.util.Random;
@@ -44,9 +45,7 @@ class RangeReadTest {
   }
 
   private static byte[] bytes(int n, long seed) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
+    return TestData.randomBytes(n, seed);
   }
 
   /** Start, end, zero length, whole, and ranges across stripe (and window) boundaries. */

@@ -18,7 +18,6 @@ import alluxio.wire.WorkerInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -51,9 +50,7 @@ class EmbeddedClusterTest {
   }
 
   private static byte[] bytes(int n, long seed) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
+    return TestData.randomBytes(n, seed);
   }
 
   private static void write(FileSystem fs, String path, byte[] data, CreateFilePOptions options)
