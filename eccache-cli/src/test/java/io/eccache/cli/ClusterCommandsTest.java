@@ -374,6 +374,40 @@ class ClusterCommandsTest {
         text.err);
   }
 
+  /**
+   * The path docs/metrics.md gives a long-running client (a Spark executor): with
+   * alluxio.user.metrics.collection.enabled, Alluxio's client starts the sinks of its
+   * metrics.properties, and eccache's client metrics reach them. A JVM of its own, as Alluxio
+   * starts sinks once per JVM (this one's are the embedded master's); it lingers past a report.
+   */
+  @Test
+  void aLongRunningClientsSinksReceiveItsMetrics() throws Exception {
+    Path in = Files.write(dir.resolve("sink.bin"), bytes(1_500_000, 61));
+    assertEquals(ExitCodes.OK, eccache("put", in.toString(), "sink/obj", "-s", "rs-2-1").exit);
+    Path csv = Files.createDirectories(dir.resolve("sink-csv"));
+    // Alluxio refuses a period under 1 s.
+    Path conf = Files.writeString(dir.resolve("metrics.properties"),
+        "sink.csv.class=alluxio.metrics.sink.CsvSink\nsink.csv.period=1\n"
+            + "sink.csv.unit=seconds\nsink.csv.directory=" + csv + "\n");
+    String[] hostPort = master.split(":");
+    Process p = new ProcessBuilder(CliProcess.java(List.of(
+        "-Dalluxio.master.hostname=" + hostPort[0], "-Dalluxio.master.rpc.port=" + hostPort[1],
+        "-Dalluxio.user.metrics.collection.enabled=true", "-Dalluxio.metrics.conf.file=" + conf),
+        LongRunningClientMain.class, "sink/obj", "2500"))
+        .redirectErrorStream(true).redirectOutput(dir.resolve("sink.log").toFile()).start();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client ended");
+    assertEquals(0, p.exitValue(), Files.readString(dir.resolve("sink.log")));
+    try (var files = Files.list(csv)) {
+      List<String> names = files.map(f -> f.getFileName().toString())
+          .filter(n -> n.startsWith("Client." + EcCacheMetrics.SPLITS_READ))
+          .collect(Collectors.toList());
+      assertEquals(1, names.size(), "the CSV sink got the client's split reads: " + names);
+      List<String> rows = Files.readAllLines(csv.resolve(names.get(0)));
+      assertTrue(rows.stream().skip(1).anyMatch(r -> !r.endsWith(",0")),
+          "the sink saw the GET's split reads: " + rows);
+    }
+  }
+
   private static String http(String url) throws Exception {
     HttpResponse<String> r = HttpClient.newHttpClient().send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20)).build(),

@@ -56,22 +56,7 @@ class FailFastSubprocessTest {
   }
 
   private static Result eccache(String... args) throws Exception {
-    return run(command(args));
-  }
-
-  private static List<String> command(String... args) throws Exception {
-    String classpath = Path.of("target", "classes").toAbsolutePath() + File.pathSeparator
-        + Files.readString(Path.of("target", "runtime-classpath.txt"), StandardCharsets.UTF_8)
-            .trim();
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-        "-Dio.netty.tryReflectionSetAccessible=true", "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-        "-cp", classpath, EcCacheCli.class.getName()));
-    command.addAll(List.of(args));
-    return command;
+    return run(CliProcess.command(List.of(), args));
   }
 
   private static Result run(List<String> command) throws Exception {
@@ -121,7 +106,7 @@ class FailFastSubprocessTest {
   void binaryIsNotWrittenToATerminal() throws Exception {
     Path script = Path.of("/usr/bin/script");
     Assumptions.assumeTrue(Files.isExecutable(script), "needs util-linux's script for a terminal");
-    String line = command("get", "k", "--master", closedPort).stream()
+    String line = CliProcess.command(List.of(), "get", "k", "--master", closedPort).stream()
         .map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "));
     Result r = run(List.of(script.toString(), "-qec", line, "/dev/null"));
     String terminal = Files.readString(dir.resolve("out.txt"));
@@ -138,7 +123,7 @@ class FailFastSubprocessTest {
   @Test
   void aSignalledGetLeavesNoPartFile() throws Exception {
     Path target = Files.createDirectory(dir.resolve("signalled"));
-    Process p = new ProcessBuilder(command("get", "k", target.resolve("x.bin").toString(),
+    Process p = new ProcessBuilder(CliProcess.command(List.of(), "get", "k", target.resolve("x.bin").toString(),
         "--master", closedPort, "--timeout", "30s"))
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
