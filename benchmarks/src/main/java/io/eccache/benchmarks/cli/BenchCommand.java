@@ -274,7 +274,8 @@ final class BenchCommand implements Callable<Integer> {
   /** The command as typed, for the summaries' stamp. */
   private String commandLine() {
     List<String> args = spec.commandLine().getParseResult().originalArgs();
-    StringBuilder sb = new StringBuilder("bin/eccache-bench bench");
+    // The original arguments include the subcommand's name.
+    StringBuilder sb = new StringBuilder("bin/eccache-bench");
     for (String a : args) {
       sb.append(' ').append(a.matches("[A-Za-z0-9_./:=,+-]+") ? a : "'" + a + "'");
     }

@@ -177,6 +177,7 @@ public final class BenchReport {
         long splits = 0;
         long stopped = 0;
         long failed = 0;
+        long discarded = 0;
         for (int rep = 0; rep < reps.size(); rep++) {
           ClusterBenchmark.Outcome o = reps.get(rep);
           pinned &= o.pinned;
@@ -190,6 +191,7 @@ public final class BenchReport {
           splits += o.splitsRead;
           stopped += o.readsStoppedEarly;
           failed += o.readsFailed;
+          discarded += o.readsDiscarded;
           cpu.add(o.cpuShare * 100);
           if (o.shaped) {
             agreement.add(ratio);
@@ -226,9 +228,9 @@ public final class BenchReport {
           }
         }
         flagLines.addAll(runFlags);
-        metrics.append(String.format(Locale.ROOT, "- %s: %d split reads used, %d extra reads"
-            + " stopped before their end by late binding, %d failed (all repeats)%n", label,
-            splits, stopped, failed));
+        metrics.append(String.format(Locale.ROOT, "- %s: %d split reads used; late binding's"
+            + " extra reads: %d read whole and discarded, %d stopped before their end; %d failed"
+            + " (all repeats)%n", label, splits, discarded, stopped, failed));
         Map<String, Object> jsonSchemes = new LinkedHashMap<>();
         for (Map.Entry<ComparedScheme, List<Numbers>> s : byScheme.entrySet()) {
           List<Numbers> ns = s.getValue();

@@ -142,6 +142,8 @@ public final class ClusterBenchmark {
      */
     public long readsStoppedEarly;
     public long readsFailed;
+    /** Extra split reads read whole after k others had arrived, and thrown away. */
+    public long readsDiscarded;
     /** Whether redundancy was allocated by {@link PinnedRetuning} and frozen for the phase. */
     public boolean pinned;
     /** The split I/O threads of each client ({@code alluxio.user.eccache.io.threads}). */
@@ -242,6 +244,7 @@ public final class ClusterBenchmark {
         outcome.splitsRead += metricsAfter[0] - metricsBefore[0];
         outcome.readsStoppedEarly += metricsAfter[1] - metricsBefore[1];
         outcome.readsFailed += metricsAfter[2] - metricsBefore[2];
+        outcome.readsDiscarded += metricsAfter[3] - metricsBefore[3];
         outcome.cpuShare = (processCpuNanos() - cpuBefore) / 1e9 / outcome.seconds
             / Runtime.getRuntime().availableProcessors();
         if (background != null) {
@@ -661,12 +664,12 @@ public final class ClusterBenchmark {
   }
 
   /**
-   * This process's split-read counters from Alluxio's metrics system: used, stopped early by late
-   * binding, failed.
+   * This process's split-read counters from Alluxio's metrics system: used, stopped part-way by
+   * late binding, failed, read whole and discarded by late binding.
    */
   static long[] readMetrics() {
-    String[] names = {EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_CANCELLED,
-        EcCacheMetrics.READS_FAILED};
+    String[] names = {EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_STOPPED_EARLY,
+        EcCacheMetrics.READS_FAILED, EcCacheMetrics.READS_DISCARDED};
     long[] values = new long[names.length];
     for (int i = 0; i < names.length; i++) {
       String name = names[i];

@@ -161,6 +161,7 @@ final class ReaderProcess {
       result.setProperty("splitsRead", String.valueOf(after[0] - before[0]));
       result.setProperty("readsStoppedEarly", String.valueOf(after[1] - before[1]));
       result.setProperty("readsFailed", String.valueOf(after[2] - before[2]));
+      result.setProperty("readsDiscarded", String.valueOf(after[3] - before[3]));
       for (Map.Entry<ComparedScheme, EcCacheClient> e : clients.entrySet()) {
         String ns = e.getKey().label();
         ClusterBenchmark.SchemeResult r = outcome.schemes.get(e.getKey());
@@ -190,6 +191,7 @@ final class ReaderProcess {
     outcome.splitsRead += Long.parseLong(r.getProperty("splitsRead"));
     outcome.readsStoppedEarly += Long.parseLong(r.getProperty("readsStoppedEarly"));
     outcome.readsFailed += Long.parseLong(r.getProperty("readsFailed"));
+    outcome.readsDiscarded += Long.parseLong(r.getProperty("readsDiscarded"));
     for (ComparedScheme scheme : schemes) {
       ClusterBenchmark.SchemeResult s = outcome.schemes.get(scheme);
       String ns = s.scheme.label();
