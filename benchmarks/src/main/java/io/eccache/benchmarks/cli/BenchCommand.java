@@ -204,8 +204,8 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private void checkKnobs() {
-    if (zipf != null && !(zipf > 0)) {
-      throw new IllegalArgumentException("--zipf must be positive, got " + zipf);
+    if (zipf != null && !(zipf >= 0)) {
+      throw new IllegalArgumentException("--zipf must not be negative, got " + zipf);
     }
     if (objectMib != null && !(objectMib > 0 && objectMib * (1 << 20) < Integer.MAX_VALUE)) {
       throw new IllegalArgumentException("--object-mib must be in (0, 2048), got " + objectMib);

@@ -76,8 +76,9 @@ public final class BenchReport {
       if (r.unitsAdded > 0 || r.unitsDropped > 0
           || Math.abs(r.memoryAfter - r.memory) > 1e-9) {
         flags.add(String.format(Locale.ROOT, "%s redundancy changed during the phase: memory"
-            + " %.3fx before, %.3fx after; %d units dropped, %d added", r.scheme.label(),
-            r.memory, r.memoryAfter, r.unitsDropped, r.unitsAdded));
+            + " %.3fx before, %.3fx after; %d units dropped, %d added; %d objects rewritten",
+            r.scheme.label(), r.memory, r.memoryAfter, r.unitsDropped, r.unitsAdded,
+            r.rewritten));
       }
       if (r.unsettled > 0) {
         flags.add(r.scheme.label() + ": " + r.unsettled + " objects not at their target"
@@ -137,7 +138,7 @@ public final class BenchReport {
     MarkdownTable writes = new MarkdownTable(first, "scheme", "PUT mean ms", "PUT median ms",
         "PUT p99 ms", "encode % of PUT");
     MarkdownTable redundancy = new MarkdownTable(first, "repeat", "scheme", "memory before",
-        "memory after", "units dropped", "units added", "not at target",
+        "memory after", "units dropped", "units added", "rewritten", "not at target",
         "hottest (object share, units)");
     Map<String, double[][]> putMedians = new LinkedHashMap<>();
     Map<String, double[][]> medianRatio = new LinkedHashMap<>();
@@ -159,7 +160,8 @@ public final class BenchReport {
     try (CsvWriter raw = new CsvWriter(dir.resolve("raw.csv"), "run", "repeat", "seed", "mode",
         "scheme", "requests", "memory", "memory_after", "mean_ms", "median_ms", "p99_ms",
         "p999_ms", "lambda_pct", "eta_pct", "useful_bytes", "served_bytes", "decodes",
-        "decode_ms", "fallbacks", "units_dropped", "units_added", "seconds", "cpu_share",
+        "decode_ms", "fallbacks", "units_dropped", "units_added", "rewritten", "seconds",
+        "cpu_share",
         "tc_client_ratio", "flagged", "network", "commit");
         CsvWriter perWorker = new CsvWriter(dir.resolve("workers.csv"), "run", "repeat",
             "worker", "scheme", "client_bytes", "tc_bytes_all_schemes")) {
@@ -203,12 +205,12 @@ public final class BenchReport {
             byScheme.computeIfAbsent(r.scheme, k -> new ArrayList<>()).add(n);
             results.computeIfAbsent(r.scheme, k -> new ArrayList<>()).add(r);
             LatencySummary l = n.latency;
-            raw.row(label, rep + 1, o.settings.seed, o.settings.mode.name().toLowerCase(Locale.ROOT),
-                r.scheme.label(), l.count(), r.memory, r.memoryAfter, l.meanMillis(),
-                l.medianMillis(), l.p99Millis(), l.p999Millis(), n.lambda, n.eta, r.usefulBytes,
+            raw.row(label, rep + 1, o.settings.seed,
+                o.settings.mode.name().toLowerCase(Locale.ROOT), r.scheme.label(), l.count(),
+                r.memory, r.memoryAfter, l.meanMillis(), l.medianMillis(), l.p99Millis(), l.p999Millis(), n.lambda, n.eta, r.usefulBytes,
                 n.served, r.decodes, r.decodeNanos / 1e6, r.fallbacks, r.unitsDropped,
-                r.unitsAdded, o.seconds, o.cpuShare, o.shaped ? ratio : null, !f.isEmpty(),
-                network, stamp.commit());
+                r.unitsAdded, r.rewritten, o.seconds, o.cpuShare, o.shaped ? ratio : null,
+                !f.isEmpty(), network, stamp.commit());
             for (Map.Entry<String, Long> w : r.bytesByWorker.entrySet()) {
               perWorker.row(label, rep + 1, w.getKey(), r.scheme.label(), w.getValue(),
                   o.shaperBytesByWorker.getOrDefault(w.getKey(), 0L));
@@ -216,7 +218,7 @@ public final class BenchReport {
             redundancy.row(label, rep + 1, r.scheme.displayName(),
                 String.format(Locale.ROOT, "%.3fx", r.memory),
                 String.format(Locale.ROOT, "%.3fx", r.memoryAfter), r.unitsDropped, r.unitsAdded,
-                r.unsettled, String.join("; ", r.hottest.subList(0, Math.min(3,
+                r.rewritten, r.unsettled, String.join("; ", r.hottest.subList(0, Math.min(3,
                     r.hottest.size()))));
           }
           Numbers ec = numbers.get(ComparedScheme.EC);

@@ -105,6 +105,11 @@ public final class ClusterBenchmark {
     public int unitsAdded;
     /** Redundancy units the measured phase dropped, over objects. */
     public int unitsDropped;
+    /**
+     * Objects written anew during the measured phase (another version of their layout): a read
+     * that fell back to S3 re-caches the object, e.g. after a worker's loss.
+     */
+    public int rewritten;
     /** Objects whose redundancy was not yet its target when the measured phase began. */
     public int unsettled;
     /** The hottest objects before measuring: "#rank popularity share, units (target)". */
@@ -268,7 +273,9 @@ public final class ClusterBenchmark {
         Map<Integer, ObjectStat> after = stats(admin, ns, run, s.objects);
         r.memoryAfter = memory(after.values());
         for (Map.Entry<Integer, ObjectStat> e : before.get(ns).entrySet()) {
-          int change = units(after.get(e.getKey()).scheme()) - units(e.getValue().scheme());
+          ObjectStat now = after.get(e.getKey());
+          r.rewritten += now.version().equals(e.getValue().version()) ? 0 : 1;
+          int change = units(now.scheme()) - units(e.getValue().scheme());
           r.unitsAdded += Math.max(0, change);
           r.unitsDropped += Math.max(0, -change);
         }
@@ -332,9 +339,8 @@ public final class ClusterBenchmark {
     List<Map.Entry<Integer, ObjectStat>> byPopularity = new ArrayList<>(stats.entrySet());
     byPopularity.sort((a, b) -> Double.compare(b.getValue().popularity(),
         a.getValue().popularity()));
-    int most = 0;
+    int most = stats.values().stream().mapToInt(st -> units(st.scheme())).max().orElse(0);
     for (ObjectStat st : stats.values()) {
-      most = Math.max(most, units(st.scheme()));
       r.unsettled += st.scheme().equals(st.target()) ? 0 : 1;
     }
     for (int i = 0; i < Math.min(5, byPopularity.size()); i++) {
@@ -344,8 +350,10 @@ public final class ClusterBenchmark {
           units(st.scheme()), st.scheme().equals(st.target()) ? "" : " (target "
               + units(st.target()) + ")"));
     }
-    r.hottestHoldsMost = byPopularity.isEmpty()
-        || units(byPopularity.get(0).getValue().scheme()) == most;
+    // Objects tied for the top popularity count as the hottest together.
+    double top = byPopularity.isEmpty() ? 0 : byPopularity.get(0).getValue().popularity();
+    r.hottestHoldsMost = stats.values().stream().filter(st -> st.popularity() == top)
+        .anyMatch(st -> units(st.scheme()) == most);
     progress.accept(String.format("%s hottest (object popularity-share units): %s%s%n",
         r.scheme.label(), String.join("; ", r.hottest), r.unsettled == 0 ? ""
             : "; " + r.unsettled + " objects NOT at their target"));
@@ -625,8 +633,8 @@ public final class ClusterBenchmark {
 
   /**
    * Closed loop: {@code s.clients} readers take the requests at {@code positions} of
-   * {@code sequence} in turn, each reading the object from every scheme of {@code clients} (one when
-   * measured alone) in a random order (seeded by the request's position, so every process and run
+   * {@code sequence} in turn, each reading the object from every scheme of {@code clients} (one
+   * when measured alone) in a random order (seeded by the request's position, so every process and run
    * orders alike).
    */
   static void readClosedLoop(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,

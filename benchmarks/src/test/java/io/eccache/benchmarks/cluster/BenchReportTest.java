@@ -57,6 +57,7 @@ class BenchReportTest {
     List<String> flags = BenchReport.flags(o);
     assertEquals(1, flags.size(), flags.toString());
     assertTrue(flags.get(0).startsWith("sr redundancy changed during the phase: memory 1.150x"
-        + " before, 1.050x after; 2 units dropped, 0 added"), flags.toString());
+        + " before, 1.050x after; 2 units dropped, 0 added; 0 objects rewritten"),
+        flags.toString());
   }
 }
