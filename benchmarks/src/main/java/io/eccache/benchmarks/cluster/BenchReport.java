@@ -207,10 +207,11 @@ public final class BenchReport {
             LatencySummary l = n.latency;
             raw.row(label, rep + 1, o.settings.seed,
                 o.settings.mode.name().toLowerCase(Locale.ROOT), r.scheme.label(), l.count(),
-                r.memory, r.memoryAfter, l.meanMillis(), l.medianMillis(), l.p99Millis(), l.p999Millis(), n.lambda, n.eta, r.usefulBytes,
-                n.served, r.decodes, r.decodeNanos / 1e6, r.fallbacks, r.unitsDropped,
-                r.unitsAdded, r.rewritten, o.seconds, o.cpuShare, o.shaped ? ratio : null,
-                !f.isEmpty(), network, stamp.commit());
+                r.memory, r.memoryAfter, l.meanMillis(), l.medianMillis(), l.p99Millis(),
+                l.p999Millis(), n.lambda, n.eta, r.usefulBytes, n.served, r.decodes,
+                r.decodeNanos / 1e6, r.fallbacks, r.unitsDropped, r.unitsAdded, r.rewritten,
+                o.seconds, o.cpuShare, o.shaped ? ratio : null, !f.isEmpty(), network,
+                stamp.commit());
             for (Map.Entry<String, Long> w : r.bytesByWorker.entrySet()) {
               perWorker.row(label, rep + 1, w.getKey(), r.scheme.label(), w.getValue(),
                   o.shaperBytesByWorker.getOrDefault(w.getKey(), 0L));

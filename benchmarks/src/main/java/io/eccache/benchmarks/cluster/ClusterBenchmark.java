@@ -634,8 +634,8 @@ public final class ClusterBenchmark {
   /**
    * Closed loop: {@code s.clients} readers take the requests at {@code positions} of
    * {@code sequence} in turn, each reading the object from every scheme of {@code clients} (one
-   * when measured alone) in a random order (seeded by the request's position, so every process and run
-   * orders alike).
+   * when measured alone) in a random order (seeded by the request's position, so every process and
+   * run orders alike).
    */
   static void readClosedLoop(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
       int[] positions, BenchSettings s, Outcome outcome, String phase, Consumer<String> progress)
