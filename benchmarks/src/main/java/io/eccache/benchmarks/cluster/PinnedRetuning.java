@@ -23,7 +23,8 @@ import java.time.Duration;
  *   <li>{@link #fold} runs the pass that folds them (moving the clock on by at most a moment if the
  *       learning pass was shorter than that): popularity and the request rate are the learning
  *       pass's, and the targets follow;
- *   <li>{@link #pass} re-plans while a maintainer moves the bytes, without folding;
+ *   <li>a maintainer moves the bytes; no pass runs (one would measure no request rate and take
+ *       SP-Cache's planned repartitions back);
  *   <li>nothing runs during the measured phase: no target changes, no drop, no addition.
  * </ol>
  */
@@ -68,13 +69,4 @@ public final class PinnedRetuning {
     foldEnd = clock.millis();
   }
 
-  /** A planning pass that does not fold: targets stay, failed additions are planned again. */
-  public synchronized void pass() throws InterruptedException {
-    if (foldStart != Long.MIN_VALUE && clock.millis() - foldStart >= periodMs - MARGIN_MS) {
-      // Only reachable if an hour passed since the fold: fail rather than re-allocate silently.
-      throw new IllegalStateException("a popularity period passed since the allocation; it would"
-          + " be folded again: run fewer requests per run or raise PinnedRetuning.PERIOD");
-    }
-    retuner.heartbeat(Long.MAX_VALUE);
-  }
 }
