@@ -73,11 +73,7 @@ final class ClientContext implements AutoCloseable {
     this.alluxio = alluxio;
     this.ownsAlluxio = ownsAlluxio;
     AlluxioConfiguration conf = alluxio.getClusterConf();
-    int ioThreads = conf.getInt(ClientKeys.IO_THREADS);
-    if (ioThreads < 1) { // checked before anything is opened
-      throw new IllegalArgumentException(ClientKeys.IO_THREADS.getName() + " must be at least 1,"
-          + " got " + ioThreads);
-    }
+    int ioThreads = ioThreads(conf); // checked before anything is opened
     this.fs = FileSystem.Factory.create(alluxio);
     this.coordinator = new CoordinatorClient(
         MasterClientContext.newBuilder(alluxio.getClientContext()).build());
@@ -95,12 +91,24 @@ final class ClientContext implements AutoCloseable {
 
   /** A context with its own Alluxio context, closed with it. */
   static ClientContext create(AlluxioConfiguration conf) {
+    ioThreads(conf); // a bad value fails before the Alluxio context is made
     return new ClientContext(FileSystemContext.create(conf), true);
   }
 
   /** A context over the application's Alluxio context, which closing this one leaves open. */
   static ClientContext sharing(FileSystemContext alluxio) {
     return new ClientContext(alluxio, false);
+  }
+
+  /** The split I/O threads configured; at least 1. */
+  private static int ioThreads(AlluxioConfiguration conf) {
+    EcCacheKeys.registerAll();
+    int ioThreads = conf.getInt(ClientKeys.IO_THREADS);
+    if (ioThreads < 1) {
+      throw new IllegalArgumentException(ClientKeys.IO_THREADS.getName() + " must be at least 1,"
+          + " got " + ioThreads);
+    }
+    return ioThreads;
   }
 
   private static ThreadFactory daemonThreads(String prefix) {

@@ -298,7 +298,12 @@ final class BenchCommand implements Callable<Integer> {
         possible.add(s);
       }
     }
-    try (FileSystemContext context = FileSystemContext.create(cluster.configuration())) {
+    // The clients' split I/O pool sized as on the in-process cluster, unless set larger.
+    alluxio.conf.InstancedConfiguration conf =
+        new alluxio.conf.InstancedConfiguration(cluster.configuration().copyProperties());
+    conf.set(ClientKeys.IO_THREADS, Math.max(conf.getInt(ClientKeys.IO_THREADS),
+        ioThreads(possible)));
+    try (FileSystemContext context = FileSystemContext.create(conf)) {
       BenchCluster remote = BenchCluster.remote(context);
       progress.printf("eccache bench (%s): %d workers at %s, unshaped%n", profile,
           remote.workerCount(), cluster.master);
