@@ -144,6 +144,14 @@ final class BenchCommand implements Callable<Integer> {
           run.allocation = source;
           override(run);
         }
+        String knobs = knobs();
+        if (!knobs.isEmpty() && s.sweep.isEmpty()) {
+          // A one-run scenario's label names its workload ("zipf 0.9"): say it was overridden.
+          Map<String, BenchSettings> relabelled = new LinkedHashMap<>();
+          s.runs.forEach((label, run) -> relabelled.put(label + ", overridden by " + knobs, run));
+          s.runs.clear();
+          s.runs.putAll(relabelled);
+        }
       }
     }
     if (chosen.isEmpty()) {
@@ -224,6 +232,20 @@ final class BenchCommand implements Callable<Integer> {
     if (!(budget >= 0)) {
       throw new IllegalArgumentException("--budget must not be negative, got " + budget);
     }
+  }
+
+  /** The workload knobs given, as typed ("--zipf 1.1 -k 4"); "" when none. */
+  private String knobs() {
+    StringBuilder sb = new StringBuilder();
+    Object[][] given = {{"--zipf", zipf}, {"--object-mib", objectMib}, {"--objects", objects},
+        {"--requests", requests}, {"--learning", learning}, {"--clients", clients},
+        {"--seed", seed}, {"-k", k}, {"-r", r}, {"--delta", delta}};
+    for (Object[] knob : given) {
+      if (knob[1] != null) {
+        sb.append(sb.length() == 0 ? "" : " ").append(knob[0]).append(' ').append(knob[1]);
+      }
+    }
+    return sb.toString();
   }
 
   /** The workload knobs given on the command line, over the scenario's settings. */
