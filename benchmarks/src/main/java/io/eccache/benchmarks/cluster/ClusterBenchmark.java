@@ -116,8 +116,9 @@ public final class ClusterBenchmark {
     public List<String> hottest = new ArrayList<>();
     /** Whether the hottest object held at least as many units as any other (tuned schemes). */
     public boolean hottestHoldsMost = true;
-    /** When this scheme's first measured request was issued and its last one done (nanoTime). */
+    /** When this scheme's first measured request was issued (System.nanoTime()). */
     public long firstIssuedNanos = Long.MAX_VALUE;
+    /** When its last measured request was done (System.nanoTime()). */
     public long lastDoneNanos = Long.MIN_VALUE;
 
     SchemeResult(ComparedScheme scheme) {
