@@ -22,7 +22,8 @@ import java.util.TreeMap;
 final class ClientMetricsReport {
   /** The client's metric names (EcCacheMetrics), without the master's. */
   private static final Set<String> NAMES = Set.of(EcCacheMetrics.GET_LATENCY,
-      EcCacheMetrics.PUT_LATENCY, EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_CANCELLED,
+      EcCacheMetrics.PUT_LATENCY, EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_STOPPED_EARLY,
+      EcCacheMetrics.READS_DISCARDED,
       EcCacheMetrics.READS_FAILED, EcCacheMetrics.BYTES_READ, EcCacheMetrics.BYTES_WRITTEN,
       EcCacheMetrics.SPLITS_REPLACED, EcCacheMetrics.DECODE_TIME, EcCacheMetrics.ENCODE_TIME,
       EcCacheMetrics.UNDER_STORE_FALLBACKS, EcCacheMetrics.MAINTENANCE_TASKS);

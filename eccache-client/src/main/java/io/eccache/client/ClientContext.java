@@ -52,9 +52,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ClientContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClientContext.class);
-  /** Split I/O threads; enough for k + Δ reads of the widest codes the paper uses, twice over. */
-  private static final int IO_THREADS = 32;
-
   private final FileSystemContext alluxio;
   private final boolean ownsAlluxio;
   private final FileSystem fs;
@@ -75,13 +72,14 @@ final class ClientContext implements AutoCloseable {
     EcCacheKeys.registerAll();
     this.alluxio = alluxio;
     this.ownsAlluxio = ownsAlluxio;
+    AlluxioConfiguration conf = alluxio.getClusterConf();
+    int ioThreads = ioThreads(conf); // checked before anything is opened
     this.fs = FileSystem.Factory.create(alluxio);
     this.coordinator = new CoordinatorClient(
         MasterClientContext.newBuilder(alluxio.getClientContext()).build());
-    this.io = Executors.newFixedThreadPool(IO_THREADS, daemonThreads("eccache-io-"));
+    this.io = Executors.newFixedThreadPool(ioThreads, daemonThreads("eccache-io-"));
     this.readAhead = Executors.newCachedThreadPool(daemonThreads("eccache-readahead-"));
     this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
-    AlluxioConfiguration conf = alluxio.getClusterConf();
     this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
     this.underStorePaths = new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX));
     this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
@@ -93,12 +91,24 @@ final class ClientContext implements AutoCloseable {
 
   /** A context with its own Alluxio context, closed with it. */
   static ClientContext create(AlluxioConfiguration conf) {
+    ioThreads(conf); // a bad value fails before the Alluxio context is made
     return new ClientContext(FileSystemContext.create(conf), true);
   }
 
   /** A context over the application's Alluxio context, which closing this one leaves open. */
   static ClientContext sharing(FileSystemContext alluxio) {
     return new ClientContext(alluxio, false);
+  }
+
+  /** The split I/O threads configured; at least 1. */
+  private static int ioThreads(AlluxioConfiguration conf) {
+    EcCacheKeys.registerAll();
+    int ioThreads = conf.getInt(ClientKeys.IO_THREADS);
+    if (ioThreads < 1) {
+      throw new IllegalArgumentException(ClientKeys.IO_THREADS.getName() + " must be at least 1,"
+          + " got " + ioThreads);
+    }
+    return ioThreads;
   }
 
   private static ThreadFactory daemonThreads(String prefix) {

@@ -14,7 +14,9 @@ final class ClientMetrics {
   static final Timer GET_LATENCY = MetricsSystem.timer(EcCacheMetrics.GET_LATENCY);
   static final Timer PUT_LATENCY = MetricsSystem.timer(EcCacheMetrics.PUT_LATENCY);
   static final Counter SPLITS_READ = MetricsSystem.counter(EcCacheMetrics.SPLITS_READ);
-  static final Counter READS_CANCELLED = MetricsSystem.counter(EcCacheMetrics.READS_CANCELLED);
+  static final Counter READS_STOPPED_EARLY =
+      MetricsSystem.counter(EcCacheMetrics.READS_STOPPED_EARLY);
+  static final Counter READS_DISCARDED = MetricsSystem.counter(EcCacheMetrics.READS_DISCARDED);
   static final Counter READS_FAILED = MetricsSystem.counter(EcCacheMetrics.READS_FAILED);
   static final Counter BYTES_READ = MetricsSystem.counter(EcCacheMetrics.BYTES_READ);
   static final Counter BYTES_WRITTEN = MetricsSystem.counter(EcCacheMetrics.BYTES_WRITTEN);

@@ -27,9 +27,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * EC-Cache's read (paper section 4.3): read k + Δ of the live splits, chosen uniformly at random, in
- * parallel, straight from the workers that hold them; finish as soon as any k have arrived intact and
- * cancel the rest; decode only when a data split is among the missing. A failed, corrupt (CRC32C per
- * cell) or slow split costs only its share: another one takes its place.
+ * parallel, straight from the workers that hold them; finish as soon as any k have arrived intact;
+ * decode only when a data split is among the missing. A failed, corrupt (CRC32C per cell) or slow
+ * split costs only its share: another one takes its place.
+ *
+ * <p>The reads not needed are not cancelled at once: each stops at its next slice boundary
+ * ({@link AlluxioSplitSource}, 1 MiB), counted in {@code EcCacheSplitReadsStoppedEarly}; one that
+ * is shorter than a slice, or already in its last slice, is read whole and thrown away, counted in
+ * {@code EcCacheSplitReadsDiscarded}. So the extra bytes are about Δ/k of the object, as in the
+ * paper.
  *
  * <p>One call reads a window of whole stripes (see {@link ObjectReadStream}), each window bound late
  * again. The splits' bytes come from a {@link SplitSource} (Alluxio's workers in production, fakes
@@ -167,6 +173,7 @@ final class LateBindingReader {
       // The slower reads stop at their next slice and close their streams in their own threads;
       // those that arrived unclaimed give their buffers back here, later ones in their thread.
       for (ByteBuffer unclaimed : range.finish()) {
+        ClientMetrics.READS_DISCARDED.inc();
         pool.release(unclaimed);
       }
       for (int i = complete ? k : 0; i < units.length; i++) {
@@ -256,7 +263,8 @@ final class LateBindingReader {
       buffer.position(0).limit(range.length);
       handed = range.offer(buffer);
       if (!handed) {
-        throw new IOException("cancelled: k splits arrived first");
+        ClientMetrics.READS_DISCARDED.inc();
+        throw new IOException("read whole but not needed: k splits arrived first");
       }
       return buffer;
     } finally {

@@ -113,8 +113,13 @@ class LateBindingReaderTest {
     assertTrue(ms < 5_000, "the read waited for the straggler: " + ms + " ms");
     assertTrue(source.slowStarted.await(10, TimeUnit.SECONDS), "the straggler was asked too");
     assertEquals(1, pool.outstanding(), "the straggler holds its buffer while it reads");
+    long discarded = ClientMetrics.READS_DISCARDED.getCount();
+    long stopped = ClientMetrics.READS_STOPPED_EARLY.getCount();
     source.slow.countDown(); // it finishes now, long after the window stopped wanting it
     assertAllBuffersBack();
+    // Read whole and thrown away: counted as discarded, not as stopped part-way.
+    assertEquals(discarded + 1, ClientMetrics.READS_DISCARDED.getCount());
+    assertEquals(stopped, ClientMetrics.READS_STOPPED_EARLY.getCount());
   }
 
   @Test

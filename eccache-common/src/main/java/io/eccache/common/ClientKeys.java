@@ -29,6 +29,16 @@ public final class ClientKeys {
               + " ranges, decode outputs); buffers returned beyond it are freed.")
           .setIsBuiltIn(false).buildUnregistered(), "alluxio.eccache.user.buffer.pool.size");
 
+  /** Threads a client reads and writes splits with. */
+  public static final PropertyKey IO_THREADS = KeyRegistry.register(
+      PropertyKey.Builder.intBuilder("alluxio.user.eccache.io.threads")
+          .setDefaultValue(32)
+          .setScope(Scope.CLIENT)
+          .setDescription("Threads one client reads and writes splits with: each split read or"
+              + " write of a GET or PUT takes one. Below concurrent GETs x (k + delta), reads"
+              + " wait for a thread and late binding races fewer splits than it asked for.")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
   /** How much of an object a streaming GET reads per late-binding round. */
   public static final PropertyKey STREAM_WINDOW = KeyRegistry.register(
       PropertyKey.Builder.dataSizeBuilder("alluxio.user.eccache.stream.window")
@@ -63,7 +73,7 @@ public final class ClientKeys {
 
   /** Every client key, in documentation order. */
   public static final List<PropertyKey> ALL =
-      List.of(IO_TIMEOUT, BUFFER_POOL_SIZE, STREAM_WINDOW, MAINTENANCE_BANDWIDTH, CLI_TIMEOUT);
+      List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, STREAM_WINDOW, MAINTENANCE_BANDWIDTH, CLI_TIMEOUT);
 
   private ClientKeys() {}
 }

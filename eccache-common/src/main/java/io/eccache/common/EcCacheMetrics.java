@@ -17,8 +17,17 @@ public final class EcCacheMetrics {
   public static final String PUT_LATENCY = "EcCachePutLatency";
   /** Counter: split (or copy, partition) reads that arrived intact and were used. */
   public static final String SPLITS_READ = "EcCacheSplitsRead";
-  /** Counter: late binding's extra reads stopped because k splits had arrived first. */
-  public static final String READS_CANCELLED = "EcCacheSplitReadsCancelled";
+  /**
+   * Counter: late binding's extra reads stopped part-way because k splits had arrived first. A read
+   * stops only between slices (1 MiB), so a split range no longer than a slice is never stopped:
+   * it is read whole and counted in {@link #READS_DISCARDED}.
+   */
+  public static final String READS_STOPPED_EARLY = "EcCacheSplitReadsStoppedEarly";
+  /**
+   * Counter: late binding's extra reads that were read whole after k others had arrived and were
+   * thrown away; their bytes are in {@link #BYTES_READ} (the paper's overhead of Δ/k).
+   */
+  public static final String READS_DISCARDED = "EcCacheSplitReadsDiscarded";
   /** Counter: split reads that failed (dead worker, corrupt cell) and were replaced or given up. */
   public static final String READS_FAILED = "EcCacheSplitReadsFailed";
   /** Counter: bytes read from workers, extra reads included. */

@@ -5,9 +5,12 @@ import io.eccache.benchmarks.cluster.BenchCluster;
 import io.eccache.benchmarks.cluster.BenchReport;
 import io.eccache.benchmarks.cluster.BenchSettings;
 import io.eccache.benchmarks.cluster.ClusterBenchmark;
+import io.eccache.benchmarks.cluster.PinnedRetuning;
+import io.eccache.benchmarks.report.RunStamp;
 import io.eccache.benchmarks.cluster.Scenario;
 import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
+import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.LoopbackShaper;
@@ -61,7 +64,63 @@ final class BenchCommand implements Callable<Integer> {
       + "${DEFAULT-VALUE}: threads in this JVM).")
   int clientJvms = 0;
 
+  @Option(names = "--mode", description = "How the measured phase reads the schemes: alone (each "
+      + "scheme on its own, one after the other; default) or interleaved (every request from "
+      + "every scheme in one loop, the old method; favours EC-Cache, labelled so).")
+  String mode = "alone";
+
+  @Option(names = "--allocation", description = "What pinned redundancy is allocated from: "
+      + "learned (the learning pass's reads; default) or expected (the workload's Zipf "
+      + "probabilities, the paper's method).")
+  String allocation = "learned";
+
+  @Option(names = "--repeats", description = "Runs per result, each with its own seed (data, "
+      + "placement, sequence); tables show the median [min–max] (default: 3 quick, 5 full, 1 "
+      + "tiny).")
+  Integer repeats;
+
+  @Option(names = "--zipf", description = "Zipf exponent of popularity (overrides the scenario's).")
+  Double zipf;
+
+  @Option(names = "--object-mib", description = "Object size in MiB (overrides every run's, the "
+      + "swept value included).")
+  Double objectMib;
+
+  @Option(names = "--objects", description = "Objects per scheme (overrides the scenario's).")
+  Integer objects;
+
+  @Option(names = "--requests", description = "Measured GETs per scheme (overrides).")
+  Integer requests;
+
+  @Option(names = "--learning", description = "GETs per scheme in the learning pass (overrides).")
+  Integer learning;
+
+  @Option(names = "--clients", description = "Closed-loop readers per scheme (overrides).")
+  Integer clients;
+
+  @Option(names = "--seed", description = "Seed of the first repeat; repeat i uses seed + i "
+      + "(overrides).")
+  Long seed;
+
+  @Option(names = {"-k", "--k"}, description = "Data splits: the cluster's default k for tuned "
+      + "runs and the k of fixed codes (overrides).")
+  Integer k;
+
+  @Option(names = {"-r", "--r"}, description = "Parity splits: the cluster's base r for tuned "
+      + "runs and the r of fixed codes (overrides).")
+  Integer r;
+
+  @Option(names = "--delta", description = "Extra splits read per GET (overrides).")
+  Integer delta;
+
+  @Option(names = "--budget", description = "Memory overhead budget of the tuned schemes, e.g. "
+      + "0.15 for 15% (default ${DEFAULT-VALUE}).")
+  double budget = 0.15;
+
   @Mixin ClusterOptions cluster;
+
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   /** For the smoke test: shrink every run to this many objects and requests. */
   @Option(names = "--tiny", hidden = true)
@@ -71,12 +130,27 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    BenchSettings.MeasureMode measureMode = parse(BenchSettings.MeasureMode.class, mode, "--mode");
+    BenchSettings.AllocationSource source =
+        parse(BenchSettings.AllocationSource.class, allocation, "--allocation");
+    checkKnobs();
     List<Scenario> chosen = new ArrayList<>();
     for (Scenario s : Scenario.all(profile)) {
       if (scenarios.isEmpty() || scenarios.contains(s.name)) {
         chosen.add(tiny ? shrink(s) : s);
         for (BenchSettings run : s.runs.values()) {
           run.clientProcesses = run.arrivalsPerSecond > 0 ? 0 : clientJvms;
+          run.mode = measureMode;
+          run.allocation = source;
+          override(run);
+        }
+        String knobs = knobs();
+        if (!knobs.isEmpty() && s.sweep.isEmpty()) {
+          // A one-run scenario's label names its workload ("zipf 0.9"): say it was overridden.
+          Map<String, BenchSettings> relabelled = new LinkedHashMap<>();
+          s.runs.forEach((label, run) -> relabelled.put(label + ", overridden by " + knobs, run));
+          s.runs.clear();
+          s.runs.putAll(relabelled);
         }
       }
     }
@@ -98,10 +172,16 @@ final class BenchCommand implements Callable<Integer> {
     try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
         .workerMemoryBytes(perWorker).workerTimeout("5s")
         .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
-        // Periods long enough that popularity outlives the settling between learning and
-        // measuring (it decays 5x per idle period), short enough to learn in one pass.
-        .property(MasterKeys.POPULARITY_PERIOD, "5s").property(MasterKeys.RETUNE_INTERVAL, "1s")
+        // No re-tuning heartbeat: PinnedRetuning runs the passes, folding exactly the learning
+        // pass's counts (one popularity period, moved on the coordinator's clock) and none during
+        // the measured phase, so the redundancy measured is the redundancy allocated.
+        .property(MasterKeys.POPULARITY_PERIOD, PinnedRetuning.PERIOD.toMillis() + "ms")
+        .property(MasterKeys.RETUNE_INTERVAL, "0")
         .property(MasterKeys.PARTITION_SERVER_BANDWIDTH, (workerMbit / 8) + "MB")
+        .property(MasterKeys.MEMORY_OVERHEAD, budget)
+        .property(MasterKeys.DEFAULT_K, k != null ? k : 10)
+        .property(MasterKeys.DEFAULT_R, r != null ? r : 1)
+        .property(ClientKeys.IO_THREADS, ioThreads(chosen))
         .start();
         LoopbackShaper shaper = shape(embedded)) {
       if (shaper == null) {
@@ -109,10 +189,119 @@ final class BenchCommand implements Callable<Integer> {
             + " running UNSHAPED, CPU-bound; results are labelled so");
       }
       runAll(chosen, new ClusterBenchmark(BenchCluster.of(embedded), shaper,
-          line -> progress.print("\r" + line + "        "), tiny ? 2 : 6), workers,
+          line -> progress.print("\r" + line + "        "), tiny ? 2 : 6,
+          new PinnedRetuning(embedded.coordinator())), workers,
           shaper == null ? "unshaped" : workerMbit + " Mbit/s per worker");
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * Split I/O threads per client: at least clients x (k + Δ) of the widest run, so no GET waits
+   * for a thread and late binding races all the splits it asks for.
+   */
+  private int ioThreads(List<Scenario> chosen) {
+    int most = 32;
+    for (Scenario s : chosen) {
+      for (BenchSettings b : s.runs.values()) {
+        int kEff = b.tuned ? (k != null ? k : 10) : b.k;
+        most = Math.max(most, b.clients * (kEff + b.delta));
+      }
+    }
+    return most;
+  }
+
+  private void checkKnobs() {
+    if (zipf != null && !(zipf >= 0)) {
+      throw new IllegalArgumentException("--zipf must not be negative, got " + zipf);
+    }
+    if (objectMib != null && !(objectMib > 0 && objectMib * (1 << 20) < Integer.MAX_VALUE)) {
+      throw new IllegalArgumentException("--object-mib must be in (0, 2048), got " + objectMib);
+    }
+    for (Object[] positive : new Object[][] {{"--objects", objects}, {"--requests", requests},
+        {"--learning", learning}, {"--clients", clients}, {"-k", k}, {"--repeats", repeats}}) {
+      if (positive[1] != null && (Integer) positive[1] < 1) {
+        throw new IllegalArgumentException(positive[0] + " must be at least 1, got "
+            + positive[1]);
+      }
+    }
+    if ((r != null && r < 0) || (delta != null && delta < 0)) {
+      throw new IllegalArgumentException("-r and --delta must not be negative, got " + r + ", "
+          + delta);
+    }
+    if (!(budget >= 0)) {
+      throw new IllegalArgumentException("--budget must not be negative, got " + budget);
+    }
+  }
+
+  /** The workload knobs given, as typed ("--zipf 1.1 -k 4"); "" when none. */
+  private String knobs() {
+    StringBuilder sb = new StringBuilder();
+    Object[][] given = {{"--zipf", zipf}, {"--object-mib", objectMib}, {"--objects", objects},
+        {"--requests", requests}, {"--learning", learning}, {"--clients", clients},
+        {"--seed", seed}, {"-k", k}, {"-r", r}, {"--delta", delta}};
+    for (Object[] knob : given) {
+      if (knob[1] != null) {
+        sb.append(sb.length() == 0 ? "" : " ").append(knob[0]).append(' ').append(knob[1]);
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The workload knobs given on the command line, over the scenario's settings. */
+  private void override(BenchSettings run) {
+    if (zipf != null) {
+      run.zipf = zipf;
+    }
+    if (objectMib != null) {
+      run.objectBytes = Math.round(objectMib * (1 << 20));
+    }
+    if (objects != null) {
+      run.objects = objects;
+    }
+    if (requests != null) {
+      run.requests = requests;
+    }
+    if (learning != null) {
+      run.learning = learning;
+    }
+    if (clients != null) {
+      run.clients = clients;
+    }
+    if (seed != null) {
+      run.seed = seed;
+    }
+    if (k != null) {
+      run.k = k;
+    }
+    if (r != null) {
+      run.r = r;
+    }
+    if (delta != null) {
+      run.delta = delta;
+    }
+  }
+
+  private static <E extends Enum<E>> E parse(Class<E> type, String text, String option) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(text.trim())) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException(option + " must be one of "
+        + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(java.util.Locale.ROOT)
+        + ", got '" + text + "'");
+  }
+
+  /** The command as typed, for the summaries' stamp. */
+  private String commandLine() {
+    List<String> args = spec.commandLine().getParseResult().originalArgs();
+    // The original arguments include the subcommand's name.
+    StringBuilder sb = new StringBuilder("bin/eccache-bench");
+    for (String a : args) {
+      sb.append(' ').append(a.matches("[A-Za-z0-9_./:=,+-]+") ? a : "'" + a + "'");
+    }
+    return sb.toString();
   }
 
   /**
@@ -131,7 +320,12 @@ final class BenchCommand implements Callable<Integer> {
         possible.add(s);
       }
     }
-    try (FileSystemContext context = FileSystemContext.create(cluster.configuration())) {
+    // The clients' split I/O pool sized as on the in-process cluster, unless set larger.
+    alluxio.conf.InstancedConfiguration conf =
+        new alluxio.conf.InstancedConfiguration(cluster.configuration().copyProperties());
+    conf.set(ClientKeys.IO_THREADS, Math.max(conf.getInt(ClientKeys.IO_THREADS),
+        ioThreads(possible)));
+    try (FileSystemContext context = FileSystemContext.create(conf)) {
       BenchCluster remote = BenchCluster.remote(context);
       progress.printf("eccache bench (%s): %d workers at %s, unshaped%n", profile,
           remote.workerCount(), cluster.master);
@@ -144,15 +338,24 @@ final class BenchCommand implements Callable<Integer> {
 
   private void runAll(List<Scenario> chosen, ClusterBenchmark bench, int workerCount,
       String conditions) throws Exception {
+    RunStamp stamp = RunStamp.capture(Paths.get("."), commandLine());
+    int times = repeats != null ? repeats : tiny ? 1 : "full".equals(profile) ? 5 : 3;
     for (Scenario scenario : chosen) {
       progress.printf("%n== %s (%s)%n", scenario.name, scenario.figure);
-      Map<String, ClusterBenchmark.Outcome> outcomes = new LinkedHashMap<>();
+      Map<String, List<ClusterBenchmark.Outcome>> outcomes = new LinkedHashMap<>();
       for (Map.Entry<String, BenchSettings> run : scenario.runs.entrySet()) {
-        progress.printf("%n-- %s: %s%n", run.getKey(), run.getValue());
-        outcomes.put(run.getKey(), bench.run(run.getValue()));
+        List<ClusterBenchmark.Outcome> reps = new ArrayList<>();
+        for (int i = 0; i < times; i++) {
+          BenchSettings settings = run.getValue().copy();
+          settings.seed = run.getValue().seed + i;
+          progress.printf("%n-- %s, repeat %d/%d: %s, %s%n", run.getKey(), i + 1, times,
+              settings, settings.mode.name().toLowerCase(java.util.Locale.ROOT));
+          reps.add(bench.run(settings));
+        }
+        outcomes.put(run.getKey(), reps);
       }
       Path dir = out.resolve(scenario.name);
-      String summary = BenchReport.write(dir, scenario, outcomes, workerCount, conditions);
+      String summary = BenchReport.write(dir, scenario, outcomes, workerCount, conditions, stamp);
       progress.println();
       System.out.println(summary);
     }

@@ -1,179 +1,406 @@
 package io.eccache.benchmarks.cluster;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.eccache.benchmarks.ComparedScheme;
+import io.eccache.benchmarks.report.ByteAgreement;
 import io.eccache.benchmarks.report.CsvWriter;
 import io.eccache.benchmarks.report.LatencySummary;
 import io.eccache.benchmarks.report.LoadImbalance;
 import io.eccache.benchmarks.report.MarkdownTable;
 import io.eccache.benchmarks.report.Plots;
+import io.eccache.benchmarks.report.RunStamp;
+import io.eccache.benchmarks.report.Spread;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
- * Writes one scenario's results into its directory: {@code raw.csv} (one row per run and scheme),
- * {@code workers.csv} (bytes per worker from the client and from the kernel's tc counters),
- * {@code summary.md} (the paper's numbers beside ours) and PNG plots.
+ * Writes one scenario's results into its directory: {@code raw.csv} (one row per run, repeat and
+ * scheme), {@code workers.csv} (bytes per worker from the client and from the kernel's tc
+ * counters), {@code summary.md} and {@code summary.json} (the paper's numbers beside ours, each
+ * number the median over the repeats with its range, stamped with commit, command and settings,
+ * and flags for anything that makes a run doubtful) and PNG plots.
  */
 public final class BenchReport {
 
   private BenchReport() {}
 
-  /** Writes the files and returns the summary's Markdown. */
+  /** One measured scheme of one repeat, reduced to the numbers the tables show. */
+  static final class Numbers {
+    final LatencySummary latency;
+    final double lambda;
+    final double eta;
+    final double extraPercent;
+    final double decodeShare;
+    final long served;
+
+    Numbers(ClusterBenchmark.SchemeResult r, int workers) {
+      latency = LatencySummary.of(r.latencyMicros);
+      served = r.bytesByWorker.values().stream().mapToLong(Long::longValue).sum();
+      lambda = LoadImbalance.lambdaPercent(r.bytesByWorker, workers, Math.max(1, r.usefulBytes));
+      eta = LoadImbalance.etaPercent(r.bytesByWorker, workers);
+      extraPercent = LoadImbalance.bandwidthOverheadPercent(served, Math.max(1, r.usefulBytes));
+      double readMs = latency.meanMillis() * latency.count();
+      decodeShare = readMs == 0 ? 0 : r.decodeNanos / 1e6 / readMs * 100;
+    }
+  }
+
+  /**
+   * What makes a run doubtful, one line each: a kernel/client byte ratio above
+   * {@link ByteAgreement#FLAG_ABOVE} on a worker, redundancy that changed during the measured
+   * phase or had not reached its target, a hottest object holding fewer units than another.
+   */
+  static List<String> flags(ClusterBenchmark.Outcome o) {
+    List<String> flags = new ArrayList<>();
+    if (o.shaped) {
+      Map<String, Long> client = clientTotal(o);
+      String workers = ByteAgreement.flaggedWorkers(client, o.shaperBytesByWorker);
+      if (!workers.isEmpty()) {
+        flags.add(String.format(Locale.ROOT, "kernel/client bytes above %.2fx on: %s",
+            ByteAgreement.FLAG_ABOVE, workers));
+      }
+    }
+    for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
+      if (r.unitsAdded > 0 || r.unitsDropped > 0
+          || Math.abs(r.memoryAfter - r.memory) > 1e-9) {
+        flags.add(String.format(Locale.ROOT, "%s redundancy changed during the phase: memory"
+            + " %.3fx before, %.3fx after; %d units dropped, %d added; %d objects rewritten",
+            r.scheme.label(), r.memory, r.memoryAfter, r.unitsDropped, r.unitsAdded,
+            r.rewritten));
+      }
+      if (r.unsettled > 0) {
+        flags.add(r.scheme.label() + ": " + r.unsettled + " objects not at their target"
+            + " redundancy when measuring began");
+      }
+      if (!r.hottestHoldsMost && r.scheme.tuned() && r.scheme != ComparedScheme.SP
+          && o.settings.tuned && o.settings.hotReplicaFraction == 0) {
+        flags.add(r.scheme.label() + ": the hottest object holds fewer units than another");
+      }
+    }
+    return flags;
+  }
+
+  /** Bytes per worker the clients read, all schemes together. */
+  static Map<String, Long> clientTotal(ClusterBenchmark.Outcome o) {
+    Map<String, Long> total = new TreeMap<>();
+    for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
+      r.bytesByWorker.forEach((w, b) -> total.merge(w, b, Long::sum));
+    }
+    return total;
+  }
+
+  /** The method in one sentence, for the summary's head. */
+  static String method(BenchSettings s, boolean pinned, int repeats) {
+    String loop = s.arrivalsPerSecond > 0
+        ? String.format(Locale.ROOT, "Poisson arrivals at %.2f/s", s.arrivalsPerSecond)
+        : s.clients + " closed-loop clients";
+    String mode = s.mode == BenchSettings.MeasureMode.ALONE
+        ? "each scheme measured **alone** (its own " + loop + ", one scheme at a time, same"
+            + " placement and request sequence)"
+        : "**INTERLEAVED**: every request read from every scheme in one loop (" + loop + "; this"
+            + " favours EC-Cache, see issue 14)";
+    String allocation = !pinned ? "redundancy re-tuned by the coordinator throughout (not pinned:"
+        + " a running cluster)"
+        : "redundancy allocated from " + (s.allocation == BenchSettings.AllocationSource.LEARNED
+            ? "the learning pass's counts" : "the workload's Zipf probabilities")
+            + " and pinned for the measured phase";
+    return "Method: " + mode + "; " + allocation + "; every number is the median over " + repeats
+        + (repeats == 1 ? " run" : " runs (seeds " + s.seed + ".." + (s.seed + repeats - 1)
+            + ", each its own data, placement and sequence) with [min–max]") + ".";
+  }
+
+  /**
+   * Writes the files and returns the summary's Markdown.
+   *
+   * @param outcomes per run label, its repeats (at least one each)
+   */
   public static String write(Path dir, Scenario scenario,
-      Map<String, ClusterBenchmark.Outcome> outcomes, int workers, String network)
-      throws IOException {
+      Map<String, List<ClusterBenchmark.Outcome>> outcomes, int workers, String network,
+      RunStamp stamp) throws IOException {
     Files.createDirectories(dir);
-    MarkdownTable table = new MarkdownTable(scenario.sweep.isEmpty() ? "run" : scenario.sweep,
-        "scheme", "memory", "mean ms", "median ms", "p99 ms", "p99.9 ms", "λ %", "η %",
-        "extra reads %", "decode % of read");
-    MarkdownTable ratios = new MarkdownTable(scenario.sweep.isEmpty() ? "run" : scenario.sweep,
-        "SR/EC mean", "SR/EC median", "SR/EC p99", "SR/EC p99.9", "λ SR", "λ EC", "CPU %",
-        "tc/client bytes");
-    MarkdownTable writes = new MarkdownTable(scenario.sweep.isEmpty() ? "run" : scenario.sweep,
-        "scheme", "PUT mean ms", "PUT median ms", "PUT p99 ms", "encode % of PUT");
+    String first = scenario.sweep.isEmpty() ? "run" : scenario.sweep;
+    MarkdownTable table = new MarkdownTable(first, "scheme", "memory", "mean ms", "median ms",
+        "p99 ms", "p99.9 ms", "λ %", "η %", "extra bytes read %", "decode % of read");
+    MarkdownTable ratios = new MarkdownTable(first, "SR/EC mean", "SR/EC median", "SR/EC p99",
+        "SR/EC p99.9", "λ SR", "λ EC", "CPU %", "tc/client bytes");
+    MarkdownTable writes = new MarkdownTable(first, "scheme", "PUT mean ms", "PUT median ms",
+        "PUT p99 ms", "encode % of PUT");
+    MarkdownTable redundancy = new MarkdownTable(first, "repeat", "scheme", "memory before",
+        "memory after", "units dropped", "units added", "rewritten", "not at target",
+        "hottest (object share, units)");
     Map<String, double[][]> putMedians = new LinkedHashMap<>();
     Map<String, double[][]> medianRatio = new LinkedHashMap<>();
     Map<String, double[][]> lambdaByScheme = new LinkedHashMap<>();
     Map<String, double[][]> ecLatency = new LinkedHashMap<>();
-    double[] xs = new double[outcomes.size()];
-    double[] ys = new double[outcomes.size()];
+    List<String> flagLines = new ArrayList<>();
+    StringBuilder metrics = new StringBuilder();
+    Set<String> settingLines = new LinkedHashSet<>();
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("scenario", scenario.name);
+    json.put("stamp", stamp.toMap());
+    json.put("network", network);
+    json.put("workers", workers);
+    Map<String, Object> jsonRuns = new LinkedHashMap<>();
+    int points = outcomes.size();
     int point = 0;
-    try (CsvWriter raw = new CsvWriter(dir.resolve("raw.csv"), "run", "scheme", "requests",
-        "memory", "mean_ms", "median_ms", "p99_ms", "p999_ms", "lambda_pct", "eta_pct",
-        "useful_bytes", "served_bytes", "decodes", "decode_ms", "fallbacks", "seconds", "cpu_share",
-        "network");
-        CsvWriter perWorker = new CsvWriter(dir.resolve("workers.csv"), "run", "worker",
-            "scheme", "client_bytes", "tc_bytes_all_schemes")) {
-      for (Map.Entry<String, ClusterBenchmark.Outcome> e : outcomes.entrySet()) {
-        ClusterBenchmark.Outcome o = e.getValue();
-        Map<ComparedScheme, LatencySummary> byScheme = new LinkedHashMap<>();
-        Map<ComparedScheme, Double> lambdas = new LinkedHashMap<>();
-        Map<String, Long> clientTotal = new TreeMap<>();
-        for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
-          LatencySummary l = LatencySummary.of(r.latencyMicros);
-          byScheme.put(r.scheme, l);
-          long served = r.bytesByWorker.values().stream().mapToLong(Long::longValue).sum();
-          double lambda = LoadImbalance.lambdaPercent(r.bytesByWorker, workers,
-              Math.max(1, r.usefulBytes));
-          double eta = LoadImbalance.etaPercent(r.bytesByWorker, workers);
-          lambdas.put(r.scheme, lambda);
-          double readMs = l.meanMillis() * l.count();
-          double decodeShare = readMs == 0 ? 0 : r.decodeNanos / 1e6 / readMs * 100;
-          r.bytesByWorker.forEach((w, b) -> clientTotal.merge(w, b, Long::sum));
-          raw.row(e.getKey(), r.scheme.label(), l.count(), r.memory, l.meanMillis(), l.medianMillis(),
-              l.p99Millis(), l.p999Millis(), lambda, eta, r.usefulBytes, served, r.decodes,
-              r.decodeNanos / 1e6, r.fallbacks, o.seconds, o.cpuShare, network);
-          for (Map.Entry<String, Long> w : r.bytesByWorker.entrySet()) {
-            perWorker.row(e.getKey(), w.getKey(), r.scheme.label(), w.getValue(),
-                o.shaperBytesByWorker.getOrDefault(w.getKey(), 0L));
+    int repeats = 0;
+    boolean pinned = true;
+    try (CsvWriter raw = new CsvWriter(dir.resolve("raw.csv"), "run", "repeat", "seed", "mode",
+        "scheme", "requests", "memory", "memory_after", "mean_ms", "median_ms", "p99_ms",
+        "p999_ms", "lambda_pct", "eta_pct", "useful_bytes", "served_bytes", "decodes",
+        "decode_ms", "fallbacks", "units_dropped", "units_added", "rewritten", "seconds",
+        "cpu_share",
+        "tc_client_ratio", "flagged", "network", "commit");
+        CsvWriter perWorker = new CsvWriter(dir.resolve("workers.csv"), "run", "repeat",
+            "worker", "scheme", "client_bytes", "tc_bytes_all_schemes")) {
+      for (Map.Entry<String, List<ClusterBenchmark.Outcome>> e : outcomes.entrySet()) {
+        String label = e.getKey();
+        List<ClusterBenchmark.Outcome> reps = e.getValue();
+        repeats = Math.max(repeats, reps.size());
+        double x = parseOr(label, point);
+        Map<ComparedScheme, List<Numbers>> byScheme = new LinkedHashMap<>();
+        Map<ComparedScheme, List<ClusterBenchmark.SchemeResult>> results = new LinkedHashMap<>();
+        List<double[]> srOverEc = new ArrayList<>(); // mean, median, p99, p99.9, λ SR, λ EC
+        List<Double> cpu = new ArrayList<>();
+        List<Double> agreement = new ArrayList<>();
+        List<String> runFlags = new ArrayList<>();
+        long splits = 0;
+        long stopped = 0;
+        long failed = 0;
+        long discarded = 0;
+        for (int rep = 0; rep < reps.size(); rep++) {
+          ClusterBenchmark.Outcome o = reps.get(rep);
+          pinned &= o.pinned;
+          settingLines.add("- " + label + ": " + o.settings.describe() + ", ioThreads="
+              + o.ioThreads + ", pinned=" + o.pinned);
+          double ratio = ByteAgreement.worstRatio(clientTotal(o), o.shaperBytesByWorker);
+          List<String> f = flags(o);
+          for (String line : f) {
+            runFlags.add(label + ", repeat " + (rep + 1) + ": " + line);
           }
-          LatencySummary put = LatencySummary.of(r.putMicros);
-          double putMs = put.meanMillis() * put.count();
-          writes.row(e.getKey(), r.scheme.displayName(), put.meanMillis(),
-              put.medianMillis(), put.p99Millis(), putMs == 0 ? 0 : r.encodeNanos / 1e6 / putMs * 100);
-          double[][] pm = putMedians.computeIfAbsent(r.scheme.displayName(),
-              n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
-          pm[0][point] = parseOr(e.getKey(), point);
-          pm[1][point] = put.medianMillis();
-          double[][] lam = lambdaByScheme.computeIfAbsent(r.scheme.displayName(),
-              n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
-          lam[0][point] = pm[0][point];
-          lam[1][point] = lambda;
-          if (r.scheme == ComparedScheme.EC) {
-            for (String q : new String[] {"median", "p99"}) {
-              double[][] series = ecLatency.computeIfAbsent("EC-Cache " + q,
-                  n -> new double[][] {new double[outcomes.size()], new double[outcomes.size()]});
-              series[0][point] = pm[0][point];
-              series[1][point] = q.equals("median") ? l.medianMillis() : l.p99Millis();
+          splits += o.splitsRead;
+          stopped += o.readsStoppedEarly;
+          failed += o.readsFailed;
+          discarded += o.readsDiscarded;
+          cpu.add(o.cpuShare * 100);
+          if (o.shaped) {
+            agreement.add(ratio);
+          }
+          Map<ComparedScheme, Numbers> numbers = new LinkedHashMap<>();
+          for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
+            Numbers n = new Numbers(r, workers);
+            numbers.put(r.scheme, n);
+            byScheme.computeIfAbsent(r.scheme, k -> new ArrayList<>()).add(n);
+            results.computeIfAbsent(r.scheme, k -> new ArrayList<>()).add(r);
+            LatencySummary l = n.latency;
+            raw.row(label, rep + 1, o.settings.seed,
+                o.settings.mode.name().toLowerCase(Locale.ROOT), r.scheme.label(), l.count(),
+                r.memory, r.memoryAfter, l.meanMillis(), l.medianMillis(), l.p99Millis(),
+                l.p999Millis(), n.lambda, n.eta, r.usefulBytes, n.served, r.decodes,
+                r.decodeNanos / 1e6, r.fallbacks, r.unitsDropped, r.unitsAdded, r.rewritten,
+                o.seconds, o.cpuShare, o.shaped ? ratio : null, !f.isEmpty(), network,
+                stamp.commit());
+            for (Map.Entry<String, Long> w : r.bytesByWorker.entrySet()) {
+              perWorker.row(label, rep + 1, w.getKey(), r.scheme.label(), w.getValue(),
+                  o.shaperBytesByWorker.getOrDefault(w.getKey(), 0L));
             }
+            redundancy.row(label, rep + 1, r.scheme.displayName(),
+                String.format(Locale.ROOT, "%.3fx", r.memory),
+                String.format(Locale.ROOT, "%.3fx", r.memoryAfter), r.unitsDropped, r.unitsAdded,
+                r.rewritten, r.unsettled, String.join("; ", r.hottest.subList(0, Math.min(3,
+                    r.hottest.size()))));
           }
-          table.row(e.getKey(), r.scheme.displayName(),
-              String.format(Locale.ROOT, "%.2fx", r.memory), l.meanMillis(), l.medianMillis(),
-              l.p99Millis(), l.p999Millis(), lambda, eta,
-              LoadImbalance.bandwidthOverheadPercent(served, Math.max(1, r.usefulBytes)),
-              decodeShare);
+          Numbers ec = numbers.get(ComparedScheme.EC);
+          Numbers sr = numbers.get(ComparedScheme.SR);
+          if (ec != null && sr != null) {
+            LatencySummary.Ratios q = sr.latency.ratioTo(ec.latency);
+            srOverEc.add(new double[] {q.mean(), q.median(), q.p99(), q.p999(), sr.lambda,
+                ec.lambda});
+          }
         }
-        LatencySummary ec = byScheme.get(ComparedScheme.EC);
-        LatencySummary sr = byScheme.get(ComparedScheme.SR);
-        if (ec != null && sr != null) {
-          LatencySummary.Ratios q = sr.ratioTo(ec);
-          ratios.row(e.getKey(), q.mean(), q.median(), q.p99(), q.p999(), lambdas.get(ComparedScheme.SR),
-              lambdas.get(ComparedScheme.EC), o.cpuShare * 100,
-              agreement(clientTotal, o.shaperBytesByWorker, o.shaped));
-          xs[point] = parseOr(e.getKey(), point);
-          ys[point] = q.median();
+        flagLines.addAll(runFlags);
+        metrics.append(String.format(Locale.ROOT, "- %s: %d split reads used; late binding's"
+            + " extra reads: %d read whole and discarded, %d stopped before their end; %d failed"
+            + " (all repeats)%n", label, splits, discarded, stopped, failed));
+        Map<String, Object> jsonSchemes = new LinkedHashMap<>();
+        for (Map.Entry<ComparedScheme, List<Numbers>> s : byScheme.entrySet()) {
+          List<Numbers> ns = s.getValue();
+          List<ClusterBenchmark.SchemeResult> rs = results.get(s.getKey());
+          Spread memory = spreadOf(rs, r -> r.memory);
+          Spread memoryAfter = spreadOf(rs, r -> r.memoryAfter);
+          Spread mean = spread(ns, n -> n.latency.meanMillis());
+          Spread median = spread(ns, n -> n.latency.medianMillis());
+          Spread p99 = spread(ns, n -> n.latency.p99Millis());
+          Spread p999 = spread(ns, n -> n.latency.p999Millis());
+          Spread lambda = spread(ns, n -> n.lambda);
+          Spread eta = spread(ns, n -> n.eta);
+          Spread extra = spread(ns, n -> n.extraPercent);
+          table.row(label, s.getKey().displayName(), memory.format("%.2fx"),
+              mean.format("%.1f"), median.format("%.1f"), p99.format("%.1f"),
+              p999.format("%.1f"), lambda.format("%.1f"), eta.format("%.1f"),
+              extra.format("%.1f"), spread(ns, n -> n.decodeShare).format("%.1f"));
+          Map<String, Object> js = new LinkedHashMap<>();
+          js.put("memoryBefore", json(memory));
+          js.put("memoryAfter", json(memoryAfter));
+          js.put("meanMs", json(mean));
+          js.put("medianMs", json(median));
+          js.put("p99Ms", json(p99));
+          js.put("p999Ms", json(p999));
+          js.put("lambdaPct", json(lambda));
+          js.put("etaPct", json(eta));
+          js.put("extraBytesPct", json(extra));
+          jsonSchemes.put(s.getKey().label(), js);
+          String name = s.getKey().displayName();
+          addPoint(lambdaByScheme, name, points, point, x, lambda);
+          addPoint(putMedians, name, points, point, x, spreadOf(rs,
+              r -> LatencySummary.of(r.putMicros).medianMillis()));
+          if (s.getKey() == ComparedScheme.EC) {
+            addPoint(ecLatency, "EC-Cache median", points, point, x, median);
+            addPoint(ecLatency, "EC-Cache p99", points, point, x, p99);
+          }
+          Spread putMean = spreadOf(rs, r -> LatencySummary.of(r.putMicros).meanMillis());
+          Spread putMedian = spreadOf(rs, r -> LatencySummary.of(r.putMicros).medianMillis());
+          Spread putP99 = spreadOf(rs, r -> LatencySummary.of(r.putMicros).p99Millis());
+          Spread encode = spreadOf(rs, r -> {
+            LatencySummary put = LatencySummary.of(r.putMicros);
+            double putMs = put.meanMillis() * put.count();
+            return putMs == 0 ? 0 : r.encodeNanos / 1e6 / putMs * 100;
+          });
+          writes.row(label, name, putMean.format("%.1f"), putMedian.format("%.1f"),
+              putP99.format("%.1f"), encode.format("%.1f"));
         }
-        point++;
+        Map<String, Object> jsonRun = new LinkedHashMap<>();
+        jsonRun.put("settings", reps.get(0).settings.asMap());
+        jsonRun.put("repeats", reps.size());
+        jsonRun.put("schemes", jsonSchemes);
+        jsonRun.put("flags", runFlags);
+        String tc = agreement.isEmpty() ? "unshaped"
+            : Spread.of(agreement.stream().mapToDouble(Double::doubleValue).toArray())
+                .format("%.3fx");
+        if (!srOverEc.isEmpty()) {
+          Spread[] q = new Spread[6];
+          for (int i = 0; i < q.length; i++) {
+            int c = i;
+            q[i] = Spread.of(srOverEc.stream().mapToDouble(v -> v[c]).toArray());
+          }
+          ratios.row(label, q[0].format("%.2fx"), q[1].format("%.2fx"), q[2].format("%.2fx"),
+              q[3].format("%.2fx"), q[4].format("%.1f"), q[5].format("%.1f"),
+              Spread.of(cpu.stream().mapToDouble(Double::doubleValue).toArray()).format("%.0f"),
+              tc + (agreement.stream().anyMatch(ByteAgreement::flagged) ? " FLAGGED" : ""));
+          addPoint(medianRatio, "SR/EC median", points, point, x, q[1]);
+          jsonRun.put("srOverEcMedian", json(q[1]));
+          jsonRun.put("srOverEcMean", json(q[0]));
+          jsonRun.put("srOverEcP99", json(q[2]));
+        }
+        jsonRun.put("tcClientRatio", tc);
+        jsonRuns.put(label, jsonRun);
+        ClusterBenchmark.Outcome firstRep = reps.get(0);
         Map<String, Histogram> cdfs = new LinkedHashMap<>();
+        for (Map.Entry<ComparedScheme, List<ClusterBenchmark.SchemeResult>> s
+            : results.entrySet()) {
+          Histogram pooled = new Histogram(3_600_000_000L, 3);
+          s.getValue().forEach(r -> pooled.add(r.latencyMicros));
+          cdfs.put(s.getKey().displayName(), pooled);
+        }
         Map<String, Map<String, Long>> loads = new LinkedHashMap<>();
-        for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
-          cdfs.put(r.scheme.displayName(), r.latencyMicros);
+        for (ClusterBenchmark.SchemeResult r : firstRep.schemes.values()) {
           loads.put(r.scheme.displayName(), r.bytesByWorker);
         }
-        String suffix = outcomes.size() == 1 ? "" : "-" + e.getKey().replaceAll("[^A-Za-z0-9.]", "_");
-        Plots.latencyCdf(dir.resolve("latency-cdf" + suffix + ".png"),
-            scenario.name + " " + e.getKey() + ": read latency CDF", cdfs);
+        String suffix = points == 1 ? "" : "-" + label.replaceAll("[^A-Za-z0-9.]", "_");
+        Plots.latencyCdf(dir.resolve("latency-cdf" + suffix + ".png"), scenario.name + " "
+            + label + ": read latency CDF" + (reps.size() > 1 ? " (all " + reps.size()
+            + " repeats pooled)" : ""), cdfs);
         Plots.workerLoadBars(dir.resolve("worker-load" + suffix + ".png"),
-            scenario.name + " " + e.getKey() + ": bytes served per worker", loads);
+            scenario.name + " " + label + ": bytes served per worker"
+                + (reps.size() > 1 ? " (repeat 1)" : ""), loads);
+        point++;
       }
     }
     if (!scenario.sweep.isEmpty() && point > 1) {
-      medianRatio.put("SR/EC median", new double[][] {xs, ys});
-      Plots.lines(dir.resolve("improvement.png"), scenario.name + ": SR/EC median latency",
-          scenario.sweep, "SR/EC median", medianRatio);
-      Plots.lines(dir.resolve("put-latency.png"), scenario.name + ": median PUT latency",
-          scenario.sweep, "PUT median ms", putMedians);
-      Plots.lines(dir.resolve("load-imbalance.png"), scenario.name + ": load imbalance λ",
-          scenario.sweep, "λ %", lambdaByScheme);
+      String range = repeats > 1 ? " (median, dashed: min and max)" : "";
+      if (!medianRatio.isEmpty()) {
+        Plots.linesWithRange(dir.resolve("improvement.png"), scenario.name
+            + ": SR/EC median latency" + range, scenario.sweep, "SR/EC median", medianRatio);
+      }
+      Plots.linesWithRange(dir.resolve("put-latency.png"), scenario.name
+          + ": median PUT latency" + range, scenario.sweep, "PUT median ms", putMedians);
+      Plots.linesWithRange(dir.resolve("load-imbalance.png"), scenario.name
+          + ": load imbalance λ" + range, scenario.sweep, "λ %", lambdaByScheme);
       if (!ecLatency.isEmpty()) {
-        Plots.lines(dir.resolve("ec-latency.png"), scenario.name + ": EC-Cache read latency",
-            scenario.sweep, "ms", ecLatency);
+        Plots.linesWithRange(dir.resolve("ec-latency.png"), scenario.name
+            + ": EC-Cache read latency" + range, scenario.sweep, "ms", ecLatency);
       }
     }
-    StringBuilder metrics = new StringBuilder();
-    for (Map.Entry<String, ClusterBenchmark.Outcome> e : outcomes.entrySet()) {
-      ClusterBenchmark.Outcome o = e.getValue();
-      metrics.append(String.format(Locale.ROOT, "- %s: %d split reads used, %d extra reads "
-          + "cancelled by late binding, %d failed%n", e.getKey(), o.splitsRead, o.readsCancelled,
-          o.readsFailed));
-    }
-    ClusterBenchmark.Outcome first = outcomes.values().iterator().next();
+    BenchSettings firstSettings = outcomes.values().iterator().next().get(0).settings;
     String summary = "# " + scenario.name + ": " + scenario.figure + "\n\n"
-        + "Network: " + network + "; " + workers + " workers; this machine has "
-        + Runtime.getRuntime().availableProcessors() + " cores; "
-        + first.settings + ". Command: `bin/eccache bench --scenario " + scenario.name + "`.\n\n"
+        + method(firstSettings, pinned, repeats) + "\n\n"
+        + "Run: " + stamp.markdown() + "\n\n"
+        + "Network: " + network + "; " + workers + " workers; " + firstSettings + ".\n\n"
+        + (flagLines.isEmpty() ? "Flags: none.\n\n"
+            : "**FLAGGED** (read these numbers with care):\n\n- " + String.join("\n- ", flagLines)
+                + "\n\n")
         + "**Paper:** " + scenario.paper + "\n\n**Ours:**\n\n" + ratios + "\n" + table + "\n"
+        + "Redundancy in effect during the measured phase, per repeat (memory = cached bytes /"
+        + " object bytes, before and after the phase; units = parities, copies or partitions):"
+        + "\n\n" + redundancy + "\n"
         + "Writes (storing the objects; encode share of PUT time, paper Fig. 17):\n\n" + writes
         + "\n"
         + "Split reads in the measured phase, every scheme, from Alluxio's metrics system:\n\n"
         + metrics + "\n"
         + "λ = (L_max − L_avg*)/L_avg* over bytes each worker served, L_avg* = useful bytes /"
-        + " workers (the paper's); η = SP-Cache's (over bytes served). \"tc/client bytes\" compares"
+        + " workers (the paper's); η = SP-Cache's (over bytes served). \"extra bytes read\" ="
+        + " bytes the client read / bytes it delivered − 1: late binding's Δ extra splits, read"
+        + " whole unless k others arrive before their last slice. \"tc/client bytes\" compares"
         + " the kernel's per-worker counters (all schemes together, background flows subtracted)"
-        + " with the clients' own counts: the largest per-worker ratio.\n";
+        + " with the clients' own counts: the largest per-worker ratio, flagged above "
+        + String.format(Locale.ROOT, "%.2fx", ByteAgreement.FLAG_ABOVE) + ".\n\n"
+        + "Settings of every run:\n\n" + String.join("\n", settingLines) + "\n";
     Files.write(dir.resolve("summary.md"), summary.getBytes(StandardCharsets.UTF_8));
+    json.put("method", method(firstSettings, pinned, repeats));
+    json.put("flags", flagLines);
+    json.put("runs", jsonRuns);
+    Files.write(dir.resolve("summary.json"), new ObjectMapper()
+        .enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(json));
     return summary;
   }
 
-  /** The largest per-worker ratio of the kernel's byte count to the clients' (1.0x = agree). */
-  private static String agreement(Map<String, Long> client, Map<String, Long> tc, boolean shaped) {
-    if (!shaped) {
-      return "unshaped";
-    }
-    double worst = 0;
-    for (Map.Entry<String, Long> e : client.entrySet()) {
-      if (e.getValue() > 0) {
-        worst = Math.max(worst, tc.getOrDefault(e.getKey(), 0L) / (double) e.getValue());
-      }
-    }
-    return String.format(Locale.ROOT, "%.3fx", worst);
+  private static Spread spread(List<Numbers> ns, ToDoubleFunction<Numbers> f) {
+    return Spread.of(ns.stream().mapToDouble(f).toArray());
+  }
+
+  private static Spread spreadOf(List<ClusterBenchmark.SchemeResult> rs,
+      ToDoubleFunction<ClusterBenchmark.SchemeResult> f) {
+    return Spread.of(rs.stream().mapToDouble(f).toArray());
+  }
+
+  private static Map<String, Object> json(Spread s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("median", s.median());
+    m.put("min", s.min());
+    m.put("max", s.max());
+    return m;
+  }
+
+  /** Sets point {@code i} of {@code series[name]} ({xs, medians, mins, maxs}). */
+  private static void addPoint(Map<String, double[][]> series, String name, int points, int i,
+      double x, Spread s) {
+    double[][] v = series.computeIfAbsent(name, n -> new double[4][points]);
+    v[0][i] = x;
+    v[1][i] = s.median();
+    v[2][i] = s.min();
+    v[3][i] = s.max();
   }
 
   private static double parseOr(String label, int index) {

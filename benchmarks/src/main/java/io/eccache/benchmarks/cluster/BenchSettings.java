@@ -17,7 +17,7 @@ public final class BenchSettings implements Cloneable {
   public double zipf = 0.9;
   /** Concurrent closed-loop readers. */
   public int clients = 4;
-  /** Measured GETs per scheme (every request reads the object from every scheme). */
+  /** Measured GETs per scheme (the same sequence of requests for every scheme). */
   public int requests = 200;
   /** GETs per scheme in the learning pass before measuring (also JIT and connection warm-up). */
   public int learning = 100;
@@ -60,6 +60,35 @@ public final class BenchSettings implements Cloneable {
   public int hotReplicas = 4;
   /** Random seed of objects, popularity and the request sequence. */
   public long seed = 1;
+  /** How the measured phase reads the schemes: each alone (default) or interleaved. */
+  public MeasureMode mode = MeasureMode.ALONE;
+  /** What redundancy is allocated from (pinned runs only). */
+  public AllocationSource allocation = AllocationSource.LEARNED;
+
+  /** How the measured phase reads the schemes compared. */
+  public enum MeasureMode {
+    /**
+     * One scheme at a time, each with its own {@link #clients} closed-loop readers (or its own
+     * Poisson arrivals), over the same placement and the same request sequence.
+     */
+    ALONE,
+    /**
+     * Every request reads its object from every scheme, in a random order, in one closed loop
+     * (or all at its arrival): the schemes share the links, which favours EC-Cache (issue 14).
+     */
+    INTERLEAVED
+  }
+
+  /** Where the popularity that redundancy is allocated from comes from. */
+  public enum AllocationSource {
+    /** The learning pass's reads: a Zipf sample of {@link #learning} requests. */
+    LEARNED,
+    /**
+     * The workload's known probabilities (the paper's method): the learning pass reads each object
+     * round(p_i x {@link #learning}) times (at least once), in a random order.
+     */
+    EXPECTED
+  }
 
   /** A copy to change. */
   public BenchSettings copy() {
@@ -68,6 +97,34 @@ public final class BenchSettings implements Cloneable {
     } catch (CloneNotSupportedException e) {
       throw new AssertionError(e);
     }
+  }
+
+  /**
+   * Every setting as {@code name=value}, in declaration order: what summaries record so a run can
+   * be repeated exactly.
+   */
+  public java.util.Map<String, String> asMap() {
+    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+    for (java.lang.reflect.Field f : BenchSettings.class.getFields()) {
+      if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+        continue;
+      }
+      try {
+        Object v = f.get(this);
+        m.put(f.getName(), v instanceof List ? ((List<?>) v).stream().map(x -> x instanceof
+            ComparedScheme ? ((ComparedScheme) x).label() : String.valueOf(x))
+            .collect(java.util.stream.Collectors.joining("+")) : String.valueOf(v));
+      } catch (IllegalAccessException e) {
+        throw new AssertionError(e);
+      }
+    }
+    return m;
+  }
+
+  /** {@link #asMap()} on one line: "objects=16, objectBytes=8388608, ...". */
+  public String describe() {
+    return asMap().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
   @Override

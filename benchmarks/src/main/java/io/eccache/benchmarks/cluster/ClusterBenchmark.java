@@ -8,6 +8,7 @@ import io.eccache.client.ObjectStat;
 import io.eccache.client.PutOptions;
 import io.eccache.client.RedundancyMaintainer;
 import io.eccache.client.WriteMode;
+import io.eccache.common.ClientKeys;
 import io.eccache.common.EcCacheMetrics;
 import io.eccache.common.MasterKeys;
 import io.eccache.common.RedundancyScheme;
@@ -34,9 +35,18 @@ import org.HdrHistogram.Histogram;
 /**
  * The DFS-Perf-style driver: stores one set of objects under every scheme compared, lets the
  * coordinator learn popularity from a first pass and re-tune (a maintainer moves the bytes), then
- * replays a Zipf request sequence from closed-loop clients. Every request reads its object from
- * every scheme in a random order, so the schemes share the machine's noise alike; each scheme has
- * its own client, so its bytes per worker are its own. The shaper's per-worker counters give a second,
+ * replays one Zipf request sequence against each scheme.
+ *
+ * <p>By default ({@link BenchSettings.MeasureMode#ALONE}) each scheme is measured on its own: its
+ * own {@code clients} closed-loop readers (or its own Poisson arrivals), one scheme's phase after
+ * the other in an order drawn from the seed, so no scheme's reads share the links with another's.
+ * {@link BenchSettings.MeasureMode#INTERLEAVED} reads every request from every scheme in one loop,
+ * as this driver once did; it favours EC-Cache and is labelled wherever reported.
+ *
+ * <p>With a {@link PinnedRetuning} (the in-process cluster) redundancy is allocated from the
+ * learning pass's counts only and re-tuning does not run during the measured phase; the layouts
+ * are compared before and after it, and any unit dropped or added is reported. Each scheme has its
+ * own client, so its bytes per worker are its own; the shaper's per-worker counters give a second,
  * independent count of the bytes served.
  */
 public final class ClusterBenchmark {
@@ -44,6 +54,8 @@ public final class ClusterBenchmark {
   private final LoopbackShaper shaper;
   private final Consumer<String> progress;
   private final int settlePasses;
+  /** Drives re-tuning on the in-process cluster; null on a running cluster (not pinned). */
+  private final PinnedRetuning pinning;
   /** Keys of this benchmark's runs start with it: runs against a shared cluster do not collide. */
   private final String runPrefix = "run-" + Long.toString(System.currentTimeMillis(), 36) + "-";
   private int runs;
@@ -55,10 +67,21 @@ public final class ClusterBenchmark {
    */
   public ClusterBenchmark(BenchCluster cluster, LoopbackShaper shaper,
       Consumer<String> progress, int settlePasses) {
+    this(cluster, shaper, progress, settlePasses, null);
+  }
+
+  /**
+   * @param pinning drives re-tuning so redundancy is pinned for the measured phase (the cluster's
+   *     heartbeat must be off, see {@link PinnedRetuning}); null: the coordinator's heartbeat
+   *     re-tunes throughout, as on a running cluster
+   */
+  public ClusterBenchmark(BenchCluster cluster, LoopbackShaper shaper,
+      Consumer<String> progress, int settlePasses, PinnedRetuning pinning) {
     this.cluster = cluster;
     this.shaper = shaper;
     this.progress = progress;
     this.settlePasses = settlePasses;
+    this.pinning = pinning;
   }
 
   /** One scheme's measured phase. */
@@ -74,8 +97,29 @@ public final class ClusterBenchmark {
     public long decodes;
     public long decodeNanos;
     public long fallbacks;
-    /** Cache bytes over object bytes (1.0 = no redundancy). */
+    /** Cache bytes over object bytes (1.0 = no redundancy), just before the measured phase. */
     public double memory;
+    /** The same just after it: differs from {@link #memory} if redundancy changed meanwhile. */
+    public double memoryAfter;
+    /** Redundancy units (parities, copies, partitions) the measured phase added, over objects. */
+    public int unitsAdded;
+    /** Redundancy units the measured phase dropped, over objects. */
+    public int unitsDropped;
+    /**
+     * Objects written anew during the measured phase (another version of their layout): a read
+     * that fell back to S3 re-caches the object, e.g. after a worker's loss.
+     */
+    public int rewritten;
+    /** Objects whose redundancy was not yet its target when the measured phase began. */
+    public int unsettled;
+    /** The hottest objects before measuring: "#rank popularity share, units (target)". */
+    public List<String> hottest = new ArrayList<>();
+    /** Whether the hottest object held at least as many units as any other (tuned schemes). */
+    public boolean hottestHoldsMost = true;
+    /** When this scheme's first measured request was issued (System.nanoTime()). */
+    public long firstIssuedNanos = Long.MAX_VALUE;
+    /** When its last measured request was done (System.nanoTime()). */
+    public long lastDoneNanos = Long.MIN_VALUE;
 
     SchemeResult(ComparedScheme scheme) {
       this.scheme = scheme;
@@ -98,8 +142,20 @@ public final class ClusterBenchmark {
      * them ({@link EcCacheMetrics}): used, cancelled by late binding, failed.
      */
     public long splitsRead;
-    public long readsCancelled;
+    /**
+     * Split reads stopped before their end because k others had arrived (late binding checks
+     * between slices; a split no longer than a slice is always read whole, and then discarded).
+     */
+    public long readsStoppedEarly;
     public long readsFailed;
+    /** Extra split reads read whole after k others had arrived, and thrown away. */
+    public long readsDiscarded;
+    /** Whether redundancy was allocated by {@link PinnedRetuning} and frozen for the phase. */
+    public boolean pinned;
+    /** The split I/O threads of each client ({@code alluxio.user.eccache.io.threads}). */
+    public int ioThreads;
+    /** The order the schemes were measured in (alone mode), or all at once (interleaved). */
+    public List<ComparedScheme> order = new ArrayList<>();
 
     Outcome(BenchSettings settings) {
       this.settings = settings;
@@ -125,10 +181,7 @@ public final class ClusterBenchmark {
       data.add(b);
     }
     ZipfSampler zipf = new ZipfSampler(s.objects, s.zipf);
-    int[] learning = new int[s.learning];
-    for (int i = 0; i < learning.length; i++) {
-      learning[i] = zipf.next(random);
-    }
+    int[] learning = learningSequence(s, zipf, random);
     int[] sequence = new int[s.requests];
     for (int i = 0; i < sequence.length; i++) {
       sequence[i] = zipf.next(random);
@@ -137,6 +190,8 @@ public final class ClusterBenchmark {
     List<Integer> stopped = new ArrayList<>();
     Outcome outcome = new Outcome(s);
     outcome.shaped = shaper != null;
+    outcome.pinned = pinning != null;
+    outcome.ioThreads = cluster.context().getClusterConf().getInt(ClientKeys.IO_THREADS);
     try (EcCacheClient admin = EcCacheClient.create(cluster.context())) {
       for (ComparedScheme ns : s.schemes) {
         EcCacheClient client = EcCacheClient.create(cluster.context());
@@ -152,16 +207,33 @@ public final class ClusterBenchmark {
         r.encodeNanos = client.readStatistics().encodeNanos();
         checkScheme(admin, ns, key(ns, run, 0));
       }
-      try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
-        read(clients, run, learning, s, null, "learning");
-        awaitSettled(admin, s, run);
+      if (pinning != null) {
+        pinning.beforeLearning();
+        read(clients, run, learning, s, null, "learning", BenchSettings.MeasureMode.INTERLEAVED);
+        pinning.fold();
+        try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
+          settlePinned(admin, s, run);
+        }
+      } else {
+        try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
+          read(clients, run, learning, s, null, "learning", BenchSettings.MeasureMode.INTERLEAVED);
+          awaitSettled(admin, s, run);
+        }
       }
+      long passesBeforeStop = admin.stats().retunePasses();
       for (int i = 0; i < s.deadWorkers; i++) {
         cluster.stopWorker(i);
         stopped.add(i);
       }
+      if (pinning != null && s.deadWorkers > 0) {
+        awaitWorkerLostPass(admin, passesBeforeStop);
+      }
+      Map<ComparedScheme, Map<Integer, ObjectStat>> before = new LinkedHashMap<>();
       for (ComparedScheme ns : s.schemes) {
-        outcome.schemes.get(ns).memory = memory(admin, ns, run, s.objects);
+        SchemeResult r = outcome.schemes.get(ns);
+        before.put(ns, stats(admin, ns, run, s.objects));
+        r.memory = memory(before.get(ns).values());
+        describeAllocation(r, before.get(ns));
       }
       BackgroundLoad background = startBackground(s, random);
       Map<String, Long> tcBefore = shaper == null ? Map.of() : shaper.bytesSent();
@@ -170,14 +242,15 @@ public final class ClusterBenchmark {
       long[] metricsBefore = readMetrics();
       long start = System.nanoTime();
       try {
-        read(clients, run, sequence, s, outcome, "measured");
+        read(clients, run, sequence, s, outcome, "measured", s.mode);
       } finally {
         outcome.seconds = (System.nanoTime() - start) / 1e9;
         long[] metricsAfter = readMetrics();
         // Reader processes (if any) added their own counts already.
         outcome.splitsRead += metricsAfter[0] - metricsBefore[0];
-        outcome.readsCancelled += metricsAfter[1] - metricsBefore[1];
+        outcome.readsStoppedEarly += metricsAfter[1] - metricsBefore[1];
         outcome.readsFailed += metricsAfter[2] - metricsBefore[2];
+        outcome.readsDiscarded += metricsAfter[3] - metricsBefore[3];
         outcome.cpuShare = (processCpuNanos() - cpuBefore) / 1e9 / outcome.seconds
             / Runtime.getRuntime().availableProcessors();
         if (background != null) {
@@ -197,6 +270,18 @@ public final class ClusterBenchmark {
         }
       }
       for (ComparedScheme ns : s.schemes) {
+        SchemeResult r = outcome.schemes.get(ns);
+        Map<Integer, ObjectStat> after = stats(admin, ns, run, s.objects);
+        r.memoryAfter = memory(after.values());
+        for (Map.Entry<Integer, ObjectStat> e : before.get(ns).entrySet()) {
+          ObjectStat now = after.get(e.getKey());
+          r.rewritten += now.version().equals(e.getValue().version()) ? 0 : 1;
+          int change = units(now.scheme()) - units(e.getValue().scheme());
+          r.unitsAdded += Math.max(0, change);
+          r.unitsDropped += Math.max(0, -change);
+        }
+      }
+      for (ComparedScheme ns : s.schemes) {
         for (int i = 0; i < data.size(); i++) {
           admin.delete(key(ns, run, i));
         }
@@ -210,6 +295,143 @@ public final class ClusterBenchmark {
       }
     }
     return outcome;
+  }
+
+  /**
+   * The learning pass's requests: a Zipf sample ({@code LEARNED}), or each object round(p_i x
+   * learning) times, at least once, shuffled ({@code EXPECTED}: the workload's probabilities).
+   */
+  static int[] learningSequence(BenchSettings s, ZipfSampler zipf, Random random) {
+    if (s.allocation == BenchSettings.AllocationSource.LEARNED) {
+      int[] learning = new int[s.learning];
+      for (int i = 0; i < learning.length; i++) {
+        learning[i] = zipf.next(random);
+      }
+      return learning;
+    }
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < s.objects; i++) {
+      long n = Math.max(1, Math.round(zipf.probability(i) * s.learning));
+      for (long j = 0; j < n; j++) {
+        all.add(i);
+      }
+    }
+    Collections.shuffle(all, random);
+    return all.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** The number the coordinator tunes: parities, copies or partitions. */
+  static int units(RedundancyScheme scheme) {
+    return scheme.redundancy();
+  }
+
+  private static Map<Integer, ObjectStat> stats(EcCacheClient admin, ComparedScheme ns, String run,
+      int objects) throws Exception {
+    Map<Integer, ObjectStat> m = new TreeMap<>();
+    for (int i = 0; i < objects; i++) {
+      m.put(i, admin.stat(key(ns, run, i)));
+    }
+    return m;
+  }
+
+  /** Records (and prints) the hottest objects' popularity and units, and whether they lead. */
+  private void describeAllocation(SchemeResult r, Map<Integer, ObjectStat> stats) {
+    double total = stats.values().stream().mapToDouble(ObjectStat::popularity).sum();
+    List<Map.Entry<Integer, ObjectStat>> byPopularity = new ArrayList<>(stats.entrySet());
+    byPopularity.sort((a, b) -> Double.compare(b.getValue().popularity(),
+        a.getValue().popularity()));
+    int most = stats.values().stream().mapToInt(st -> units(st.scheme())).max().orElse(0);
+    for (ObjectStat st : stats.values()) {
+      r.unsettled += awaitsChange(st) ? 1 : 0;
+    }
+    for (int i = 0; i < Math.min(5, byPopularity.size()); i++) {
+      ObjectStat st = byPopularity.get(i).getValue();
+      r.hottest.add(String.format(java.util.Locale.ROOT, "#%d %.3f, %d units%s",
+          byPopularity.get(i).getKey(), total == 0 ? 0 : st.popularity() / total,
+          units(st.scheme()), st.scheme().equals(st.target()) ? "" : " (target "
+              + units(st.target()) + ")"));
+    }
+    // Objects tied for the top popularity count as the hottest together.
+    double top = byPopularity.isEmpty() ? 0 : byPopularity.get(0).getValue().popularity();
+    r.hottestHoldsMost = stats.values().stream().filter(st -> st.popularity() == top)
+        .anyMatch(st -> units(st.scheme()) == most);
+    progress.accept(String.format("%s hottest (object popularity-share units): %s%s%n",
+        r.scheme.label(), String.join("; ", r.hottest), r.unsettled == 0 ? ""
+            : "; " + r.unsettled + " objects NOT at their target"));
+  }
+
+  /**
+   * Pinned: waits (at most 120 s) until the tuned schemes' objects have the targets the fold chose
+   * and the maintainer has no task left. No pass runs meanwhile: one would measure no request rate
+   * and so take SP-Cache's planned repartitions back. Returns with what is left; the summary
+   * reports it.
+   */
+  private void settlePinned(EcCacheClient admin, BenchSettings s, String run) throws Exception {
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (System.currentTimeMillis() < deadline) {
+      int unsettled = unsettled(admin, s, run, true);
+      var stats = admin.stats();
+      progress.accept(String.format("pinning: %d objects to change, %d tasks pending",
+          unsettled, stats.tasksPending()));
+      if (unsettled == 0 && stats.tasksPending() == 0) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    progress.accept("redundancy did not reach its targets within 120 s; measuring as it is"
+        + " (the summary counts the objects not at their target)");
+  }
+
+  /**
+   * Objects of the tuned schemes that the coordinator will still change (see awaitsChange);
+   * SP-Cache's only with {@code partitions}: under a running heartbeat its targets follow the
+   * request rate of the moment, and may never be met.
+   */
+  private static int unsettled(EcCacheClient admin, BenchSettings s, String run,
+      boolean partitions) throws Exception {
+    int unsettled = 0;
+    for (ComparedScheme ns : s.schemes) {
+      if (!ns.tuned() || (ns == ComparedScheme.SP && !partitions)) {
+        continue;
+      }
+      for (int i = 0; i < s.objects; i++) {
+        unsettled += awaitsChange(admin.stat(key(ns, run, i))) ? 1 : 0;
+      }
+    }
+    return unsettled;
+  }
+
+  /**
+   * Whether the coordinator plans to change the object: any difference from its target, except
+   * that SP-Cache repartitions only for a real change (the planner's rule: at least 2 partitions
+   * and a quarter of them), so a smaller difference stays for good.
+   */
+  static boolean awaitsChange(ObjectStat stat) {
+    RedundancyScheme scheme = stat.scheme();
+    RedundancyScheme target = stat.target();
+    if (scheme.kind() == RedundancyScheme.Kind.PARTITIONED
+        && target.kind() == RedundancyScheme.Kind.PARTITIONED) {
+      int k = scheme.dataSplits();
+      return Math.abs(target.dataSplits() - k) >= Math.max(2, k / 4);
+    }
+    return !scheme.equals(target);
+  }
+
+  /**
+   * A lost worker makes the coordinator run one pass of its own (with no new popularity folded it
+   * changes no target, and no maintainer runs to repair): waits for it (at most 30 s), so the
+   * layouts compared before and after the phase are both taken after it.
+   */
+  private void awaitWorkerLostPass(EcCacheClient admin, long passesBefore) throws Exception {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (admin.stats().retunePasses() <= passesBefore) {
+      if (System.currentTimeMillis() > deadline) {
+        progress.accept("the coordinator ran no pass within 30 s of the worker's loss;"
+            + " measuring as it is");
+        return;
+      }
+      Thread.sleep(100);
+    }
   }
 
   /** A master whose namespaces map to other kinds would compare nothing: refused. */
@@ -280,16 +502,7 @@ public final class ClusterBenchmark {
     long deadline = System.currentTimeMillis() + 90_000;
     long passes = admin.stats().retunePasses() + settlePasses;
     while (System.currentTimeMillis() < deadline) {
-      int unsettled = 0;
-      for (ComparedScheme ns : s.schemes) {
-        if (ns == ComparedScheme.SP || !ns.tuned()) {
-          continue; // SP-Cache repartitions only on a real change; single is fixed
-        }
-        for (int i = 0; i < s.objects; i++) {
-          ObjectStat stat = admin.stat(key(ns, run, i));
-          unsettled += stat.scheme().equals(stat.target()) ? 0 : 1;
-        }
-      }
+      int unsettled = unsettled(admin, s, run, false);
       var stats = admin.stats();
       progress.accept(String.format("re-tuning: %d objects to change, %d tasks pending",
           unsettled, stats.tasksPending()));
@@ -301,20 +514,42 @@ public final class ClusterBenchmark {
     progress.accept("re-tuning did not settle within 90 s; measuring as it is");
   }
 
-  private static double memory(EcCacheClient admin, ComparedScheme ns, String run, int objects)
-      throws Exception {
+  private static double memory(java.util.Collection<ObjectStat> stats) {
     long cached = 0;
     long size = 0;
-    for (int i = 0; i < objects; i++) {
-      ObjectStat stat = admin.stat(key(ns, run, i));
+    for (ObjectStat stat : stats) {
       cached += stat.cachedBytes();
       size += stat.size();
     }
     return size == 0 ? 0 : (double) cached / size;
   }
 
-  /** Replays {@code sequence}; records into {@code outcome} when it is not null. */
+  /**
+   * Replays {@code sequence}; records into {@code outcome} when it is not null. Alone: one phase
+   * per scheme, in an order drawn from the seed; interleaved: one phase reading every scheme.
+   */
   private void read(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
+      BenchSettings s, Outcome outcome, String phase, BenchSettings.MeasureMode mode)
+      throws Exception {
+    if (mode == BenchSettings.MeasureMode.INTERLEAVED) {
+      if (outcome != null) {
+        outcome.order = new ArrayList<>(clients.keySet());
+      }
+      readPhase(clients, run, sequence, s, outcome, phase);
+      return;
+    }
+    List<ComparedScheme> order = new ArrayList<>(clients.keySet());
+    Collections.shuffle(order, new Random(s.seed * 7 + 3));
+    if (outcome != null) {
+      outcome.order = order;
+    }
+    for (ComparedScheme ns : order) {
+      readPhase(Map.of(ns, clients.get(ns)), run, sequence, s, outcome, phase + " " + ns.label());
+    }
+  }
+
+  /** One phase: {@code clients}' schemes read {@code sequence} together. */
+  private void readPhase(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
       BenchSettings s, Outcome outcome, String phase) throws Exception {
     for (EcCacheClient c : clients.values()) {
       c.readStatistics().reset();
@@ -322,8 +557,16 @@ public final class ClusterBenchmark {
     if (s.arrivalsPerSecond > 0) {
       readOpenLoop(clients, run, sequence, s, outcome, phase);
     } else if (s.clientProcesses > 0 && outcome != null) {
+      long began = System.nanoTime();
       ReaderProcess.readMeasured(cluster.context().getClusterConf(), run, sequence, s, outcome,
-          progress);
+          clients.keySet(), progress);
+      long ended = System.nanoTime();
+      for (ComparedScheme ns : clients.keySet()) {
+        // The readers' own clocks are not this JVM's: the phase's bounds stand for theirs.
+        SchemeResult r = outcome.schemes.get(ns);
+        r.firstIssuedNanos = Math.min(r.firstIssuedNanos, began);
+        r.lastDoneNanos = Math.max(r.lastDoneNanos, ended);
+      }
       return; // the reader processes counted the bytes
     } else {
       int[] all = new int[sequence.length];
@@ -352,17 +595,21 @@ public final class ClusterBenchmark {
     }
     if (outcome != null) {
       SchemeResult r = outcome.schemes.get(ns);
+      long done = System.nanoTime();
       synchronized (r) {
         r.latencyMicros.recordValue(Math.max(1, micros));
         r.usefulBytes += got.length;
+        r.firstIssuedNanos = Math.min(r.firstIssuedNanos, issuedNanos);
+        r.lastDoneNanos = Math.max(r.lastDoneNanos, done);
       }
     }
   }
 
   /**
-   * Poisson arrivals at {@code s.arrivalsPerSecond}: each request is read from every scheme at once,
-   * and its latency runs from its arrival, so time spent waiting behind earlier requests counts, as
-   * in SP-Cache's evaluation.
+   * Poisson arrivals at {@code s.arrivalsPerSecond}: each request is read from every scheme of
+   * {@code clients} at once (one scheme when measured alone; every scheme's phase has the same
+   * arrival times), and its latency runs from its arrival, so time spent waiting behind earlier
+   * requests counts, as in SP-Cache's evaluation.
    */
   private void readOpenLoop(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
       BenchSettings s, Outcome outcome, String phase) throws Exception {
@@ -401,8 +648,9 @@ public final class ClusterBenchmark {
 
   /**
    * Closed loop: {@code s.clients} readers take the requests at {@code positions} of
-   * {@code sequence} in turn, each reading the object from every scheme in a random order (seeded by
-   * the request's position, so every process and run orders alike).
+   * {@code sequence} in turn, each reading the object from every scheme of {@code clients} (one
+   * when measured alone) in a random order (seeded by the request's position, so every process and
+   * run orders alike).
    */
   static void readClosedLoop(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
       int[] positions, BenchSettings s, Outcome outcome, String phase, Consumer<String> progress)
@@ -438,10 +686,13 @@ public final class ClusterBenchmark {
     }
   }
 
-  /** This process's split-read counters from Alluxio's metrics system: used, cancelled, failed. */
+  /**
+   * This process's split-read counters from Alluxio's metrics system: used, stopped part-way by
+   * late binding, failed, read whole and discarded by late binding.
+   */
   static long[] readMetrics() {
-    String[] names = {EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_CANCELLED,
-        EcCacheMetrics.READS_FAILED};
+    String[] names = {EcCacheMetrics.SPLITS_READ, EcCacheMetrics.READS_STOPPED_EARLY,
+        EcCacheMetrics.READS_FAILED, EcCacheMetrics.READS_DISCARDED};
     long[] values = new long[names.length];
     for (int i = 0; i < names.length; i++) {
       String name = names[i];

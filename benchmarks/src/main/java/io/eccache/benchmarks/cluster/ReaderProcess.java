@@ -39,9 +39,13 @@ final class ReaderProcess {
 
   private ReaderProcess() {}
 
-  /** Runs the measured phase in {@code s.clientProcesses} JVMs and merges into {@code outcome}. */
+  /**
+   * Runs the measured phase of {@code schemes} in {@code s.clientProcesses} JVMs and merges into
+   * {@code outcome}.
+   */
   static void readMeasured(AlluxioConfiguration conf, String run, int[] sequence, BenchSettings s,
-      ClusterBenchmark.Outcome outcome, Consumer<String> progress) throws Exception {
+      ClusterBenchmark.Outcome outcome, java.util.Collection<ComparedScheme> schemes,
+      Consumer<String> progress) throws Exception {
     int processes = s.clientProcesses;
     Path dir = Files.createTempDirectory("eccache-readers");
     List<Process> started = new ArrayList<>();
@@ -49,7 +53,7 @@ final class ReaderProcess {
       for (int p = 0; p < processes; p++) {
         Properties spec = new Properties();
         spec.setProperty("run", run);
-        spec.setProperty("schemes", outcome.schemes.keySet().stream().map(ComparedScheme::label)
+        spec.setProperty("schemes", schemes.stream().map(ComparedScheme::label)
             .collect(java.util.stream.Collectors.joining(",")));
         spec.setProperty("sequence", join(sequence));
         spec.setProperty("positions", join(positionsOf(p, processes, sequence.length)));
@@ -73,7 +77,7 @@ final class ReaderProcess {
               + (process.isAlive() ? "none, timed out" : process.exitValue()) + "); its log:\n"
               + tail(dir.resolve("log-" + p + ".txt")));
         }
-        merge(dir.resolve("result-" + p + ".properties"), outcome);
+        merge(dir.resolve("result-" + p + ".properties"), outcome, schemes);
       }
     } finally {
       started.forEach(Process::destroyForcibly);
@@ -155,8 +159,9 @@ final class ReaderProcess {
           "measured", line -> { });
       long[] after = ClusterBenchmark.readMetrics();
       result.setProperty("splitsRead", String.valueOf(after[0] - before[0]));
-      result.setProperty("readsCancelled", String.valueOf(after[1] - before[1]));
+      result.setProperty("readsStoppedEarly", String.valueOf(after[1] - before[1]));
       result.setProperty("readsFailed", String.valueOf(after[2] - before[2]));
+      result.setProperty("readsDiscarded", String.valueOf(after[3] - before[3]));
       for (Map.Entry<ComparedScheme, EcCacheClient> e : clients.entrySet()) {
         String ns = e.getKey().label();
         ClusterBenchmark.SchemeResult r = outcome.schemes.get(e.getKey());
@@ -180,12 +185,15 @@ final class ReaderProcess {
     }
   }
 
-  private static void merge(Path file, ClusterBenchmark.Outcome outcome) throws Exception {
+  private static void merge(Path file, ClusterBenchmark.Outcome outcome,
+      java.util.Collection<ComparedScheme> schemes) throws Exception {
     Properties r = load(file);
     outcome.splitsRead += Long.parseLong(r.getProperty("splitsRead"));
-    outcome.readsCancelled += Long.parseLong(r.getProperty("readsCancelled"));
+    outcome.readsStoppedEarly += Long.parseLong(r.getProperty("readsStoppedEarly"));
     outcome.readsFailed += Long.parseLong(r.getProperty("readsFailed"));
-    for (ClusterBenchmark.SchemeResult s : outcome.schemes.values()) {
+    outcome.readsDiscarded += Long.parseLong(r.getProperty("readsDiscarded"));
+    for (ComparedScheme scheme : schemes) {
+      ClusterBenchmark.SchemeResult s = outcome.schemes.get(scheme);
       String ns = s.scheme.label();
       s.latencyMicros.add(Histogram.decodeFromCompressedByteBuffer(
           ByteBuffer.wrap(Base64.getDecoder().decode(r.getProperty(ns + ".latency"))), 0));

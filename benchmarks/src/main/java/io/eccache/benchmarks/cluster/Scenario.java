@@ -36,7 +36,7 @@ public final class Scenario {
     boolean quick = !"full".equals(profile);
     BenchSettings base = new BenchSettings();
     base.objects = quick ? 16 : 40;
-    base.objectBytes = quick ? 8L << 20 : 40L << 20;
+    base.objectBytes = quick ? 8L << 20 : 40_000_000L; // full: the paper's 40 MB
     base.requests = quick ? 120 : 1000;
     base.learning = quick ? 80 : 400;
     base.clients = 4;

@@ -36,37 +36,53 @@ class BenchCommandTest {
         "writes", "spcache")) {
       Path dir = out.resolve(scenario);
       List<String> raw = Files.readAllLines(dir.resolve("raw.csv"));
-      assertTrue(raw.get(0).startsWith("run,scheme,requests,memory,mean_ms"), raw.get(0));
+      assertTrue(raw.get(0).startsWith("run,repeat,seed,mode,scheme,requests,memory,memory_after,"
+          + "mean_ms"), raw.get(0));
       boolean sweep = List.of("size", "k", "delta", "writes").contains(scenario);
       int runs = sweep ? 3 : 1;
       int schemes = List.of("k", "delta", "writes").contains(scenario) ? 2 : 3;
       assertEquals(1 + runs * schemes, raw.size(), scenario + ": " + raw);
       for (String row : raw.subList(1, raw.size())) {
         String[] cells = row.split(",");
-        assertEquals("12", cells[2], "every measured GET recorded: " + row);
-        double mean = Double.parseDouble(cells[4]);
-        double p99 = Double.parseDouble(cells[6]);
-        double lambda = Double.parseDouble(cells[8]);
-        assertTrue(mean > 0 && p99 >= Double.parseDouble(cells[5]), row);
+        assertEquals("alone", cells[3], "measured alone by default: " + row);
+        assertEquals("12", cells[5], "every measured GET recorded: " + row);
+        double mean = Double.parseDouble(cells[8]);
+        double p99 = Double.parseDouble(cells[10]);
+        double lambda = Double.parseDouble(cells[12]);
+        assertTrue(mean > 0 && p99 >= Double.parseDouble(cells[9]), row);
         assertTrue(lambda >= 0 && lambda <= 1100, "λ of 12 workers is at most 1100%: " + row);
-        if (cells[1].equals("sp") || cells[1].equals("ec")) {
-          assertTrue(Double.parseDouble(cells[3]) >= 1.0, row);
+        if (cells[4].equals("sp") || cells[4].equals("ec")) {
+          assertTrue(Double.parseDouble(cells[6]) >= 1.0, row);
+        }
+        // Pinned: the redundancy measured is the redundancy allocated. Only a worker's loss may
+        // change a layout: a read that falls back to S3 caches the object anew (and is flagged).
+        if (!cells[21].equals("0")) {
+          assertEquals("failure", scenario, row);
+          assertEquals("true", cells[25], "a rewritten object flags the run: " + row);
+        } else {
+          assertEquals(cells[6], cells[7], "memory before and after the phase: " + row);
+          assertEquals("0", cells[19], "no unit dropped: " + row);
         }
         if (scenario.equals("spcache")) {
           // SP-Cache's baselines: RS(5,2) is 40% extra; 4 copies of the hottest of 4 objects.
-          double memory = Double.parseDouble(cells[3]);
-          double expected = Map.of("ec", 1.4, "sr", (4 + 3) / 4.0, "sp", 1.0).get(cells[1]);
+          double memory = Double.parseDouble(cells[6]);
+          double expected = Map.of("ec", 1.4, "sr", (4 + 3) / 4.0, "sp", 1.0).get(cells[4]);
           assertEquals(expected, memory, 0.01, row);
         }
       }
       String summary = Files.readString(dir.resolve("summary.md"), StandardCharsets.UTF_8);
       assertTrue(summary.contains("**Paper:**") && summary.contains("SR/EC median")
           && summary.contains("encode % of PUT")
-          && summary.contains("extra reads cancelled by late binding"), summary);
-      // ratios, reads and writes tables: headers plus a row per run (and per run and scheme)
+          && summary.contains("read whole and discarded")
+          && summary.contains("stopped before their end")
+          && summary.contains("measured **alone**") && summary.contains("Commit `")
+          && summary.contains("command `bin/eccache-bench bench --tiny"), summary);
+      // ratios, reads, redundancy and writes tables: headers plus a row per run (and per run and
+      // scheme)
       assertTrue(summary.lines().filter(l -> l.startsWith("| ")).count()
-          >= 3 + runs + 2 * runs * schemes,
+          >= 4 + runs + 3 * runs * schemes,
           summary);
+      assertTrue(Files.exists(dir.resolve("summary.json")), scenario);
       try (var pngs = Files.list(dir)) {
         List<Path> plots = pngs.filter(p -> p.toString().endsWith(".png")).collect(
             java.util.stream.Collectors.toList());

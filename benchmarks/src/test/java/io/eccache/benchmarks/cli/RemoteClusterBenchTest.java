@@ -81,13 +81,14 @@ class RemoteClusterBenchTest {
     assertEquals(ExitCodes.OK, bench, err + printed);
     String summary = Files.readString(results.resolve("skew").resolve("summary.md"));
     assertTrue(summary.contains("running cluster at " + master), summary);
+    assertTrue(summary.contains("measured **alone**") && summary.contains("not pinned"), summary);
     // Two reader JVMs served the 12 measured requests: every one is in the merged results.
     List<String> raw = Files.readAllLines(results.resolve("skew").resolve("raw.csv"));
     assertEquals(4, raw.size(), raw.toString());
     for (String row : raw.subList(1, raw.size())) {
       String[] cells = row.split(",");
-      assertEquals("12", cells[2], "every measured GET recorded: " + row);
-      assertTrue(Long.parseLong(cells[11]) >= Long.parseLong(cells[10]),
+      assertEquals("12", cells[5], "every measured GET recorded: " + row);
+      assertTrue(Long.parseLong(cells[15]) >= Long.parseLong(cells[14]),
           "bytes served (from the readers' own counts) cover the useful bytes: " + row);
     }
     assertTrue(summary.contains("split reads used") && !summary.contains(": 0 split reads used"),

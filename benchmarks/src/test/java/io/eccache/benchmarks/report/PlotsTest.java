@@ -91,6 +91,18 @@ class PlotsTest {
   }
 
   @Test
+  void linesWithRange() throws IOException {
+    Map<String, double[][]> series = new LinkedHashMap<>();
+    series.put("SR/EC median", new double[][] {{1, 4, 16}, {1.3, 2.4, 3.1}, {1.1, 2.0, 2.5},
+        {1.6, 2.9, 3.8}});
+    Path png = dir.resolve("improvement.png");
+    assertPlot(png, Plots.linesWithRange(png, "SR/EC", "MiB", "SR/EC", series), 800, 500);
+    series.put("bad", new double[][] {{1, 2}, {1, 2}, {1}, {1, 2}});
+    assertThrows(IllegalArgumentException.class,
+        () -> Plots.linesWithRange(png, "SR/EC", "MiB", "SR/EC", series));
+  }
+
+  @Test
   void bars() throws IOException {
     Map<String, Double> lambda = new LinkedHashMap<>();
     lambda.put("SR", 43.45);

@@ -1,0 +1,63 @@
+package io.eccache.benchmarks.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.eccache.benchmarks.ComparedScheme;
+import io.eccache.benchmarks.report.RunStamp;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The summary's flags, on made-up outcomes. */
+class BenchReportTest {
+  @TempDir Path dir;
+
+  private static ClusterBenchmark.Outcome outcome(long ecTcOnW2) {
+    BenchSettings s = new BenchSettings();
+    ClusterBenchmark.Outcome o = new ClusterBenchmark.Outcome(s);
+    o.shaped = true;
+    o.pinned = true;
+    for (ComparedScheme ns : List.of(ComparedScheme.EC, ComparedScheme.SR)) {
+      ClusterBenchmark.SchemeResult r = new ClusterBenchmark.SchemeResult(ns);
+      r.latencyMicros.recordValue(ns == ComparedScheme.EC ? 1000 : 2500);
+      r.putMicros.recordValue(3000);
+      r.bytesByWorker = new TreeMap<>(Map.of("w1", 1000L, "w2", 1000L));
+      r.usefulBytes = 2000;
+      r.memory = 1.15;
+      r.memoryAfter = 1.15;
+      o.schemes.put(ns, r);
+    }
+    o.shaperBytesByWorker = new TreeMap<>(Map.of("w1", 2000L, "w2", 2000L + ecTcOnW2));
+    return o;
+  }
+
+  @Test
+  void aByteRatioAbove105PercentFlagsTheRun() throws Exception {
+    assertEquals(List.of(), BenchReport.flags(outcome(100))); // 1.05x: agrees
+    List<String> flags = BenchReport.flags(outcome(700)); // 1.35x on w2
+    assertEquals(1, flags.size(), flags.toString());
+    assertTrue(flags.get(0).contains("w2 1.350x"), flags.toString());
+    Scenario scenario = new Scenario("made-up", "Fig. 0", "nothing", "", Map.of());
+    String summary = BenchReport.write(dir, scenario, Map.of("run", List.of(outcome(700))), 2,
+        "200 Mbit/s per worker", new RunStamp("abc", "bench", Instant.EPOCH, 2));
+    assertTrue(summary.contains("**FLAGGED**") && summary.contains("1.350x FLAGGED"), summary);
+  }
+
+  @Test
+  void redundancyThatChangedDuringThePhaseIsFlagged() {
+    ClusterBenchmark.Outcome o = outcome(0);
+    ClusterBenchmark.SchemeResult sr = o.schemes.get(ComparedScheme.SR);
+    sr.memoryAfter = 1.05;
+    sr.unitsDropped = 2;
+    List<String> flags = BenchReport.flags(o);
+    assertEquals(1, flags.size(), flags.toString());
+    assertTrue(flags.get(0).startsWith("sr redundancy changed during the phase: memory 1.150x"
+        + " before, 1.050x after; 2 units dropped, 0 added; 0 objects rewritten"),
+        flags.toString());
+  }
+}
