@@ -22,6 +22,8 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -210,6 +212,55 @@ public final class Plots {
         }
       }
       chart.addSeries(e.getKey(), xy[0], xy[1]);
+    }
+    return save(chart, png);
+  }
+
+  /**
+   * Line chart of medians over repeats, each with its range: a line with markers through the medians and
+   * dashed lines of the same colour through the minima and maxima.
+   *
+   * @param png output file
+   * @param title chart title
+   * @param xLabel x-axis title
+   * @param yLabel y-axis title
+   * @param series name to {@code {xs, medians, mins, maxs}}, four arrays of the same non-zero length,
+   *     finite values
+   * @return {@code png}
+   * @throws IllegalArgumentException if there are no series or a series is malformed
+   * @throws IOException if the file cannot be written
+   */
+  public static Path linesWithRange(Path png, String title, String xLabel, String yLabel,
+      Map<String, double[][]> series) throws IOException {
+    checkNotEmpty(series, "series");
+    XYChart chart = xyChart(title, xLabel, yLabel, DEFAULT_WIDTH, DEFAULT_HEIGHT);
+    java.awt.Color[] colors = chart.getStyler().getSeriesColors();
+    int i = 0;
+    for (Map.Entry<String, double[][]> e : series.entrySet()) {
+      double[][] v = e.getValue();
+      if (v == null || v.length != 4 || v[0] == null || v[0].length == 0) {
+        throw new IllegalArgumentException("series " + e.getKey()
+            + " must be {xs, medians, mins, maxs} of equal non-zero length");
+      }
+      for (double[] axis : v) {
+        if (axis == null || axis.length != v[0].length) {
+          throw new IllegalArgumentException("series " + e.getKey() + " has arrays of unequal length");
+        }
+        for (double x : axis) {
+          checkFinite(x, "series " + e.getKey());
+        }
+      }
+      java.awt.Color color = colors[i++ % colors.length];
+      XYSeries median = chart.addSeries(e.getKey(), v[0], v[1]);
+      median.setLineColor(color);
+      median.setMarkerColor(color);
+      for (int bound = 2; bound <= 3; bound++) {
+        XYSeries range = chart.addSeries(e.getKey() + (bound == 2 ? " min" : " max"), v[0], v[bound]);
+        range.setLineColor(color);
+        range.setLineStyle(SeriesLines.DASH_DASH);
+        range.setMarker(SeriesMarkers.NONE);
+        range.setShowInLegend(false);
+      }
     }
     return save(chart, png);
   }
