@@ -43,7 +43,7 @@ final class SimCommand implements Callable<Integer> {
   @Option(names = "--mode", description = "alone (default: each scheme with its own clients on its own"
       + " cluster) or interleaved (every request reads every scheme in turn over one cluster, as the"
       + " cluster benchmark's interleaved mode). validate defaults to the measured run's mode.")
-  SimMode mode;
+  String mode;
 
   @Option(names = "--profile", description = "quick (3 seeds per result) or full (5) (default"
       + " ${DEFAULT-VALUE}).")
@@ -92,7 +92,7 @@ final class SimCommand implements Callable<Integer> {
 
   @Option(names = "--popularity", description = "What the allocation is planned from: learned (default:"
       + " counts of a learning pass, as the cluster benchmark) or zipf (the exact probabilities).")
-  PopularityInput popularity;
+  String popularity;
 
   @Option(names = "--learning", description = "Requests of the learning pass (default: warm-up plus"
       + " measured requests).")
@@ -101,7 +101,7 @@ final class SimCommand implements Callable<Integer> {
   @Option(names = "--late-binding", description = "What EC's Δ extra splits do once the k-th arrives:"
       + " whole (default: read to the end, the paper's Δ/k), slice (stop at the end of the current"
       + " --slice-kib slice, as the client checks) or instant (cancelled at once; ideal, not the client).")
-  LateBinding lateBinding;
+  String lateBinding;
 
   @Option(names = "--slice-kib", description = "Slice of --late-binding slice, KiB (the client's: 1024).")
   Integer sliceKib;
@@ -134,7 +134,10 @@ final class SimCommand implements Callable<Integer> {
     }
     int seeds = repeats();
     SimKnobs knobs = knobs();
-    SimMode presetMode = mode == null ? SimMode.ALONE : mode;
+    SimMode chosenMode = mode == null ? null : parse(SimMode.class, "--mode", mode);
+    SimMode presetMode = chosenMode == null ? SimMode.ALONE : chosenMode;
+    LateBinding binding = lateBinding == null ? LateBinding.WHOLE
+        : parse(LateBinding.class, "--late-binding", lateBinding);
     // Fails on bad knobs before anything runs.
     for (String name : chosen) {
       if (!name.equals("validate")) {
@@ -147,16 +150,15 @@ final class SimCommand implements Callable<Integer> {
       String summary;
       if (name.equals("validate")) {
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("mode", mode == null ? "the measured run's" : mode.label());
+        settings.put("mode", chosenMode == null ? "the measured run's" : chosenMode.label());
         settings.put("placements", String.valueOf(tiny ? Math.min(placements, 3) : placements));
         settings.put("workers", String.valueOf(workers != null ? workers : BenchCommand.DEFAULT_WORKERS));
         settings.put("link-mbit", String.valueOf(linkMbit != null ? linkMbit
             : BenchCommand.DEFAULT_WORKER_MBIT));
-        settings.put("late-binding", lateBindingLabel());
+        settings.put("late-binding", binding.name().toLowerCase(Locale.ROOT));
         summary = new BenchmarkValidation(workers != null ? workers : BenchCommand.DEFAULT_WORKERS,
             linkMbit != null ? linkMbit : BenchCommand.DEFAULT_WORKER_MBIT,
-            tiny ? Math.min(placements, 3) : placements, tiny, mode,
-            lateBinding == null ? LateBinding.WHOLE : lateBinding)
+            tiny ? Math.min(placements, 3) : placements, tiny, chosenMode, binding)
             .write(out.resolve(name), measured, stamp(settings), progress::println);
       } else {
         SimPreset preset = SimPresets.named(name, tiny);
@@ -205,15 +207,23 @@ final class SimCommand implements Callable<Integer> {
     knobs.r = r;
     knobs.delta = delta;
     knobs.overhead = overhead;
-    knobs.popularity = popularity;
+    knobs.popularity = popularity == null ? null : parse(PopularityInput.class, "--popularity", popularity);
     knobs.learning = learning;
-    knobs.lateBinding = lateBinding;
+    knobs.lateBinding = lateBinding == null ? null : parse(LateBinding.class, "--late-binding", lateBinding);
     knobs.sliceKib = sliceKib;
     return knobs;
   }
 
-  private String lateBindingLabel() {
-    return (lateBinding == null ? LateBinding.WHOLE : lateBinding).name().toLowerCase(Locale.ROOT);
+  /** An enum option's value in any case, or a typed error naming the accepted values. */
+  private static <E extends Enum<E>> E parse(Class<E> type, String option, String value) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(value.trim())) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException(option + " must be one of "
+        + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT) + " but was '" + value
+        + "'");
   }
 
   private RunStamp stamp(Map<String, String> settings) {

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Workload and cluster settings given on the command line, applied over every run of a study: each one
  * set replaces the preset's value (the swept value too), each one left null keeps it. Mutable, as
- * picocli fills it; {@link #apply} does not change it.
+ * picocli fills it; {@link #apply} does not change it. An open-loop run keeps its arrival rate's share of
+ * the cluster's capacity (servers x link / object size) when the knobs change that capacity.
  */
 public final class SimKnobs {
   /** Zipf exponent of object popularity. */
@@ -98,7 +99,18 @@ public final class SimKnobs {
     if (seed != null) {
       b.seed(seed);
     }
-    return b.build();
+    SimulationConfig adjusted = b.build();
+    if (!config.closedLoop()) {
+      // An open loop keeps its share of the cluster's capacity, which the knobs may have changed.
+      double share = config.openLoopRatePerSec() / capacity(config);
+      adjusted = adjusted.toBuilder().openLoop(share * capacity(adjusted)).build();
+    }
+    return adjusted;
+  }
+
+  /** Whole objects per second all server links can send. */
+  private static double capacity(SimulationConfig c) {
+    return c.servers() * c.serverBandwidthBytesPerSec() / c.objectSizeBytes();
   }
 
   /** @return the knobs that are set, by option name, for the summary's stamp */

@@ -74,6 +74,11 @@ public final class Simulator {
   static final long LEARNING_STREAM = 6;
   /** Scheme s is placed from stream {@code PLACEMENT_STREAM_BASE + s.ordinal()}. */
   private static final long PLACEMENT_STREAM_BASE = 16;
+  /**
+   * Open-loop requests in flight beyond which the arrivals outpace the cluster: the queue would grow
+   * until the heap runs out, so the run stops with an error instead.
+   */
+  private static final long MAX_OPEN_LOOP_IN_FLIGHT = 100_000;
   /** Remaining bytes below this are rounding error, not a slice left to read. */
   private static final double EPSILON_BYTES = 1e-3;
 
@@ -361,6 +366,8 @@ public final class Simulator {
     private long seq;
     private long issued;
     private long completedMeasured;
+    /** Requests issued and not yet complete. */
+    private long inFlight;
     private double measureStart = Double.NaN;
     private double measureEnd;
 
@@ -508,6 +515,12 @@ public final class Simulator {
       long id = issued++;
       if (replay != null && id >= replay.length) {
         return; // the replayed sequence is used up: this client stops
+      }
+      inFlight++;
+      if (!config.closedLoop() && inFlight > MAX_OPEN_LOOP_IN_FLIGHT) {
+        throw new IllegalStateException(String.format(java.util.Locale.ROOT, "%s: open-loop arrivals at"
+            + " %.1f req/s outpace the simulated cluster (%d requests in flight at %.1f s); lower the rate"
+            + " or add servers or bandwidth", config.name(), config.openLoopRatePerSec(), inFlight, now));
       }
       boolean measured = id >= warmup && id < measuredEnd;
       if (id == warmup) {
@@ -670,6 +683,7 @@ public final class Simulator {
         startRead(request, now);
         return;
       }
+      inFlight--;
       if (request.measured) {
         completedMeasured++;
         measureEnd = Math.max(measureEnd, now);
