@@ -20,9 +20,11 @@ import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
- * Writes one simulator study into its directory: {@code raw.csv} (one row per run and scheme),
- * {@code summary.md} (the papers' numbers beside ours) and PNG plots (latency CDFs, bytes per server up to
- * 100 servers, and for a sweep λ and SR/EC against the swept value).
+ * Writes one simulator study into its directory: {@code raw.csv} (one row per run, seed and scheme),
+ * {@code summary.md} (stamped with commit, command and settings; the papers' numbers beside ours, each of
+ * our cells the median over the seeds with the min-max) and PNG plots (latency CDFs and bytes per server
+ * of the first seed, up to 100 servers, and for a sweep λ and SR/EC against the swept value with their
+ * range).
  */
 public final class SimReport {
   /** Columns of the summary's comparison table, after the run label. */

@@ -252,4 +252,15 @@ class SimulatorTest {
         () -> Simulator.run(config.toBuilder().openLoop(3 * capacity).build(), ComparedScheme.SR));
     assertTrue(e.getMessage().contains("outpace"), e.getMessage());
   }
+
+  @Test
+  void beyondTheCoordinatorsSplitCapTheAllocatorsAreCalledDirectly() {
+    SimulationConfig big = SimulationConfig.builder().servers(300).clients(4).objects(30)
+        .objectSizeBytes(8 * MB).requests(50).warmupRequests(0).spRequestRatePerSec(1e6).build();
+    assertEquals(PlannedAllocation.DIRECT, PlannedAllocation.source(big));
+    assertEquals(PlannedAllocation.PLANNER, PlannedAllocation.source(small().build()));
+    // At a rate that saturates the cluster SP-Cache wants more partitions than the coordinator's 255.
+    int[] partitions = Simulator.run(big, ComparedScheme.SP).unitsByRank();
+    assertTrue(partitions[0] > RedundancyScheme.MAX_SPLITS, "hottest object's partitions " + partitions[0]);
+  }
 }
