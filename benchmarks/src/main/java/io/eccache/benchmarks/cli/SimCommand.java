@@ -159,7 +159,7 @@ final class SimCommand implements Callable<Integer> {
         summary = new BenchmarkValidation(workers != null ? workers : BenchCommand.DEFAULT_WORKERS,
             linkMbit != null ? linkMbit : BenchCommand.DEFAULT_WORKER_MBIT,
             tiny ? Math.min(placements, 3) : placements, tiny, chosenMode, binding)
-            .write(out.resolve(name), measured, stamp(settings), progress::println);
+            .write(out.resolve(name), measured, stamp(), settings, progress::println);
       } else {
         SimPreset preset = SimPresets.named(name, tiny);
         Map<String, String> settings = new LinkedHashMap<>();
@@ -168,7 +168,7 @@ final class SimCommand implements Callable<Integer> {
         settings.put("repeats", String.valueOf(seeds));
         settings.putAll(knobs.given());
         summary = SimReport.write(out.resolve(name), preset, presetMode,
-            preset.simulate(presetMode, seeds, knobs::apply, progress::println), stamp(settings));
+            preset.simulate(presetMode, seeds, knobs::apply, progress::println), stamp(), settings);
       }
       progress.printf("== sim %s done in %.0f s%n", name, (System.nanoTime() - started) / 1e9);
       System.out.println(summary);
@@ -226,11 +226,15 @@ final class SimCommand implements Callable<Integer> {
         + "'");
   }
 
-  private RunStamp stamp(Map<String, String> settings) {
+  private RunStamp stamp() {
     List<String> args = spec == null ? List.of() : spec.commandLine().getParseResult().originalArgs();
     // The parse result holds the whole command line, the subcommand's name included.
     int self = args.indexOf(spec == null ? "sim" : spec.name());
-    args = args.subList(self + 1, args.size());
-    return RunStamp.of("bin/eccache-bench sim", args, settings);
+    StringBuilder command = new StringBuilder("bin/eccache-bench sim");
+    for (String a : args.subList(self + 1, args.size())) {
+      boolean plain = !a.isEmpty() && a.matches("[A-Za-z0-9_./:=,+@%-]+");
+      command.append(' ').append(plain ? a : "'" + a.replace("'", "'\\''") + "'");
+    }
+    return RunStamp.capture(Paths.get("").toAbsolutePath(), command.toString());
   }
 }

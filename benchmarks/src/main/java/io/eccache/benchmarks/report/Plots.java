@@ -22,8 +22,6 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -217,15 +215,15 @@ public final class Plots {
   }
 
   /**
-   * Line chart of medians over repeats, each with its range: a line with markers through the medians and
-   * dashed lines of the same colour through the minima and maxima.
+   * Medians over repeated runs with their range: one solid line with markers per series through
+   * the medians, and the same colour dashed through the minima and the maxima (unlabelled).
    *
    * @param png output file
    * @param title chart title
    * @param xLabel x-axis title
    * @param yLabel y-axis title
-   * @param series name to {@code {xs, medians, mins, maxs}}, four arrays of the same non-zero length,
-   *     finite values
+   * @param series name to {@code {xs, medians, mins, maxs}}, four arrays of the same non-zero
+   *     length, finite values
    * @return {@code png}
    * @throws IllegalArgumentException if there are no series or a series is malformed
    * @throws IOException if the file cannot be written
@@ -234,32 +232,34 @@ public final class Plots {
       Map<String, double[][]> series) throws IOException {
     checkNotEmpty(series, "series");
     XYChart chart = xyChart(title, xLabel, yLabel, DEFAULT_WIDTH, DEFAULT_HEIGHT);
-    java.awt.Color[] colors = chart.getStyler().getSeriesColors();
+    java.awt.Color[] colours = chart.getStyler().getSeriesColors();
     int i = 0;
     for (Map.Entry<String, double[][]> e : series.entrySet()) {
       double[][] v = e.getValue();
       if (v == null || v.length != 4 || v[0] == null || v[0].length == 0) {
         throw new IllegalArgumentException("series " + e.getKey()
-            + " must be {xs, medians, mins, maxs} of equal non-zero length");
+            + " must be {xs, medians, mins, maxs}, got " + describe(v));
       }
       for (double[] axis : v) {
         if (axis == null || axis.length != v[0].length) {
-          throw new IllegalArgumentException("series " + e.getKey() + " has arrays of unequal length");
+          throw new IllegalArgumentException("series " + e.getKey()
+              + " must be four arrays of equal length, got " + describe(v));
         }
         for (double x : axis) {
           checkFinite(x, "series " + e.getKey());
         }
       }
-      java.awt.Color color = colors[i++ % colors.length];
-      XYSeries median = chart.addSeries(e.getKey(), v[0], v[1]);
-      median.setLineColor(color);
-      median.setMarkerColor(color);
-      for (int bound = 2; bound <= 3; bound++) {
-        XYSeries range = chart.addSeries(e.getKey() + (bound == 2 ? " min" : " max"), v[0], v[bound]);
-        range.setLineColor(color);
-        range.setLineStyle(SeriesLines.DASH_DASH);
-        range.setMarker(SeriesMarkers.NONE);
-        range.setShowInLegend(false);
+      java.awt.Color colour = colours[i++ % colours.length];
+      org.knowm.xchart.XYSeries median = chart.addSeries(e.getKey(), v[0], v[1]);
+      median.setMarkerColor(colour);
+      median.setLineColor(colour);
+      String[] bounds = {" min", " max"};
+      for (int b = 0; b < 2; b++) {
+        org.knowm.xchart.XYSeries bound = chart.addSeries(e.getKey() + bounds[b], v[0], v[2 + b]);
+        bound.setMarker(SeriesMarkers.NONE);
+        bound.setLineColor(colour);
+        bound.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+        bound.setShowInLegend(false);
       }
     }
     return save(chart, png);

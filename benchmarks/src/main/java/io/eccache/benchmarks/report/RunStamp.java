@@ -1,11 +1,11 @@
 package io.eccache.benchmarks.report;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,115 +13,105 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a result was produced from, for its summary: the commit (with "dirty" when the work tree had
- * uncommitted changes), the command line and the settings. Immutable.
+ * What makes a result reproducible, stamped on every summary: the commit of the code that produced
+ * it (with "-dirty" when the work tree differs from it), the exact command line, when it started
+ * and on how many cores. Shared by the cluster benchmark and the simulator.
  */
 public final class RunStamp {
-  /** How long a git query may take before the commit is reported unknown. */
-  private static final long GIT_TIMEOUT_SECONDS = 10;
-
   private final String commit;
   private final String command;
-  private final Map<String, String> settings;
+  private final Instant started;
+  private final int cores;
 
-  /**
-   * @param commit e.g. {@code 1a2b3c4 (dirty)}
-   * @param command the command line, as a user would type it
-   * @param settings name to value, in the order to print
-   */
-  public RunStamp(String commit, String command, Map<String, String> settings) {
+  /** A stamp with the given values (for tests and for reports of runs read back). */
+  public RunStamp(String commit, String command, Instant started, int cores) {
     this.commit = Objects.requireNonNull(commit, "commit");
     this.command = Objects.requireNonNull(command, "command");
-    this.settings = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+    this.started = Objects.requireNonNull(started, "started");
+    this.cores = cores;
   }
 
   /**
-   * Stamps a run of this process from the git work tree it runs in.
-   *
-   * @param launcher the command's name as typed, e.g. {@code bin/eccache-bench sim}
-   * @param args the arguments it was given
-   * @param settings name to value, in the order to print
-   * @return the stamp; the commit is "unknown (...)" outside a git work tree or without git
+   * This run: the commit of the git work tree at {@code dir} ("unknown (not a git work tree)" if
+   * there is none or git is missing), {@code command}, now, and this machine's cores.
    */
-  public static RunStamp of(String launcher, List<String> args, Map<String, String> settings) {
-    List<String> words = new ArrayList<>();
-    words.add(launcher);
-    for (String a : args) {
-      words.add(a.isEmpty() || a.matches(".*[\\s'\"$`\\\\|&;<>()*?].*")
-          ? "'" + a.replace("'", "'\\''") + "'" : a);
+  public static RunStamp capture(Path dir, String command) {
+    return new RunStamp(commitOf(dir), command, Instant.now().truncatedTo(ChronoUnit.SECONDS),
+        Runtime.getRuntime().availableProcessors());
+  }
+
+  /** {@code git rev-parse HEAD}, plus "-dirty" if {@code git status --porcelain} lists anything. */
+  static String commitOf(Path dir) {
+    String head = git(dir, "rev-parse", "HEAD");
+    if (head == null || head.isEmpty()) {
+      return "unknown (not a git work tree)";
     }
-    return new RunStamp(commit(Path.of("").toAbsolutePath()), String.join(" ", words), settings);
+    String status = git(dir, "status", "--porcelain", "--untracked-files=no");
+    return status == null ? head + " (status unknown)" : status.isEmpty() ? head : head + "-dirty";
   }
 
-  /**
-   * @param dir a directory inside a git work tree
-   * @return the short commit of HEAD, with " (dirty)" if tracked files differ from it; "unknown (why)"
-   *     if git cannot tell
-   */
-  public static String commit(Path dir) {
+  /** git's trimmed output, or null when it cannot run or fails; bounded at 30 s. */
+  private static String git(Path dir, String... args) {
+    List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
+    cmd.addAll(List.of(args));
     try {
-      String head = git(dir, "rev-parse", "--short=12", "HEAD").trim();
-      boolean dirty = !git(dir, "status", "--porcelain", "--untracked-files=no").trim().isEmpty();
-      return dirty ? head + " (dirty)" : head;
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+      p.getOutputStream().close();
+      String out;
+      try (InputStream in = p.getInputStream()) {
+        out = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+      }
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return null;
+      }
+      return p.exitValue() == 0 ? out : null;
     } catch (IOException e) {
-      return "unknown (" + e.getMessage() + ")";
+      return null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return "unknown (interrupted)";
+      return null;
     }
   }
 
-  private static String git(Path dir, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add("git");
-    command.add("-C");
-    command.add(dir.toString());
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (InputStream in = p.getInputStream()) {
-      // git's output here is a line or a short list; read it before waiting so a full pipe cannot block.
-      in.transferTo(out);
-    }
-    if (!p.waitFor(GIT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new IOException("git " + String.join(" ", args) + " took over " + GIT_TIMEOUT_SECONDS + " s");
-    }
-    String text = out.toString(StandardCharsets.UTF_8);
-    if (p.exitValue() != 0) {
-      throw new IOException("git " + String.join(" ", args) + " failed: " + text.trim());
-    }
-    return text;
-  }
-
-  /** @return the commit, e.g. {@code 1a2b3c4d5e6f (dirty)} */
+  /** The commit, with "-dirty" when the tree was modified. */
   public String commit() {
     return commit;
   }
 
-  /** @return the command line */
+  /** The command line as given. */
   public String command() {
     return command;
   }
 
-  /** @return the settings, in order; unmodifiable */
-  public Map<String, String> settings() {
-    return settings;
+  /** When the run started (UTC, to the second). */
+  public Instant started() {
+    return started;
   }
 
-  /** @return Markdown lines: commit, command and the settings as one list */
+  /** Cores of the machine it ran on. */
+  public int cores() {
+    return cores;
+  }
+
+  /** For JSON summaries: commit, command, started, cores. */
+  public Map<String, Object> toMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("commit", commit);
+    m.put("command", command);
+    m.put("started", started.toString());
+    m.put("cores", cores);
+    return m;
+  }
+
+  /** One Markdown line: commit, command, start, cores. */
   public String markdown() {
-    StringBuilder b = new StringBuilder();
-    b.append("Commit: `").append(commit).append("`. Command: `").append(command).append("`.\n");
-    if (!settings.isEmpty()) {
-      b.append("Settings: ");
-      boolean first = true;
-      for (Map.Entry<String, String> e : settings.entrySet()) {
-        b.append(first ? "" : ", ").append(e.getKey()).append(" = ").append(e.getValue());
-        first = false;
-      }
-      b.append(".\n");
-    }
-    return b.toString();
+    return "Commit `" + commit + "`; command `" + command + "`; started " + started + " on "
+        + cores + " cores.";
+  }
+
+  @Override
+  public String toString() {
+    return markdown();
   }
 }

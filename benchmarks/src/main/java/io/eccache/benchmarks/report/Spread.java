@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * One number measured over repeats (seeds, placements): its median, shown with the smallest and largest.
- * Immutable.
+ * The median of repeated measurements of one quantity with their range, as results tables show it:
+ * {@code 2.46 [2.10–3.02]}. The median of an even count is the mean of the middle two.
  */
 public final class Spread {
   private final double median;
@@ -21,59 +21,57 @@ public final class Spread {
   }
 
   /**
-   * @param values one per repeat, not empty; NaN values are left out (a repeat that has no such number)
-   * @return their median (the mean of the middle two for an even count), minimum and maximum; all NaN
-   *     when every value is NaN
-   * @throws IllegalArgumentException if there are no values
+   * @param values one per repetition; at least one, all finite
+   * @throws IllegalArgumentException if there is none or one is not finite
    */
   public static Spread of(double... values) {
     if (values.length == 0) {
-      throw new IllegalArgumentException("a spread needs at least one value");
+      throw new IllegalArgumentException("no values to take the median of");
     }
-    double[] sorted = Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted().toArray();
-    int n = sorted.length;
-    if (n == 0) {
-      return new Spread(Double.NaN, Double.NaN, Double.NaN, 0);
+    double[] v = values.clone();
+    for (double x : v) {
+      if (!Double.isFinite(x)) {
+        throw new IllegalArgumentException("not finite: " + Arrays.toString(values));
+      }
     }
-    double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    return new Spread(median, sorted[0], sorted[n - 1], n);
+    Arrays.sort(v);
+    int n = v.length;
+    double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return new Spread(median, v[0], v[n - 1], n);
   }
 
-  /** @return the median */
+  /** The median. */
   public double median() {
     return median;
   }
 
-  /** @return the smallest value */
+  /** The smallest value. */
   public double min() {
     return min;
   }
 
-  /** @return the largest value */
+  /** The largest value. */
   public double max() {
     return max;
   }
 
-  /** @return how many values it was taken over */
+  /** How many values it summarises. */
   public int count() {
     return count;
   }
 
-  /**
-   * @param decimals digits after the point
-   * @return e.g. {@code 2.46 (2.10–3.05)}; just the value for a single repeat, "" when there is none
-   */
-  public String format(int decimals) {
-    if (count == 0) {
-      return "";
+  /** The median alone when there is one value, else "median [min–max]", with {@code format}. */
+  public String format(String format) {
+    String m = String.format(Locale.ROOT, format, median);
+    if (count == 1) {
+      return m;
     }
-    String f = "%." + decimals + "f";
-    String m = String.format(Locale.ROOT, f, median);
-    return count == 1 ? m : m + String.format(Locale.ROOT, " (" + f + "–" + f + ")", min, max);
+    return m + " [" + String.format(Locale.ROOT, format, min) + "–"
+        + String.format(Locale.ROOT, format, max) + "]";
   }
 
   @Override
   public String toString() {
-    return format(2);
+    return format("%.2f");
   }
 }

@@ -121,14 +121,15 @@ public final class BenchmarkValidation {
    * @param dir output directory, created if missing
    * @param measuredCsv the benchmark's {@code skew/raw.csv}; if missing, the summary says so and shows
    *     the simulation alone
-   * @param stamp commit, command line and settings for the summary
+   * @param stamp commit and command line for the summary
+   * @param settings the settings the command was given, for the summary
    * @param progress receives progress lines
    * @return the summary's Markdown
    * @throws IOException if a file cannot be read or written
    * @throws IllegalArgumentException if the measured files are malformed
    */
-  public String write(Path dir, Path measuredCsv, RunStamp stamp, Consumer<String> progress)
-      throws IOException {
+  public String write(Path dir, Path measuredCsv, RunStamp stamp, Map<String, String> settings,
+      Consumer<String> progress) throws IOException {
     Files.createDirectories(dir);
     boolean found = Files.exists(measuredCsv);
     List<Map<String, String>> rows = found ? readCsv(measuredCsv) : List.of();
@@ -178,7 +179,7 @@ public final class BenchmarkValidation {
         + mode.label() + "**)." : "**Not like with like:** the measured run is " + measuredMode.label()
         + ", the simulation " + mode.label() + " (`--mode`).";
     String summary = "# validate: the simulator against the measured cluster benchmark (skew, quick)\n\n"
-        + stamp.markdown() + "\n"
+        + SimReport.stampLines(stamp, settings) + "\n"
         + "Measured: `" + measuredCsv + "` ("
         + (found ? "`bin/eccache-bench bench --scenario skew`, " + measuredMode.label() + " mode"
             + (rows.isEmpty() || rows.get(0).containsKey("mode") ? "" : " (no mode column: run before"
@@ -294,7 +295,8 @@ public final class BenchmarkValidation {
     for (int i = 0; i < pct.length; i++) {
       pct[i] = useful[i] > 0 ? 100 * (served[i] - useful[i]) / useful[i] : Double.NaN;
     }
-    return Spread.of(pct).median();
+    double[] known = Arrays.stream(pct).filter(Double::isFinite).toArray();
+    return known.length == 0 ? null : Spread.of(known).median();
   }
 
   private static double[] column(Map<String, List<Map<String, String>>> measured, String scheme,
@@ -304,12 +306,15 @@ public final class BenchmarkValidation {
         || r.get(column).isEmpty())) {
       return null;
     }
+    double[] values;
     try {
-      return rows.stream().mapToDouble(r -> Double.parseDouble(r.get(column))).toArray();
+      values = rows.stream().mapToDouble(r -> Double.parseDouble(r.get(column))).toArray();
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("measured column " + column + " of " + scheme
           + " is not a number: " + e.getMessage(), e);
     }
+    // A measured value that is not finite (e.g. NaN for no reads) is not a value to compare with.
+    return Arrays.stream(values).allMatch(Double::isFinite) ? values : null;
   }
 
   private static double[] values(List<Map<ComparedScheme, SimulationResult>> runs,

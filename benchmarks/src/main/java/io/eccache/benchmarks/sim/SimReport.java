@@ -43,12 +43,14 @@ public final class SimReport {
    * @param preset the study
    * @param mode how the schemes shared the cluster
    * @param results what {@link SimPreset#simulate} returned: per run label, per repeat, per scheme
-   * @param stamp commit, command line and settings, printed at the top of the summary
+   * @param stamp commit and command line, printed at the top of the summary
+   * @param settings the settings the command was given (mode, repeats, knobs), printed under the stamp
    * @return the summary's Markdown
    * @throws IOException if a file cannot be written
    */
   public static String write(Path dir, SimPreset preset, SimMode mode,
-      Map<String, List<Map<ComparedScheme, SimulationResult>>> results, RunStamp stamp) throws IOException {
+      Map<String, List<Map<ComparedScheme, SimulationResult>>> results, RunStamp stamp,
+      Map<String, String> settings) throws IOException {
     Files.createDirectories(dir);
     String first = preset.sweep().isEmpty() ? "run" : preset.sweep();
     List<String> ratioHeader = new ArrayList<>(List.of(first));
@@ -96,16 +98,16 @@ public final class SimReport {
           table.row(label, scheme.displayName(),
               spread(rs, SimulationResult::memoryFactor).median() > 0 ? String.format(Locale.ROOT, "%.2fx",
                   spread(rs, SimulationResult::memoryFactor).median()) : "",
-              spread(rs, r -> r.latency().meanMillis()).format(1),
-              spread(rs, r -> r.latency().medianMillis()).format(1),
-              spread(rs, r -> r.latency().p99Millis()).format(1),
-              spread(rs, r -> r.latency().p999Millis()).format(1),
-              spread(rs, SimulationResult::lambdaPercent).format(1),
-              spread(rs, SimulationResult::etaPercent).format(1),
-              spread(rs, SimulationResult::extraPercent).format(1),
-              spread(rs, r -> 100.0 * r.decodeCount() / r.completedRequests()).format(1),
-              spread(rs, r -> r.fallbackCount()).format(0),
-              spread(rs, SimulationResult::throughputPerSec).format(0));
+              spread(rs, r -> r.latency().meanMillis()).format("%.1f"),
+              spread(rs, r -> r.latency().medianMillis()).format("%.1f"),
+              spread(rs, r -> r.latency().p99Millis()).format("%.1f"),
+              spread(rs, r -> r.latency().p999Millis()).format("%.1f"),
+              spread(rs, SimulationResult::lambdaPercent).format("%.1f"),
+              spread(rs, SimulationResult::etaPercent).format("%.1f"),
+              spread(rs, SimulationResult::extraPercent).format("%.1f"),
+              spread(rs, r -> 100.0 * r.decodeCount() / r.completedRequests()).format("%.1f"),
+              spread(rs, r -> r.fallbackCount()).format("%.0f"),
+              spread(rs, SimulationResult::throughputPerSec).format("%.0f"));
           SimulationResult shown = firstRepeat.get(scheme);
           cdfs.put(scheme.displayName(), shown.latencyMicros());
           loads.put(scheme.displayName(), shown.bytesByServer());
@@ -134,12 +136,12 @@ public final class SimReport {
     }
     SimulationConfig any = results.values().iterator().next().get(0).values().iterator().next().config();
     String summary = "# " + preset.name() + " (simulated): " + preset.figure() + "\n\n"
-        + stamp.markdown() + "\n"
+        + stampLines(stamp, settings) + "\n"
         + "Simulator: processor-sharing server links, the coordinator's own placement and "
         + PlannedAllocation.source(any) + " (`io.eccache.benchmarks.sim`). " + modeNote(mode) + " "
         + lateBindingNote(any) + " " + allocationNote(any) + "\n\n"
         + "Every cell is the median over " + repeats + (repeats == 1 ? " seed" : " seeds, with the min-max in"
-            + " brackets") + "; each seed draws its own placement, learning pass and request sequence."
+            + " square brackets") + "; each seed draws its own placement, learning pass and request sequence."
         + " Plots of one run show the first seed.\n\n"
         + setups + "\n" + preset.notes() + "\n\n**Paper:** " + preset.paper() + "\n\n" + ratios + "\n"
         + table + "\nλ = (L_max − L_avg*)/L_avg* over bytes each server sent, L_avg* = useful bytes /"
@@ -148,6 +150,21 @@ public final class SimReport {
         + " (" + lateBindingShort(any) + ").\n";
     Files.write(dir.resolve("summary.md"), summary.getBytes(StandardCharsets.UTF_8));
     return summary;
+  }
+
+  /** @return the stamp's line and one line of settings, for the top of a summary */
+  static String stampLines(RunStamp stamp, Map<String, String> settings) {
+    StringBuilder b = new StringBuilder(stamp.markdown()).append('\n');
+    if (!settings.isEmpty()) {
+      b.append("\nSettings: ");
+      String sep = "";
+      for (Map.Entry<String, String> e : settings.entrySet()) {
+        b.append(sep).append(e.getKey()).append(" = ").append(e.getValue());
+        sep = ", ";
+      }
+      b.append(".\n");
+    }
+    return b.toString();
   }
 
   /** @return how the schemes shared the cluster, for a summary */
@@ -229,16 +246,16 @@ public final class SimReport {
     boolean ratios = any.containsKey(ComparedScheme.EC) && any.containsKey(ComparedScheme.SR);
     for (int stat = 0; stat < 4 && ratios; stat++) {
       int s = stat;
-      row[1 + stat] = Spread.of(byRepeat.stream().mapToDouble(m -> ratio(m, s)).toArray()).format(2);
+      row[1 + stat] = Spread.of(byRepeat.stream().mapToDouble(m -> ratio(m, s)).toArray()).format("%.2f");
     }
     ComparedScheme[] schemes = {ComparedScheme.SR, ComparedScheme.EC, ComparedScheme.SP};
     for (int i = 0; i < schemes.length; i++) {
       ComparedScheme scheme = schemes[i];
       if (any.containsKey(scheme)) {
         row[5 + i] = Spread.of(byRepeat.stream().mapToDouble(m -> m.get(scheme).lambdaPercent()).toArray())
-            .format(1);
+            .format("%.1f");
         row[8 + i] = Spread.of(byRepeat.stream().mapToDouble(m -> m.get(scheme).etaPercent()).toArray())
-            .format(1);
+            .format("%.1f");
       }
     }
     return row;

@@ -51,11 +51,11 @@ class SimCommandTest {
       assertTrue(lambdaByScheme.keySet().containsAll(List.of("EC", "SR", "SP")), preset + ": " + raw);
       String summary = Files.readString(dir.resolve("summary.md"), StandardCharsets.UTF_8);
       assertTrue(summary.contains("**Paper:**") && summary.contains("| paper |"), summary);
-      assertTrue(summary.contains("Commit: `") && summary.contains("Command: `bin/eccache-bench sim --preset"
+      assertTrue(summary.contains("Commit `") && summary.contains("command `bin/eccache-bench sim --preset"
           + " all --tiny --repeats 2 --out ") && summary.contains("Settings: mode = alone"), summary);
       assertTrue(summary.contains("Mode: **alone**") && summary.contains("median over 2 seeds"), summary);
       // Two seeds per result: the ratios show their range.
-      assertTrue(Pattern.compile("\\| \\d+\\.\\d+ \\(\\d+\\.\\d+–\\d+\\.\\d+\\) \\|").matcher(summary).find(),
+      assertTrue(Pattern.compile("\\| \\d+\\.\\d+ \\[\\d+\\.\\d+–\\d+\\.\\d+\\] \\|").matcher(summary).find(),
           summary);
       assertEquals(2, raw.stream().skip(1).filter(r -> r.split(",")[1].equals("EC")).map(r -> r.split(",")[18])
           .distinct().count(), preset + ": two seeds per run");
