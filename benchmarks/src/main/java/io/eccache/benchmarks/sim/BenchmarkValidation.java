@@ -38,8 +38,9 @@ import org.HdrHistogram.Histogram;
  * <p>The measured {@code raw.csv} is read by column name: {@code scheme} and the metric columns
  * ({@code mean_ms}, {@code median_ms}, {@code p99_ms}, {@code p999_ms}, {@code lambda_pct},
  * {@code useful_bytes}, {@code served_bytes}); an optional {@code mode} column ({@code alone} or
- * {@code interleaved}; runs without one predate issue 14 and were interleaved) selects the rows, and
- * several rows per scheme (repeats) are summarised by their median. The optional {@code units.csv} beside
+ * {@code interleaved}; runs without one predate issue 14 and were interleaved) selects the rows;
+ * several rows per scheme (repeats) are summarised by their median, and an optional {@code seed} column
+ * names each repeat's workload seed, whose request sequence the placements replay in turn. The optional {@code units.csv} beside
  * it has columns {@code scheme,object,units}: per scheme label, the object's index in the benchmark's
  * workload (the Zipf rank its sampler draws) and the units (parities, copies, partitions) it held during
  * the measured phase.
@@ -86,13 +87,14 @@ public final class BenchmarkValidation {
    * The benchmark's workload as {@code ClusterBenchmark.run} draws it from its seed: the object bytes
    * first (one {@code nextInt} per 4 bytes), then the learning sequence, then the measured one.
    *
+   * @param workloadSeed the benchmark's seed the workload is drawn from (one measured repeat's)
    * @param seed the placement seed
    * @param pinned per scheme, units by object rank to pin; empty to plan from the learned counts
    * @return the configuration for one placement seed, replaying the measured sequence with the learned
    *     counts as popularity
    */
-  SimulationConfig config(long seed, Map<ComparedScheme, int[]> pinned) {
-    Random random = new Random(bench.seed);
+  SimulationConfig config(long workloadSeed, long seed, Map<ComparedScheme, int[]> pinned) {
+    Random random = new Random(workloadSeed);
     long intsPerObject = (bench.objectBytes + 3) / 4;
     for (long i = 0; i < bench.objects * intsPerObject; i++) {
       random.nextInt();
@@ -140,6 +142,7 @@ public final class BenchmarkValidation {
     Path unitsCsv = measuredCsv.resolveSibling("units.csv");
     Map<ComparedScheme, int[]> pinned = found && Files.exists(unitsCsv) ? readUnits(unitsCsv, bench.objects)
         : Map.of();
+    long[] workloads = workloadSeeds(measured, bench.seed);
 
     List<Map<ComparedScheme, SimulationResult>> main = new ArrayList<>();
     List<Map<ComparedScheme, SimulationResult>> contrast = new ArrayList<>();
@@ -147,7 +150,8 @@ public final class BenchmarkValidation {
         "memory", "mean_ms", "median_ms", "p99_ms", "p999_ms", "lambda_pct", "eta_pct", "decodes",
         "extra_bytes", "served_bytes")) {
       for (long seed = 1; seed <= placements; seed++) {
-        SimulationConfig config = config(seed, pinned);
+        // Placements take turns over the measured repeats' workloads, so each is replayed alike.
+        SimulationConfig config = config(workloads[(int) ((seed - 1) % workloads.length)], seed, pinned);
         Map<ComparedScheme, SimulationResult> same = Simulator.simulate(config, SCHEMES, mode);
         Map<ComparedScheme, SimulationResult> different = Simulator.simulate(config, SCHEMES, other);
         main.add(same);
@@ -174,7 +178,7 @@ public final class BenchmarkValidation {
               100.0 * Arrays.stream(values).filter(v -> v <= real).count() / values.length),
           Spread.of(values(contrast, metric.value)).median());
     }
-    SimulationConfig config = config(1, pinned);
+    SimulationConfig config = config(workloads[0], 1, pinned);
     String likeWithLike = !found ? "" : mode == measuredMode ? "Simulated in the measured run's mode (**"
         + mode.label() + "**)." : "**Not like with like:** the measured run is " + measuredMode.label()
         + ", the simulation " + mode.label() + " (`--mode`).";
@@ -185,8 +189,9 @@ public final class BenchmarkValidation {
             + (rows.isEmpty() || rows.get(0).containsKey("mode") ? "" : " (no mode column: run before"
                 + " issue 14, interleaved)") : "NOT FOUND: simulation only")
         + "). " + likeWithLike + "\n\n"
-        + "Simulated: " + SimReport.describe(config) + "; the benchmark's own request sequence (seed "
-        + bench.seed + "); " + SimReport.modeNote(mode) + " " + SimReport.lateBindingNote(config) + " "
+        + "Simulated: " + SimReport.describe(config) + "; the benchmark's own request sequence"
+        + (workloads.length == 1 ? " (seed " + workloads[0] + ")" : "s of its " + workloads.length
+            + " repeats (seeds " + Arrays.toString(workloads) + "), placements taking turns") + "; " + SimReport.modeNote(mode) + " " + SimReport.lateBindingNote(config) + " "
         + (pinned.isEmpty() ? "Allocation: planned by the coordinator's planner from the object counts of the"
             + " benchmark's " + bench.learning + "-request learning pass (no `units.csv` beside the"
             + " measured run, so not its actual units)."
@@ -320,6 +325,22 @@ public final class BenchmarkValidation {
   private static double[] values(List<Map<ComparedScheme, SimulationResult>> runs,
       ToDoubleFunction<Map<ComparedScheme, SimulationResult>> value) {
     return runs.stream().mapToDouble(value).toArray();
+  }
+
+  /**
+   * @return the seeds of the measured repeats (its {@code seed} column, in order of appearance), or the
+   *     given default when it has none
+   */
+  static long[] workloadSeeds(Map<String, List<Map<String, String>>> measured, long fallback) {
+    long[] seeds = measured.values().stream().flatMap(List::stream).map(r -> r.get("seed"))
+        .filter(v -> v != null && !v.isEmpty()).mapToLong(v -> {
+          try {
+            return Long.parseLong(v.trim());
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("measured seed '" + v + "' is not an integer", e);
+          }
+        }).distinct().toArray();
+    return seeds.length == 0 ? new long[] {fallback} : seeds;
   }
 
   /** @return the measured run's mode: its {@code mode} column, else {@link #LEGACY_MODE} */

@@ -108,12 +108,15 @@ class SimCommandTest {
 
     Path measured = out.resolve("measured").resolve("raw.csv");
     Files.createDirectories(measured.getParent());
-    Files.writeString(measured, "run,mode,scheme,mean_ms,median_ms,p99_ms,p999_ms,lambda_pct,useful_bytes,"
-        + "served_bytes\n"
-        + "zipf 0.9,alone,ec,150,140,200,210,20,100,110\n"
-        + "zipf 0.9,alone,sr,400,300,1300,1400,300,100,100\n"
-        + "zipf 0.9,alone,sp,300,200,1200,1300,100,100,100\n"
-        + "zipf 0.9,interleaved,ec,1,1,1,1,1,1,1\n");
+    Files.writeString(measured, "run,repeat,seed,mode,scheme,mean_ms,median_ms,p99_ms,p999_ms,lambda_pct,"
+        + "useful_bytes,served_bytes\n"
+        + "zipf 0.9,1,5,alone,ec,140,140,200,210,20,100,110\n"
+        + "zipf 0.9,1,5,alone,sr,400,300,1300,1400,300,100,100\n"
+        + "zipf 0.9,1,5,alone,sp,300,200,1200,1300,100,100,100\n"
+        + "zipf 0.9,2,6,alone,ec,160,140,200,210,20,100,110\n"
+        + "zipf 0.9,2,6,alone,sr,420,300,1300,1400,300,100,100\n"
+        + "zipf 0.9,2,6,alone,sp,300,200,1200,1300,100,100,100\n"
+        + "zipf 0.9,1,5,interleaved,ec,1,1,1,1,1,1,1\n");
     StringBuilder units = new StringBuilder("scheme,object,units\n");
     for (int i = 0; i < 16; i++) {
       units.append("sr,").append(i).append(',').append(i == 0 ? 3 : 1).append('\n');
@@ -125,8 +128,12 @@ class SimCommandTest {
     String validate = Files.readString(out.resolve("validate").resolve("summary.md"), StandardCharsets.UTF_8);
     assertTrue(validate.contains("Simulated in the measured run's mode (**alone**)"), validate);
     assertTrue(validate.contains("pinned to the units per object the measured run held"), validate);
-    // The alone rows are compared, not the interleaved one: EC mean 150 ms.
+    // The alone rows are compared, not the interleaved one: EC mean the median of 140 and 160 ms; SR/EC
+    // per repeat (400/140, 420/160), then the median.
     assertTrue(validate.contains("| EC mean ms | 150.00 |"), validate);
+    assertTrue(validate.contains(String.format(java.util.Locale.ROOT, "| SR/EC mean | %.2f |",
+        (400.0 / 140 + 420.0 / 160) / 2)), validate);
+    assertTrue(validate.contains("request sequences of its 2 repeats (seeds [5, 6])"), validate);
     List<String> raw = Files.readAllLines(out.resolve("validate").resolve("raw.csv"));
     assertTrue(raw.stream().anyMatch(r -> r.startsWith("1,alone,SR,")), raw.toString());
   }
