@@ -173,7 +173,8 @@ public final class BenchmarkValidation {
       Spread sim = Spread.of(values);
       Double real = metric.measured.apply(measured);
       table.row(metric.name, real, sim.median(), String.format(Locale.ROOT, "%.2f-%.2f", sim.min(),
-          sim.max()), real == null || real == 0 ? null : String.format(Locale.ROOT, "%.2f", sim.median() / real),
+          sim.max()), real == null || real == 0 ? null
+              : String.format(Locale.ROOT, "%.2f", sim.median() / real),
           real == null ? null : String.format(Locale.ROOT, "%.0f",
               100.0 * Arrays.stream(values).filter(v -> v <= real).count() / values.length),
           Spread.of(values(contrast, metric.value)).median());
@@ -191,7 +192,8 @@ public final class BenchmarkValidation {
         + "). " + likeWithLike + "\n\n"
         + "Simulated: " + SimReport.describe(config) + "; the benchmark's own request sequence"
         + (workloads.length == 1 ? " (seed " + workloads[0] + ")" : "s of its " + workloads.length
-            + " repeats (seeds " + Arrays.toString(workloads) + "), placements taking turns") + "; " + SimReport.modeNote(mode) + " " + SimReport.lateBindingNote(config) + " "
+            + " repeats (seeds " + Arrays.toString(workloads) + "), placements taking turns") + "; "
+        + SimReport.modeNote(mode) + " " + SimReport.lateBindingNote(config) + " "
         + (pinned.isEmpty() ? "Allocation: planned by the coordinator's planner from the object counts of the"
             + " benchmark's " + bench.learning + "-request learning pass (no `units.csv` beside the"
             + " measured run, so not its actual units)."

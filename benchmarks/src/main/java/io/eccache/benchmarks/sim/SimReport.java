@@ -117,7 +117,8 @@ public final class SimReport {
           addSweepPoint(Double.parseDouble(label), byRepeat, lambdaSweep, ratioSweep);
         }
         String suffix = results.size() == 1 ? "" : "-" + label.replaceAll("[^A-Za-z0-9.]", "_");
-        String seedNote = String.format(Locale.ROOT, " (simulated, %s, seed %d)", mode.label(), config.seed());
+        String seedNote = String.format(Locale.ROOT, " (simulated, %s, seed %d)", mode.label(),
+            config.seed());
         Plots.latencyCdf(dir.resolve("latency-cdf" + suffix + ".png"),
             preset.name() + " " + label + ": read latency CDF" + seedNote, cdfs);
         if (config.servers() <= MAX_BARS) {
@@ -216,7 +217,8 @@ public final class SimReport {
   /** One line of a configuration for the summary. */
   static String describe(SimulationConfig c) {
     return String.format(Locale.ROOT, "%d servers at %s, %d %s, %d objects of %s MiB, Zipf %.2f,"
-            + " overhead %.0f%%, k = %d, base r = %d, Δ = %d, %d measured requests after %d warm-up, seed %d",
+            + " overhead %.0f%%, k = %d, base r = %d, Δ = %d, %d measured requests after %d warm-up,"
+            + " seed %d",
         c.servers(), rate(c.serverBandwidthBytesPerSec()), c.clients(),
         c.closedLoop() ? "closed-loop clients" : String.format(Locale.ROOT,
             "clients, Poisson arrivals at %.1f req/s", c.openLoopRatePerSec()),

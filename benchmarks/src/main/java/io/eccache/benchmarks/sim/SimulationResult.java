@@ -33,7 +33,8 @@ public final class SimulationResult {
 
   SimulationResult(SimulationConfig config, ComparedScheme scheme, Histogram latencyMicros, long[] bytesPerServer,
       long usefulBytes, long storedBytes, long objectBytes, long decodeCount,
-      long fallbackCount, long extraBytes, long savedBytes, long completedRequests, double measuredSeconds, double spRequestRatePerSec,
+      long fallbackCount, long extraBytes, long savedBytes, long completedRequests,
+      double measuredSeconds, double spRequestRatePerSec,
       int[] unitsByRank, long wallNanos) {
     this.config = Objects.requireNonNull(config, "config");
     this.scheme = Objects.requireNonNull(scheme, "scheme");

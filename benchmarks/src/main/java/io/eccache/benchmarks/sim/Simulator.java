@@ -152,7 +152,8 @@ public final class Simulator {
     if (sp >= 0) {
       spRate = config.pinnedUnits().containsKey(ComparedScheme.SP) ? Double.NaN
           : config.spRequestRatePerSec() > 0 ? config.spRequestRatePerSec()
-          : !config.closedLoop() ? config.openLoopRatePerSec() : pilotRate(config, schemes, units, popularity);
+          : !config.closedLoop() ? config.openLoopRatePerSec()
+          : pilotRate(config, schemes, units, popularity);
       units[sp] = units(config, ComparedScheme.SP, popularity, spRate);
     }
     Run run = new Run(config, schemes, units);
