@@ -22,7 +22,9 @@ import java.util.TreeSet;
  * Delta = 1, one base parity per object. The paper does not give the number of objects; the default is
  * 500 (20 per server, 20 GB, well inside the 200 GB of cache), which is what sets how skewed the per-server
  * load is. Sizes are binary (1 MB = 2^20 bytes) so 40 MB splits evenly into 10; bandwidths are decimal
- * (10 Gbps = 1.25e9 bytes/s).
+ * (10 Gbps = 1.25e9 bytes/s). An EC read's extra splits are read whole ({@link LateBinding#WHOLE}, the
+ * paper's Δ/k), and the allocation is planned from the counts of a learning pass
+ * ({@link PopularityInput#LEARNED}), as the cluster benchmark's coordinator learns them.
  */
 public final class SimulationConfig {
   /** 2^20 bytes. */

@@ -191,8 +191,9 @@ public final class SimulationResult {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "SimulationResult{%s %s: memory %.4f, %s, λ %.1f%%, decodes %d,"
-        + " fallbacks %d, %.1f req/s, wall %.2f s}", config.name(), scheme, memoryFactor(), latency(),
-        lambdaPercent(), decodeCount, fallbackCount, throughputPerSec(), wallNanos / 1e9);
+    return String.format(Locale.ROOT, "SimulationResult{%s %s: memory %.4f, %s, λ %.1f%%, extra bytes"
+        + " %.1f%%, decodes %d, fallbacks %d, %.1f req/s, wall %.2f s}", config.name(), scheme,
+        memoryFactor(), latency(), lambdaPercent(), extraPercent(), decodeCount, fallbackCount,
+        throughputPerSec(), wallNanos / 1e9);
   }
 }
