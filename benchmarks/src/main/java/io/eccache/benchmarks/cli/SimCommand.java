@@ -1,6 +1,11 @@
 package io.eccache.benchmarks.cli;
 
+import io.eccache.benchmarks.report.RunStamp;
 import io.eccache.benchmarks.sim.BenchmarkValidation;
+import io.eccache.benchmarks.sim.LateBinding;
+import io.eccache.benchmarks.sim.PopularityInput;
+import io.eccache.benchmarks.sim.SimKnobs;
+import io.eccache.benchmarks.sim.SimMode;
 import io.eccache.benchmarks.sim.SimPreset;
 import io.eccache.benchmarks.sim.SimPresets;
 import io.eccache.benchmarks.sim.SimReport;
@@ -8,19 +13,25 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code eccache sim}: the discrete-event simulator over the coordinator's own placement and allocation
- * code, at the paper's scale and beyond, and its validation against the measured cluster benchmark.
+ * {@code eccache sim}: the discrete-event simulator over the coordinator's own placement and planner, at
+ * the paper's scale and beyond, and its validation against the measured cluster benchmark. Every summary
+ * is stamped with the commit, the command line and the settings.
  */
-@Command(name = "sim", mixinStandardHelpOptions = true,
+@Command(name = "sim", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Simulate EC-Cache, selective replication and SP-Cache at the paper's scale and beyond"
-        + " (processor-sharing links, the coordinator's own allocators); results, summaries and plots"
-        + " under --out.")
+        + " (processor-sharing links, the coordinator's own planner); results, summaries and plots"
+        + " under --out. Workload options replace the presets' values in every run.")
 final class SimCommand implements Callable<Integer> {
   @Option(names = "--preset", split = ",", description = "Studies to run (default: all): paper, scale,"
       + " background, stragglers, failure, spcache, validate, all.")
@@ -29,8 +40,74 @@ final class SimCommand implements Callable<Integer> {
   @Option(names = "--out", description = "Results directory (default ${DEFAULT-VALUE}).")
   Path out = Paths.get("benchmarks", "results", "sim");
 
+  @Option(names = "--mode", description = "alone (default: each scheme with its own clients on its own"
+      + " cluster) or interleaved (every request reads every scheme in turn over one cluster, as the"
+      + " cluster benchmark's interleaved mode). validate defaults to the measured run's mode.")
+  String mode;
+
+  @Option(names = "--profile", description = "quick (3 seeds per result) or full (5) (default"
+      + " ${DEFAULT-VALUE}).")
+  String profile = "quick";
+
+  @Option(names = "--repeats", description = "Seeds per result, overriding the profile's; each cell is"
+      + " the median with the min-max.")
+  Integer repeats;
+
+  @Option(names = "--zipf", description = "Zipf exponent of popularity.")
+  Double zipf;
+
+  @Option(names = "--object-mb", description = "Object size, MiB.")
+  Double objectMb;
+
+  @Option(names = "--objects", description = "Distinct objects.")
+  Integer objects;
+
+  @Option(names = "--requests", description = "Measured requests per seed.")
+  Integer requests;
+
+  @Option(names = "--clients", description = "Closed-loop clients (per scheme in alone mode).")
+  Integer clients;
+
+  @Option(names = "--seed", description = "Seed of the first repeat; repeat i uses seed + i.")
+  Long seed;
+
+  @Option(names = "--workers", description = "Cache servers.")
+  Integer workers;
+
+  @Option(names = "--link-mbit", description = "Each server's link, Mbit/s.")
+  Double linkMbit;
+
+  @Option(names = "-k", description = "EC data splits.")
+  Integer k;
+
+  @Option(names = "-r", description = "EC parities every object gets (the base r).")
+  Integer r;
+
+  @Option(names = "--delta", description = "EC extra reads Δ.")
+  Integer delta;
+
+  @Option(names = "--overhead", description = "Memory budget beyond one copy, as a fraction (0.15), for"
+      + " EC's extra parities and SR's extra copies.")
+  Double overhead;
+
+  @Option(names = "--popularity", description = "What the allocation is planned from: learned (default:"
+      + " counts of a learning pass, as the cluster benchmark) or zipf (the exact probabilities).")
+  String popularity;
+
+  @Option(names = "--learning", description = "Requests of the learning pass (default: warm-up plus"
+      + " measured requests).")
+  Integer learning;
+
+  @Option(names = "--late-binding", description = "What EC's Δ extra splits do once the k-th arrives:"
+      + " whole (default: read to the end, the paper's Δ/k), slice (stop at the end of the current"
+      + " --slice-kib slice, as the client checks) or instant (cancelled at once; ideal, not the client).")
+  String lateBinding;
+
+  @Option(names = "--slice-kib", description = "Slice of --late-binding slice, KiB (the client's: 1024).")
+  Integer sliceKib;
+
   @Option(names = "--measured", description = "The cluster benchmark's skew results that validate"
-      + " compares with (default ${DEFAULT-VALUE}).")
+      + " compares with (default ${DEFAULT-VALUE}); a units.csv beside it pins the allocation.")
   Path measured = Paths.get("benchmarks", "results", "skew", "raw.csv");
 
   @Option(names = "--placements", description = "Random placements validate simulates"
@@ -40,6 +117,9 @@ final class SimCommand implements Callable<Integer> {
   /** For the smoke test: a few hundred requests on small clusters. */
   @Option(names = "--tiny", hidden = true)
   boolean tiny;
+
+  @Spec
+  CommandSpec spec;
 
   private final PrintStream progress = System.err;
 
@@ -52,21 +132,109 @@ final class SimCommand implements Callable<Integer> {
             + SimPresets.NAMES + " or all");
       }
     }
+    int seeds = repeats();
+    SimKnobs knobs = knobs();
+    SimMode chosenMode = mode == null ? null : parse(SimMode.class, "--mode", mode);
+    SimMode presetMode = chosenMode == null ? SimMode.ALONE : chosenMode;
+    LateBinding binding = lateBinding == null ? LateBinding.WHOLE
+        : parse(LateBinding.class, "--late-binding", lateBinding);
+    // Fails on bad knobs before anything runs.
+    for (String name : chosen) {
+      if (!name.equals("validate")) {
+        SimPresets.named(name, tiny).runs().values().forEach(run -> knobs.apply(run.config()));
+      }
+    }
     for (String name : chosen) {
       long started = System.nanoTime();
       progress.printf("== sim %s%n", name);
       String summary;
       if (name.equals("validate")) {
-        summary = new BenchmarkValidation(BenchCommand.DEFAULT_WORKERS, BenchCommand.DEFAULT_WORKER_MBIT,
-            tiny ? Math.min(placements, 3) : placements, tiny).write(out.resolve(name), measured,
-            progress::println);
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("mode", chosenMode == null ? "the measured run's" : chosenMode.label());
+        settings.put("placements", String.valueOf(tiny ? Math.min(placements, 3) : placements));
+        settings.put("workers", String.valueOf(workers != null ? workers : BenchCommand.DEFAULT_WORKERS));
+        settings.put("link-mbit", String.valueOf(linkMbit != null ? linkMbit
+            : BenchCommand.DEFAULT_WORKER_MBIT));
+        settings.put("late-binding", binding.name().toLowerCase(Locale.ROOT));
+        summary = new BenchmarkValidation(workers != null ? workers : BenchCommand.DEFAULT_WORKERS,
+            linkMbit != null ? linkMbit : BenchCommand.DEFAULT_WORKER_MBIT,
+            tiny ? Math.min(placements, 3) : placements, tiny, chosenMode, binding)
+            .write(out.resolve(name), measured, stamp(), settings, progress::println);
       } else {
         SimPreset preset = SimPresets.named(name, tiny);
-        summary = SimReport.write(out.resolve(name), preset, preset.simulate(progress::println));
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("mode", presetMode.label());
+        settings.put("profile", profile);
+        settings.put("repeats", String.valueOf(seeds));
+        settings.putAll(knobs.given());
+        summary = SimReport.write(out.resolve(name), preset, presetMode,
+            preset.simulate(presetMode, seeds, knobs::apply, progress::println), stamp(), settings);
       }
       progress.printf("== sim %s done in %.0f s%n", name, (System.nanoTime() - started) / 1e9);
       System.out.println(summary);
     }
     return 0;
+  }
+
+  private int repeats() {
+    if (repeats != null) {
+      if (repeats < 1) {
+        throw new IllegalArgumentException("--repeats must be >= 1 but was " + repeats);
+      }
+      return repeats;
+    }
+    switch (profile) {
+      case "quick":
+        return 3;
+      case "full":
+        return 5;
+      default:
+        throw new IllegalArgumentException("--profile must be quick or full but was '" + profile + "'");
+    }
+  }
+
+  private SimKnobs knobs() {
+    SimKnobs knobs = new SimKnobs();
+    knobs.zipf = zipf;
+    knobs.objectMb = objectMb;
+    knobs.objects = objects;
+    knobs.requests = requests;
+    knobs.clients = clients;
+    knobs.seed = seed;
+    knobs.workers = workers;
+    knobs.linkMbit = linkMbit;
+    knobs.k = k;
+    knobs.r = r;
+    knobs.delta = delta;
+    knobs.overhead = overhead;
+    knobs.popularity = popularity == null ? null : parse(PopularityInput.class, "--popularity", popularity);
+    knobs.learning = learning;
+    knobs.lateBinding = lateBinding == null ? null : parse(LateBinding.class, "--late-binding", lateBinding);
+    knobs.sliceKib = sliceKib;
+    return knobs;
+  }
+
+  /** An enum option's value in any case, or a typed error naming the accepted values. */
+  private static <E extends Enum<E>> E parse(Class<E> type, String option, String value) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(value.trim())) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException(option + " must be one of "
+        + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT) + " but was '" + value
+        + "'");
+  }
+
+  private RunStamp stamp() {
+    List<String> args = spec == null ? List.of() : spec.commandLine().getParseResult().originalArgs();
+    // The parse result holds the whole command line, the subcommand's name included.
+    int self = args.indexOf(spec == null ? "sim" : spec.name());
+    StringBuilder command = new StringBuilder("bin/eccache-bench sim");
+    for (String a : args.subList(self + 1, args.size())) {
+      boolean plain = !a.isEmpty() && a.matches("[A-Za-z0-9_./:=,+@%-]+");
+      command.append(' ').append(plain ? a : "'" + a.replace("'", "'\\''") + "'");
+    }
+    return RunStamp.capture(Paths.get("").toAbsolutePath(), command.toString());
   }
 }

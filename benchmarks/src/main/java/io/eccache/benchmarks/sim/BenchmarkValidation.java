@@ -7,6 +7,8 @@ import io.eccache.benchmarks.report.CsvWriter;
 import io.eccache.benchmarks.report.LatencySummary;
 import io.eccache.benchmarks.report.MarkdownTable;
 import io.eccache.benchmarks.report.Plots;
+import io.eccache.benchmarks.report.RunStamp;
+import io.eccache.benchmarks.report.Spread;
 import io.eccache.policy.ZipfSampler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,18 +28,34 @@ import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
- * Checks the simulator against the cluster benchmark: simulates the benchmark's quick {@code skew} run
- * (its workers, link cap, objects, clients, the very request sequence its seed draws, the popularity the
- * coordinator learns from its learning pass, every request reading from EC, SR and SP in turn) over many
- * random placements, and compares λ and the latency ratios with the measured {@code raw.csv}.
+ * Checks the simulator against the cluster benchmark, like with like: simulates the benchmark's quick
+ * {@code skew} run (its workers, link cap, objects, clients, the very request sequence its seed draws)
+ * in the mode the measured run used (each scheme alone, or interleaved), with the allocation the
+ * measured run held (its {@code units.csv}, if it wrote one) or else the one the coordinator plans from
+ * the counts of the benchmark's learning pass, over many random placements; and shows, per metric, the
+ * simulated median and range, the measured value and their ratio (the residual).
+ *
+ * <p>The measured {@code raw.csv} is read by column name: {@code scheme} and the metric columns
+ * ({@code mean_ms}, {@code median_ms}, {@code p99_ms}, {@code p999_ms}, {@code lambda_pct},
+ * {@code useful_bytes}, {@code served_bytes}); an optional {@code mode} column ({@code alone} or
+ * {@code interleaved}; runs without one predate issue 14 and were interleaved) selects the rows;
+ * several rows per scheme (repeats) are summarised by their median, and an optional {@code seed} column
+ * names each repeat's workload seed, whose request sequence the placements replay in turn. The optional {@code units.csv} beside
+ * it has columns {@code scheme,object,units}: per scheme label, the object's index in the benchmark's
+ * workload (the Zipf rank its sampler draws) and the units (parities, copies, partitions) it held during
+ * the measured phase.
  */
 public final class BenchmarkValidation {
   private static final List<ComparedScheme> SCHEMES = List.of(ComparedScheme.EC, ComparedScheme.SR, ComparedScheme.SP);
+  /** The mode of a measured run whose raw.csv has no mode column: the driver before issue 14. */
+  static final SimMode LEGACY_MODE = SimMode.INTERLEAVED;
 
   private final int workers;
   private final double workerMbit;
   private final int placements;
   private final BenchSettings bench;
+  private final SimMode requestedMode;
+  private final LateBinding lateBinding;
 
   /**
    * @param workers the benchmark's workers ({@code eccache bench --workers})
@@ -44,8 +63,11 @@ public final class BenchmarkValidation {
    * @param placements random placements (seeds) to simulate, at least 1: placement decides λ on so few
    *     objects, and the measured run is one draw of it
    * @param tiny a smaller workload, for tests
+   * @param mode the mode to simulate, or null for the measured run's own (like with like)
+   * @param lateBinding the late-binding model to simulate
    */
-  public BenchmarkValidation(int workers, double workerMbit, int placements, boolean tiny) {
+  public BenchmarkValidation(int workers, double workerMbit, int placements, boolean tiny, SimMode mode,
+      LateBinding lateBinding) {
     if (placements < 1) {
       throw new IllegalArgumentException("placements must be >= 1 but was " + placements);
     }
@@ -57,17 +79,22 @@ public final class BenchmarkValidation {
       bench.requests = 40;
       bench.learning = 40;
     }
+    this.requestedMode = mode;
+    this.lateBinding = java.util.Objects.requireNonNull(lateBinding, "lateBinding");
   }
 
   /**
    * The benchmark's workload as {@code ClusterBenchmark.run} draws it from its seed: the object bytes
    * first (one {@code nextInt} per 4 bytes), then the learning sequence, then the measured one.
    *
+   * @param workloadSeed the benchmark's seed the workload is drawn from (one measured repeat's)
+   * @param seed the placement seed
+   * @param pinned per scheme, units by object rank to pin; empty to plan from the learned counts
    * @return the configuration for one placement seed, replaying the measured sequence with the learned
-   *     counts as popularity, and interleaving schemes as the benchmark does
+   *     counts as popularity
    */
-  SimulationConfig config(long seed) {
-    Random random = new Random(bench.seed);
+  SimulationConfig config(long workloadSeed, long seed, Map<ComparedScheme, int[]> pinned) {
+    Random random = new Random(workloadSeed);
     long intsPerObject = (bench.objectBytes + 3) / 4;
     for (long i = 0; i < bench.objects * intsPerObject; i++) {
       random.nextInt();
@@ -81,10 +108,12 @@ public final class BenchmarkValidation {
     for (int i = 0; i < sequence.length; i++) {
       sequence[i] = zipf.next(random);
     }
-    return SimulationConfig.builder().name("validate").servers(workers)
+    SimulationConfig.Builder b = SimulationConfig.builder().name("validate").servers(workers)
         .serverBandwidthBytesPerSec(workerMbit * 1e6 / 8).clients(bench.clients)
-        .objectSizeBytes(bench.objectBytes).zipfExponent(bench.zipf).delta(bench.delta)
-        .replay(learned, sequence).seed(seed).build();
+        .objectSizeBytes(bench.objectBytes).zipfExponent(bench.zipf).k(bench.k).baseParities(bench.r)
+        .delta(bench.delta).replay(learned, sequence).seed(seed).lateBinding(lateBinding);
+    pinned.forEach(b::pinnedUnits);
+    return b.build();
   }
 
   /**
@@ -94,99 +123,114 @@ public final class BenchmarkValidation {
    * @param dir output directory, created if missing
    * @param measuredCsv the benchmark's {@code skew/raw.csv}; if missing, the summary says so and shows
    *     the simulation alone
+   * @param stamp commit and command line for the summary
+   * @param settings the settings the command was given, for the summary
    * @param progress receives progress lines
    * @return the summary's Markdown
    * @throws IOException if a file cannot be read or written
+   * @throws IllegalArgumentException if the measured files are malformed
    */
-  public String write(Path dir, Path measuredCsv, Consumer<String> progress) throws IOException {
+  public String write(Path dir, Path measuredCsv, RunStamp stamp, Map<String, String> settings,
+      Consumer<String> progress) throws IOException {
     Files.createDirectories(dir);
-    List<Map<ComparedScheme, SimulationResult>> together = new ArrayList<>();
-    List<Map<ComparedScheme, SimulationResult>> alone = new ArrayList<>();
+    boolean found = Files.exists(measuredCsv);
+    List<Map<String, String>> rows = found ? readCsv(measuredCsv) : List.of();
+    SimMode measuredMode = measuredMode(rows);
+    SimMode mode = requestedMode != null ? requestedMode : measuredMode;
+    SimMode other = mode == SimMode.ALONE ? SimMode.INTERLEAVED : SimMode.ALONE;
+    Map<String, List<Map<String, String>>> measured = byScheme(rows, measuredMode);
+    Path unitsCsv = measuredCsv.resolveSibling("units.csv");
+    Map<ComparedScheme, int[]> pinned = found && Files.exists(unitsCsv) ? readUnits(unitsCsv, bench.objects)
+        : Map.of();
+    long[] workloads = workloadSeeds(measured, bench.seed);
+
+    List<Map<ComparedScheme, SimulationResult>> main = new ArrayList<>();
+    List<Map<ComparedScheme, SimulationResult>> contrast = new ArrayList<>();
     try (CsvWriter raw = new CsvWriter(dir.resolve("raw.csv"), "seed", "mode", "scheme", "requests",
-        "memory", "mean_ms", "median_ms", "p99_ms", "p999_ms", "lambda_pct", "eta_pct", "decodes")) {
+        "memory", "mean_ms", "median_ms", "p99_ms", "p999_ms", "lambda_pct", "eta_pct", "decodes",
+        "extra_bytes", "served_bytes")) {
       for (long seed = 1; seed <= placements; seed++) {
-        SimulationConfig config = config(seed);
-        Map<ComparedScheme, SimulationResult> mixed = Simulator.runInterleaved(config, SCHEMES);
-        Map<ComparedScheme, SimulationResult> single = new LinkedHashMap<>();
-        for (ComparedScheme scheme : SCHEMES) {
-          single.put(scheme, Simulator.run(config, scheme));
-        }
-        together.add(mixed);
-        alone.add(single);
-        writeRows(raw, seed, "interleaved", mixed);
-        writeRows(raw, seed, "alone", single);
+        // Placements take turns over the measured repeats' workloads, so each is replayed alike.
+        SimulationConfig config = config(workloads[(int) ((seed - 1) % workloads.length)], seed, pinned);
+        Map<ComparedScheme, SimulationResult> same = Simulator.simulate(config, SCHEMES, mode);
+        Map<ComparedScheme, SimulationResult> different = Simulator.simulate(config, SCHEMES, other);
+        main.add(same);
+        contrast.add(different);
+        writeRows(raw, seed, mode, same);
+        writeRows(raw, seed, other, different);
         progress.accept(String.format(Locale.ROOT, "sim validate: placement %d/%d", seed, placements));
       }
     }
     Map<String, Histogram> cdfs = new LinkedHashMap<>();
-    together.get(0).forEach((scheme, r) -> cdfs.put(scheme.displayName(), r.latencyMicros()));
-    Plots.latencyCdf(dir.resolve("latency-cdf.png"),
-        "validate: simulated benchmark skew run (placement 1), read latency CDF", cdfs);
-    Map<String, Map<String, String>> measured = Files.exists(measuredCsv) ? readMeasured(measuredCsv)
-        : Map.of();
+    main.get(0).forEach((scheme, r) -> cdfs.put(scheme.displayName(), r.latencyMicros()));
+    Plots.latencyCdf(dir.resolve("latency-cdf.png"), "validate: simulated benchmark skew run ("
+        + mode.label() + ", placement 1), read latency CDF", cdfs);
 
-    MarkdownTable table = new MarkdownTable("metric", "measured", "sim (mean of placements)",
-        "sim 10th-90th percentile", "sim − measured", "measured at sim percentile",
-        "sim, each scheme alone");
-    StringBuilder gaps = new StringBuilder();
+    MarkdownTable table = new MarkdownTable("metric", "measured", "sim median", "sim min-max",
+        "sim / measured", "measured at sim percentile", "sim " + other.label() + " (median)");
     for (Metric metric : metrics()) {
-      double[] mixed = values(together, metric.value);
-      double[] single = values(alone, metric.value);
+      double[] values = values(main, metric.value);
+      Spread sim = Spread.of(values);
       Double real = metric.measured.apply(measured);
-      double mean = Arrays.stream(mixed).average().orElse(Double.NaN);
-      table.row(metric.name, real, mean, String.format(Locale.ROOT, "%.2f to %.2f", quantile(mixed, 0.1),
-          quantile(mixed, 0.9)), real == null ? null : String.format(Locale.ROOT, "%+.0f%%",
-              (mean - real) / real * 100), real == null ? null : String.format(Locale.ROOT, "%.0f",
-              100.0 * Arrays.stream(mixed).filter(v -> v <= real).count() / mixed.length),
-          Arrays.stream(single).average().orElse(Double.NaN));
-      if (real != null && metric.name.endsWith(" mean ms")) {
-        gaps.append(String.format(Locale.ROOT, "%s%s %.0f ms", gaps.length() == 0 ? "" : ", ",
-            metric.name.substring(0, metric.name.indexOf(' ')), real - mean));
-      }
+      table.row(metric.name, real, sim.median(), String.format(Locale.ROOT, "%.2f-%.2f", sim.min(),
+          sim.max()), real == null || real == 0 ? null
+              : String.format(Locale.ROOT, "%.2f", sim.median() / real),
+          real == null ? null : String.format(Locale.ROOT, "%.0f",
+              100.0 * Arrays.stream(values).filter(v -> v <= real).count() / values.length),
+          Spread.of(values(contrast, metric.value)).median());
     }
-    SimulationConfig config = config(1);
+    SimulationConfig config = config(workloads[0], 1, pinned);
+    String likeWithLike = !found ? "" : mode == measuredMode ? "Simulated in the measured run's mode (**"
+        + mode.label() + "**)." : "**Not like with like:** the measured run is " + measuredMode.label()
+        + ", the simulation " + mode.label() + " (`--mode`).";
     String summary = "# validate: the simulator against the measured cluster benchmark (skew, quick)\n\n"
-        + "Command: `bin/eccache sim --preset validate`. Measured: `" + measuredCsv + "` ("
-        + (measured.isEmpty() ? "NOT FOUND: simulation only" : "`bin/eccache bench --scenario skew`")
-        + ").\n\n"
-        + "Simulated: " + SimReport.describe(config) + "; the benchmark's own request sequence (seed "
-        + bench.seed + "), the allocators given the object counts of its " + bench.learning
-        + "-request learning pass, every request reading its object from EC, SR and SP one after the other"
-        + " in a random order as the benchmark's clients do; " + placements + " random placements (the"
-        + " measured run is one placement, and with " + bench.objects + " objects on " + workers
-        + " workers placement decides much of λ).\n\n" + table + "\n"
-        + "\"sim − measured\" is relative to the measured value; \"measured at sim percentile\" is the"
-        + " share of simulated placements at or below the measured value (a measured λ between the 10th"
-        + " and 90th is what placement alone explains). \"Each scheme alone\" simulates each scheme"
-        + " without the other two sharing the links: the gap to the interleaved column is what the"
-        + " benchmark's interleaving does to the comparison.\n\n"
-        + (gaps.length() == 0 ? "" : "Measured reads take longer than simulated ones on average ("
-            + gaps + "): the simulator has no per-read costs (the coordinator lookup, opening a stream"
-            + " per split, client CPU on 2 shared cores) and lets every transfer use its full share of a"
-            + " link at once, where a TCP stream through a tc-shaped loopback link takes time to reach"
-            + " it.\n");
+        + SimReport.stampLines(stamp, settings) + "\n"
+        + "Measured: `" + measuredCsv + "` ("
+        + (found ? "`bin/eccache-bench bench --scenario skew`, " + measuredMode.label() + " mode"
+            + (rows.isEmpty() || rows.get(0).containsKey("mode") ? "" : " (no mode column: run before"
+                + " issue 14, interleaved)") : "NOT FOUND: simulation only")
+        + "). " + likeWithLike + "\n\n"
+        + "Simulated: " + SimReport.describe(config) + "; the benchmark's own request sequence"
+        + (workloads.length == 1 ? " (seed " + workloads[0] + ")" : "s of its " + workloads.length
+            + " repeats (seeds " + Arrays.toString(workloads) + "), placements taking turns") + "; "
+        + SimReport.modeNote(mode) + " " + SimReport.lateBindingNote(config) + " "
+        + (pinned.isEmpty() ? "Allocation: planned by the coordinator's planner from the object counts of the"
+            + " benchmark's " + bench.learning + "-request learning pass (no `units.csv` beside the"
+            + " measured run, so not its actual units)."
+            : "Allocation: pinned to the units per object the measured run held (`" + unitsCsv + "`).")
+        + " " + placements + " random placements (the measured run is one placement, and with "
+        + bench.objects + " objects on " + workers + " workers placement decides much of λ).\n\n"
+        + table + "\n"
+        + "Residuals: \"sim / measured\" is the simulated median over the measured value (1.00: they"
+        + " agree); \"measured at sim percentile\" is the share of simulated placements at or below the"
+        + " measured value (between 10 and 90, placement alone explains the difference). The last column"
+        + " simulates the other mode over the same placements: the gap is what the mode does to the"
+        + " comparison. The simulator has no per-read costs (the coordinator lookup, opening a stream per"
+        + " split, client CPU) and lets every transfer use its full share of a link at once, where a TCP"
+        + " stream through a tc-shaped link takes time to reach it: measured latencies above simulated ones"
+        + " by a similar number of milliseconds per read are that.\n";
     Files.write(dir.resolve("summary.md"), summary.getBytes(StandardCharsets.UTF_8));
     return summary;
   }
 
-  private static void writeRows(CsvWriter raw, long seed, String mode, Map<ComparedScheme, SimulationResult> runs)
-      throws IOException {
+  private static void writeRows(CsvWriter raw, long seed, SimMode mode,
+      Map<ComparedScheme, SimulationResult> runs) throws IOException {
     for (SimulationResult r : runs.values()) {
       LatencySummary l = r.latency();
-      raw.row(seed, mode, r.scheme(), r.completedRequests(), r.memoryFactor(), l.meanMillis(),
+      raw.row(seed, mode.label(), r.scheme(), r.completedRequests(), r.memoryFactor(), l.meanMillis(),
           l.medianMillis(), l.p99Millis(), l.p999Millis(), r.lambdaPercent(), r.etaPercent(),
-          r.decodeCount());
+          r.decodeCount(), r.extraBytes(), r.servedBytes());
     }
   }
 
-  /** A compared number: how to get it from one simulated run and from the measured CSV. */
+  /** A compared number: how to get it from one simulated run and from the measured rows. */
   private static final class Metric {
     final String name;
     final ToDoubleFunction<Map<ComparedScheme, SimulationResult>> value;
-    final Function<Map<String, Map<String, String>>, Double> measured;
+    final Function<Map<String, List<Map<String, String>>>, Double> measured;
 
     Metric(String name, ToDoubleFunction<Map<ComparedScheme, SimulationResult>> value,
-        Function<Map<String, Map<String, String>>, Double> measured) {
+        Function<Map<String, List<Map<String, String>>>, Double> measured) {
       this.name = name;
       this.value = value;
       this.measured = measured;
@@ -198,36 +242,86 @@ public final class BenchmarkValidation {
     for (ComparedScheme scheme : SCHEMES) {
       String id = scheme.label();
       metrics.add(new Metric("λ " + scheme + " %", r -> r.get(scheme).lambdaPercent(),
-          m -> number(m, id, "lambda_pct")));
+          m -> median(m, id, "lambda_pct")));
     }
     String[] stats = {"mean", "median", "p99", "p99.9"};
     String[] columns = {"mean_ms", "median_ms", "p99_ms", "p999_ms"};
     for (int i = 0; i < stats.length; i++) {
       int stat = i;
-      metrics.add(new Metric("SR/EC " + stats[i], r -> ratio(r, stat),
-          m -> divide(number(m, ComparedScheme.SR.label(), columns[stat]),
-              number(m, ComparedScheme.EC.label(), columns[stat]))));
+      metrics.add(new Metric("SR/EC " + stats[i], r -> SimReport.ratio(r, stat),
+          m -> pairedRatio(m, columns[stat])));
     }
     for (ComparedScheme scheme : SCHEMES) {
       String id = scheme.label();
-      metrics.add(new Metric(scheme + " mean ms", r -> r.get(scheme).latency().meanMillis(),
-          m -> number(m, id, "mean_ms")));
+      for (int i = 0; i < stats.length; i++) {
+        int stat = i;
+        metrics.add(new Metric(scheme + " " + stats[i] + " ms", r -> latency(r.get(scheme).latency(), stat),
+            m -> median(m, id, columns[stat])));
+      }
     }
+    metrics.add(new Metric("EC extra bytes %", r -> r.get(ComparedScheme.EC).extraPercent(),
+        m -> extraPercent(m, ComparedScheme.EC.label())));
     return metrics;
   }
 
-  private static double ratio(Map<ComparedScheme, SimulationResult> r, int stat) {
-    LatencySummary.Ratios q = r.get(ComparedScheme.SR).latency().ratioTo(r.get(ComparedScheme.EC).latency());
-    return new double[] {q.mean(), q.median(), q.p99(), q.p999()}[stat];
+  private static double latency(LatencySummary l, int stat) {
+    return new double[] {l.meanMillis(), l.medianMillis(), l.p99Millis(), l.p999Millis()}[stat];
   }
 
-  private static Double number(Map<String, Map<String, String>> measured, String scheme, String column) {
-    Map<String, String> row = measured.get(scheme);
-    return row == null || row.get(column) == null ? null : Double.valueOf(row.get(column));
+  /** The median over a scheme's measured rows (repeats) of one column; null if absent. */
+  static Double median(Map<String, List<Map<String, String>>> measured, String scheme, String column) {
+    double[] v = column(measured, scheme, column);
+    return v == null ? null : Spread.of(v).median();
   }
 
-  private static Double divide(Double a, Double b) {
-    return a == null || b == null ? null : a / b;
+  /** SR/EC of a column, per repeat (rows paired in order), then the median; null if absent. */
+  static Double pairedRatio(Map<String, List<Map<String, String>>> measured, String column) {
+    double[] sr = column(measured, ComparedScheme.SR.label(), column);
+    double[] ec = column(measured, ComparedScheme.EC.label(), column);
+    if (sr == null || ec == null) {
+      return null;
+    }
+    if (sr.length != ec.length) {
+      return Spread.of(sr).median() / Spread.of(ec).median();
+    }
+    double[] ratios = new double[sr.length];
+    for (int i = 0; i < ratios.length; i++) {
+      ratios[i] = sr[i] / ec[i];
+    }
+    return Spread.of(ratios).median();
+  }
+
+  /** Bytes served beyond those asked for, in percent of those asked for (the simulator's extra bytes). */
+  private static Double extraPercent(Map<String, List<Map<String, String>>> measured, String scheme) {
+    double[] served = column(measured, scheme, "served_bytes");
+    double[] useful = column(measured, scheme, "useful_bytes");
+    if (served == null || useful == null || served.length != useful.length) {
+      return null;
+    }
+    double[] pct = new double[served.length];
+    for (int i = 0; i < pct.length; i++) {
+      pct[i] = useful[i] > 0 ? 100 * (served[i] - useful[i]) / useful[i] : Double.NaN;
+    }
+    double[] known = Arrays.stream(pct).filter(Double::isFinite).toArray();
+    return known.length == 0 ? null : Spread.of(known).median();
+  }
+
+  private static double[] column(Map<String, List<Map<String, String>>> measured, String scheme,
+      String column) {
+    List<Map<String, String>> rows = measured.get(scheme);
+    if (rows == null || rows.isEmpty() || rows.stream().anyMatch(r -> r.get(column) == null
+        || r.get(column).isEmpty())) {
+      return null;
+    }
+    double[] values;
+    try {
+      values = rows.stream().mapToDouble(r -> Double.parseDouble(r.get(column))).toArray();
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("measured column " + column + " of " + scheme
+          + " is not a number: " + e.getMessage(), e);
+    }
+    // A measured value that is not finite (e.g. NaN for no reads) is not a value to compare with.
+    return Arrays.stream(values).allMatch(Double::isFinite) ? values : null;
   }
 
   private static double[] values(List<Map<ComparedScheme, SimulationResult>> runs,
@@ -235,26 +329,113 @@ public final class BenchmarkValidation {
     return runs.stream().mapToDouble(value).toArray();
   }
 
-  /** Nearest-rank quantile. */
-  private static double quantile(double[] values, double q) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
+  /**
+   * @return the seeds of the measured repeats (its {@code seed} column, in order of appearance), or the
+   *     given default when it has none
+   */
+  static long[] workloadSeeds(Map<String, List<Map<String, String>>> measured, long fallback) {
+    long[] seeds = measured.values().stream().flatMap(List::stream).map(r -> r.get("seed"))
+        .filter(v -> v != null && !v.isEmpty()).mapToLong(v -> {
+          try {
+            return Long.parseLong(v.trim());
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("measured seed '" + v + "' is not an integer", e);
+          }
+        }).distinct().toArray();
+    return seeds.length == 0 ? new long[] {fallback} : seeds;
   }
 
-  /** The benchmark's raw.csv (plain numbers, no quoted commas in the used columns), by scheme. */
-  private static Map<String, Map<String, String>> readMeasured(Path csv) throws IOException {
-    List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
-    String[] header = lines.get(0).split(",");
-    Map<String, Map<String, String>> byScheme = new LinkedHashMap<>();
-    for (String line : lines.subList(1, lines.size())) {
-      String[] cells = line.split(",");
-      Map<String, String> row = new LinkedHashMap<>();
-      for (int i = 0; i < Math.min(header.length, cells.length); i++) {
-        row.put(header[i], cells[i]);
+  /** @return the measured run's mode: its {@code mode} column, else {@link #LEGACY_MODE} */
+  static SimMode measuredMode(List<Map<String, String>> rows) {
+    for (Map<String, String> row : rows) {
+      String mode = row.get("mode");
+      if (mode != null && !mode.isEmpty()) {
+        for (SimMode m : SimMode.values()) {
+          if (m.label().equals(mode.trim().toLowerCase(Locale.ROOT))) {
+            return m;
+          }
+        }
+        throw new IllegalArgumentException("measured mode '" + mode + "' is neither alone nor interleaved");
       }
-      byScheme.put(row.get("scheme"), row);
+    }
+    return LEGACY_MODE;
+  }
+
+  /** The measured rows of the given mode (all rows when there is no mode column), by scheme label. */
+  static Map<String, List<Map<String, String>>> byScheme(List<Map<String, String>> rows, SimMode mode) {
+    Map<String, List<Map<String, String>>> byScheme = new LinkedHashMap<>();
+    for (Map<String, String> row : rows) {
+      String m = row.get("mode");
+      if (m == null || m.isEmpty() || m.trim().equalsIgnoreCase(mode.label())) {
+        byScheme.computeIfAbsent(row.get("scheme"), s -> new ArrayList<>()).add(row);
+      }
     }
     return byScheme;
+  }
+
+  /**
+   * Reads {@code units.csv}: per scheme label, per object index, the units it held.
+   *
+   * @throws IllegalArgumentException if a row is malformed or a scheme misses an object
+   */
+  static Map<ComparedScheme, int[]> readUnits(Path csv, int objects) throws IOException {
+    Map<ComparedScheme, int[]> units = new EnumMap<>(ComparedScheme.class);
+    for (Map<String, String> row : readCsv(csv)) {
+      ComparedScheme scheme = null;
+      for (ComparedScheme s : SCHEMES) {
+        if (s.label().equals(row.get("scheme"))) {
+          scheme = s;
+        }
+      }
+      if (scheme == null) {
+        continue; // a scheme the simulator does not compare here
+      }
+      int object;
+      int value;
+      try {
+        object = Integer.parseInt(row.get("object"));
+        value = Integer.parseInt(row.get("units"));
+      } catch (NumberFormatException | NullPointerException e) {
+        throw new IllegalArgumentException(csv + ": row " + row + " needs integer object and units", e);
+      }
+      if (object < 0 || object >= objects) {
+        throw new IllegalArgumentException(csv + ": object " + object + " is not in [0, " + objects + ")");
+      }
+      units.computeIfAbsent(scheme, s -> {
+        int[] a = new int[objects];
+        Arrays.fill(a, -1);
+        return a;
+      })[object] = value;
+    }
+    units.forEach((scheme, a) -> {
+      for (int i = 0; i < a.length; i++) {
+        if (a[i] < 0) {
+          throw new IllegalArgumentException(csv + ": " + scheme.label() + " has no units for object " + i);
+        }
+      }
+    });
+    return units;
+  }
+
+  /** A CSV of plain values (no quoted commas in the used columns), as rows by column name. */
+  static List<Map<String, String>> readCsv(Path csv) throws IOException {
+    List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+    if (lines.isEmpty()) {
+      throw new IllegalArgumentException(csv + " is empty: expected a header line");
+    }
+    String[] header = lines.get(0).split(",", -1);
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (String line : lines.subList(1, lines.size())) {
+      if (line.isBlank()) {
+        continue;
+      }
+      String[] cells = line.split(",", -1);
+      Map<String, String> row = new LinkedHashMap<>();
+      for (int i = 0; i < Math.min(header.length, cells.length); i++) {
+        row.put(header[i].trim(), cells[i].trim());
+      }
+      rows.add(row);
+    }
+    return rows;
   }
 }

@@ -426,6 +426,11 @@ public final class ProcessorSharingNetwork {
       return bytes;
     }
 
+    /** @return how many times slower than its share this transfer progresses */
+    public double slowdown() {
+      return slowdown;
+    }
+
     /** @return the caller's tag */
     public int tag() {
       return tag;

@@ -1,6 +1,7 @@
 package io.eccache.benchmarks.sim;
 
 import io.eccache.benchmarks.ComparedScheme;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * One simulator study: the runs it makes (one configuration per point), the schemes each run compares,
@@ -79,22 +81,32 @@ public final class SimPreset {
   }
 
   /**
-   * Simulates every run, each scheme on its own.
+   * Simulates every run, each over several seeds (placements, learning passes and request sequences).
    *
-   * @param progress receives one line per scheme simulated
-   * @return by run label (in order), each scheme's result (in the run's order)
+   * @param mode each scheme alone (the default) or interleaved
+   * @param repeats seeds per run, at least 1: repeat i uses the run's seed + i
+   * @param adjust applied to every run's configuration first (the command line's knobs)
+   * @param progress receives one line per repeat simulated
+   * @return by run label (in order), per repeat, each scheme's result (in the run's order)
+   * @throws IllegalArgumentException if repeats is below 1 or a run cannot be set up
    */
-  public Map<String, Map<ComparedScheme, SimulationResult>> simulate(Consumer<String> progress) {
-    Map<String, Map<ComparedScheme, SimulationResult>> results = new LinkedHashMap<>();
+  public Map<String, List<Map<ComparedScheme, SimulationResult>>> simulate(SimMode mode, int repeats,
+      UnaryOperator<SimulationConfig> adjust, Consumer<String> progress) {
+    if (repeats < 1) {
+      throw new IllegalArgumentException("repeats must be >= 1 but was " + repeats);
+    }
+    Map<String, List<Map<ComparedScheme, SimulationResult>>> results = new LinkedHashMap<>();
     for (Map.Entry<String, Run> run : runs.entrySet()) {
-      Map<ComparedScheme, SimulationResult> byScheme = new LinkedHashMap<>();
-      for (ComparedScheme scheme : run.getValue().schemes()) {
-        SimulationResult result = Simulator.run(run.getValue().config(), scheme);
-        byScheme.put(scheme, result);
-        progress.accept(String.format(Locale.ROOT, "sim %s / %s / %s: %.1f s", name, run.getKey(), scheme,
-            result.wallNanos() / 1e9));
+      SimulationConfig base = adjust.apply(run.getValue().config());
+      List<Map<ComparedScheme, SimulationResult>> byRepeat = new ArrayList<>(repeats);
+      for (int i = 0; i < repeats; i++) {
+        long started = System.nanoTime();
+        SimulationConfig config = base.toBuilder().seed(base.seed() + i).build();
+        byRepeat.add(Simulator.simulate(config, run.getValue().schemes(), mode));
+        progress.accept(String.format(Locale.ROOT, "sim %s / %s / seed %d (%s): %.1f s", name,
+            run.getKey(), config.seed(), mode.label(), (System.nanoTime() - started) / 1e9));
       }
-      results.put(run.getKey(), byScheme);
+      results.put(run.getKey(), byRepeat);
     }
     return results;
   }

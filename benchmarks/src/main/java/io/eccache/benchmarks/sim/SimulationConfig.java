@@ -1,9 +1,12 @@
 package io.eccache.benchmarks.sim;
 
+import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.policy.ZipfSampler;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Random;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -19,7 +22,9 @@ import java.util.TreeSet;
  * Delta = 1, one base parity per object. The paper does not give the number of objects; the default is
  * 500 (20 per server, 20 GB, well inside the 200 GB of cache), which is what sets how skewed the per-server
  * load is. Sizes are binary (1 MB = 2^20 bytes) so 40 MB splits evenly into 10; bandwidths are decimal
- * (10 Gbps = 1.25e9 bytes/s).
+ * (10 Gbps = 1.25e9 bytes/s). An EC read's extra splits are read whole ({@link LateBinding#WHOLE}, the
+ * paper's Δ/k), and the allocation is planned from the counts of a learning pass
+ * ({@link PopularityInput#LEARNED}), as the cluster benchmark's coordinator learns them.
  */
 public final class SimulationConfig {
   /** 2^20 bytes. */
@@ -59,6 +64,11 @@ public final class SimulationConfig {
   private final double spRequestRatePerSec;
   private final double[] replayPopularity;
   private final int[] replaySequence;
+  private final LateBinding lateBinding;
+  private final long cancelSliceBytes;
+  private final PopularityInput popularityInput;
+  private final int learningRequests;
+  private final Map<ComparedScheme, int[]> pinnedUnits;
 
   private SimulationConfig(Builder b) {
     this.name = b.name;
@@ -93,6 +103,13 @@ public final class SimulationConfig {
     this.spRequestRatePerSec = b.spRequestRatePerSec;
     this.replayPopularity = b.replayPopularity;
     this.replaySequence = b.replaySequence;
+    this.lateBinding = b.lateBinding;
+    this.cancelSliceBytes = b.cancelSliceBytes;
+    this.popularityInput = b.popularityInput;
+    this.learningRequests = b.learningRequests;
+    Map<ComparedScheme, int[]> pinned = new EnumMap<>(ComparedScheme.class);
+    b.pinnedUnits.forEach((scheme, units) -> pinned.put(scheme, units.clone()));
+    this.pinnedUnits = Collections.unmodifiableMap(pinned);
   }
 
   /** @return a builder holding the paper's defaults (see the class comment) */
@@ -284,9 +301,41 @@ public final class SimulationConfig {
     return replaySequence != null;
   }
 
+  /** @return what happens to an EC read's extra splits once the k-th has arrived */
+  public LateBinding lateBinding() {
+    return lateBinding;
+  }
+
+  /** @return in {@link LateBinding#SLICE}, the bytes a split is read in between cancellation checks */
+  public long cancelSliceBytes() {
+    return cancelSliceBytes;
+  }
+
+  /** @return where the allocation's popularity comes from (a replay's counts override it) */
+  public PopularityInput popularityInput() {
+    return popularityInput;
+  }
+
   /**
-   * @return by object rank, the popularity the allocators are given: the replayed counts, or else the
-   *     Zipf probabilities; a copy
+   * @return requests of the learning pass {@link PopularityInput#LEARNED} counts; by default warm-up plus
+   *     measured requests
+   */
+  public int learningRequests() {
+    return learningRequests > 0 ? learningRequests : warmupRequests + requests;
+  }
+
+  /**
+   * @return per scheme, units by object rank given instead of planned (e.g. what a measured cluster run
+   *     held); unmodifiable, arrays must not be changed
+   */
+  public Map<ComparedScheme, int[]> pinnedUnits() {
+    return pinnedUnits;
+  }
+
+  /**
+   * @return by object rank, the popularity the allocation is planned from: a replay's counts, else the
+   *     counts of a learning pass of {@link #learningRequests()} Zipf draws (its own stream of the seed)
+   *     or the Zipf probabilities, per {@link #popularityInput()}; a copy
    */
   public double[] allocatorPopularity() {
     if (replayPopularity != null) {
@@ -294,6 +343,13 @@ public final class SimulationConfig {
     }
     ZipfSampler zipf = new ZipfSampler(objects, zipfExponent);
     double[] p = new double[objects];
+    if (popularityInput == PopularityInput.LEARNED) {
+      Random learning = new Random(Simulator.streamSeed(seed, Simulator.LEARNING_STREAM));
+      for (int i = learningRequests(); i > 0; i--) {
+        p[zipf.next(learning)]++;
+      }
+      return p;
+    }
     for (int i = 0; i < objects; i++) {
       p[i] = zipf.probability(i);
     }
@@ -324,7 +380,9 @@ public final class SimulationConfig {
         + ", stragglerMode=" + stragglerMode + ", stragglerEpochSeconds=" + stragglerEpochSeconds
         + ", serverSlowdowns=" + serverSlowdowns + ", deadServers=" + deadServers
         + ", fallbackLatencySeconds=" + fallbackLatencySeconds + ", spRequestRatePerSec="
-        + spRequestRatePerSec + "}";
+        + spRequestRatePerSec + ", lateBinding=" + lateBinding + ", cancelSliceBytes=" + cancelSliceBytes
+        + ", popularityInput=" + popularityInput + ", learningRequests=" + learningRequests()
+        + ", pinnedUnits=" + pinnedUnits.keySet() + "}";
   }
 
   /** Collects a configuration's values, each checked as it is set; {@link #build()} checks the rest. */
@@ -361,6 +419,11 @@ public final class SimulationConfig {
     private double spRequestRatePerSec = 0;
     private double[] replayPopularity;
     private int[] replaySequence;
+    private LateBinding lateBinding = LateBinding.WHOLE;
+    private long cancelSliceBytes = MB;
+    private PopularityInput popularityInput = PopularityInput.LEARNED;
+    private int learningRequests;
+    private final Map<ComparedScheme, int[]> pinnedUnits = new EnumMap<>(ComparedScheme.class);
 
     private Builder() {}
 
@@ -397,6 +460,11 @@ public final class SimulationConfig {
       spRequestRatePerSec = c.spRequestRatePerSec;
       replayPopularity = c.replayPopularity;
       replaySequence = c.replaySequence;
+      lateBinding = c.lateBinding;
+      cancelSliceBytes = c.cancelSliceBytes;
+      popularityInput = c.popularityInput;
+      learningRequests = c.learningRequests;
+      pinnedUnits.putAll(c.pinnedUnits);
     }
 
     /**
@@ -716,6 +784,64 @@ public final class SimulationConfig {
     }
 
     /**
+     * @param value what happens to an EC read's extra splits once the k-th has arrived
+     * @return this builder
+     */
+    public Builder lateBinding(LateBinding value) {
+      lateBinding = Objects.requireNonNull(value, "lateBinding");
+      return this;
+    }
+
+    /**
+     * @param value bytes per slice between cancellation checks ({@link LateBinding#SLICE}), at least 1;
+     *     the client's is 1 MiB
+     * @return this builder
+     */
+    public Builder cancelSliceBytes(long value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("cancelSliceBytes must be >= 1 but was " + value);
+      }
+      cancelSliceBytes = value;
+      return this;
+    }
+
+    /**
+     * @param value where the allocation's popularity comes from
+     * @return this builder
+     */
+    public Builder popularityInput(PopularityInput value) {
+      popularityInput = Objects.requireNonNull(value, "popularityInput");
+      return this;
+    }
+
+    /**
+     * @param value requests of the learning pass, at least 0; 0 (the default) for warm-up plus measured
+     * @return this builder
+     */
+    public Builder learningRequests(int value) {
+      learningRequests = atLeast("learningRequests", value, 0);
+      return this;
+    }
+
+    /**
+     * Gives a scheme's units instead of planning them: parities for EC, copies for SR, partitions for SP.
+     *
+     * @param scheme the scheme
+     * @param unitsByRank per object rank, at least 1 (at least 0 for EC); length checked by
+     *     {@link #build()}
+     * @return this builder
+     */
+    public Builder pinnedUnits(ComparedScheme scheme, int[] unitsByRank) {
+      Objects.requireNonNull(scheme, "scheme");
+      int min = scheme == ComparedScheme.EC ? 0 : 1;
+      for (int u : unitsByRank) {
+        atLeast(scheme + " pinned units", u, min);
+      }
+      pinnedUnits.put(scheme, unitsByRank.clone());
+      return this;
+    }
+
+    /**
      * @return the configuration
      * @throws IllegalArgumentException if a slowed or dead server index is not below servers
      */
@@ -730,6 +856,12 @@ public final class SimulationConfig {
           || objects != replayPopularity.length)) {
         throw new IllegalArgumentException("a replay fixes objects = " + replayPopularity.length
             + " and warm-up + requests = " + replaySequence.length + "; do not change them after replay()");
+      }
+      for (Map.Entry<ComparedScheme, int[]> pinned : pinnedUnits.entrySet()) {
+        if (pinned.getValue().length != objects) {
+          throw new IllegalArgumentException(pinned.getKey() + " has pinned units for "
+              + pinned.getValue().length + " objects but objects = " + objects);
+        }
       }
       for (int dead : deadServers) {
         if (dead >= servers) {

@@ -23,6 +23,8 @@ public final class SimulationResult {
   private final long objectBytes;
   private final long decodeCount;
   private final long fallbackCount;
+  private final long extraBytes;
+  private final long savedBytes;
   private final long completedRequests;
   private final double measuredSeconds;
   private final double spRequestRatePerSec;
@@ -31,7 +33,8 @@ public final class SimulationResult {
 
   SimulationResult(SimulationConfig config, ComparedScheme scheme, Histogram latencyMicros, long[] bytesPerServer,
       long usefulBytes, long storedBytes, long objectBytes, long decodeCount,
-      long fallbackCount, long completedRequests, double measuredSeconds, double spRequestRatePerSec,
+      long fallbackCount, long extraBytes, long savedBytes, long completedRequests,
+      double measuredSeconds, double spRequestRatePerSec,
       int[] unitsByRank, long wallNanos) {
     this.config = Objects.requireNonNull(config, "config");
     this.scheme = Objects.requireNonNull(scheme, "scheme");
@@ -42,6 +45,8 @@ public final class SimulationResult {
     this.objectBytes = objectBytes;
     this.decodeCount = decodeCount;
     this.fallbackCount = fallbackCount;
+    this.extraBytes = extraBytes;
+    this.savedBytes = savedBytes;
     this.completedRequests = completedRequests;
     this.measuredSeconds = measuredSeconds;
     this.spRequestRatePerSec = spRequestRatePerSec;
@@ -132,6 +137,25 @@ public final class SimulationResult {
     return fallbackCount;
   }
 
+  /**
+   * @return bytes sent by transfers beyond those the measured reads needed (EC's Δ extra splits), as far
+   *     as late binding let them go; included in {@link #bytesPerServer()}
+   */
+  public long extraBytes() {
+    return extraBytes;
+  }
+
+  /** @return bytes of those extra transfers that late binding stopped before they were sent */
+  public long savedBytes() {
+    return savedBytes;
+  }
+
+  /** @return {@link #extraBytes()} in percent of the bytes the reads needed (sent minus extra) */
+  public double extraPercent() {
+    long needed = servedBytes() - extraBytes;
+    return needed > 0 ? 100.0 * extraBytes / needed : 0;
+  }
+
   /** @return measured requests completed (equals the configured number) */
   public long completedRequests() {
     return completedRequests;
@@ -167,8 +191,9 @@ public final class SimulationResult {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "SimulationResult{%s %s: memory %.4f, %s, λ %.1f%%, decodes %d,"
-        + " fallbacks %d, %.1f req/s, wall %.2f s}", config.name(), scheme, memoryFactor(), latency(),
-        lambdaPercent(), decodeCount, fallbackCount, throughputPerSec(), wallNanos / 1e9);
+    return String.format(Locale.ROOT, "SimulationResult{%s %s: memory %.4f, %s, λ %.1f%%, extra bytes"
+        + " %.1f%%, decodes %d, fallbacks %d, %.1f req/s, wall %.2f s}", config.name(), scheme,
+        memoryFactor(), latency(), lambdaPercent(), extraPercent(), decodeCount, fallbackCount,
+        throughputPerSec(), wallNanos / 1e9);
   }
 }

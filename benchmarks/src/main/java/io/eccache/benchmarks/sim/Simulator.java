@@ -1,17 +1,14 @@
 package io.eccache.benchmarks.sim;
 
 import io.eccache.benchmarks.ComparedScheme;
-import io.eccache.policy.Allocation;
-import io.eccache.policy.ObjectDemand;
-import io.eccache.policy.ParityAllocator;
-import io.eccache.policy.PartitionAllocator;
-import io.eccache.policy.ReplicaAllocator;
+import io.eccache.policy.RedundancyPlanner;
 import io.eccache.policy.SplitPlacement;
 import io.eccache.policy.ZipfSampler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,18 +18,20 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A discrete-event simulator of EC-Cache and its rivals, driven by the coordinator's own placement
- * ({@link SplitPlacement#chooseDistinct}) and allocators ({@link ParityAllocator}, {@link ReplicaAllocator},
- * {@link PartitionAllocator}), so that what it predicts is what the real code would decide.
+ * ({@link SplitPlacement#chooseDistinct}) and planner ({@link RedundancyPlanner}, through
+ * {@link PlannedAllocation}), so that what it predicts is what the real code would decide.
  *
  * <h2>Model</h2>
  * <ul>
- *   <li><b>Objects.</b> M objects of equal size S. The allocators are given the Zipf probabilities (or a
- *       replay's learned counts); popularity does not change during a run.</li>
+ *   <li><b>Objects.</b> M objects of equal size S. The planner is given a learning pass's counts, the Zipf
+ *       probabilities ({@link PopularityInput}) or a replay's learned counts, or a scheme's units are
+ *       pinned; the allocation does not change during a run (as the cluster benchmark pins it).</li>
  *   <li><b>Schemes.</b> {@link ComparedScheme#EC}: k data and r_i parity splits of {@code ceil(S / k)} bytes, r_i
- *       from {@code ParityAllocator(k, baseParities, overhead, servers)}. A read picks
- *       {@code min(k + Delta, live)} live splits uniformly, completes when the k-th arrives and cancels the
- *       others at that instant (a cancelled transfer stops using bandwidth at once and counts the bytes it
- *       moved). If a parity is among the first k the client decodes, taking {@code S / decodeThroughput}.
+ *       planned with base {@code baseParities}. A read picks {@code min(k + Delta, live)} live splits
+ *       uniformly and completes when the k-th arrives; the others go on per {@link LateBinding}: read
+ *       whole (the paper's model and the default: extra bytes Δ/k), to the end of their slice, or
+ *       cancelled at once. Their bytes count as load and as {@link SimulationResult#extraBytes()}. If a
+ *       parity is among the first k the client decodes, taking {@code S / decodeThroughput}.
  *       {@link ComparedScheme#SR}: c_i whole copies from {@code ReplicaAllocator(1, overhead, servers)}; a read picks
  *       one live copy. {@link ComparedScheme#SP}: k_i partitions from {@code PartitionAllocator}; a read fetches all
  *       of them. {@link ComparedScheme#SINGLE}: one copy. Every object's pieces go to distinct servers
@@ -42,10 +41,13 @@ import org.HdrHistogram.Histogram;
  *   <li><b>Arrivals.</b> Closed loop (default): each client issues a request at time 0 and the next a think
  *       time after each completion. Open loop: Poisson arrivals at a total rate, each from a uniformly
  *       chosen client. Objects are drawn from Zipf by one seeded stream in issue order (or taken from a
- *       replay), so every scheme sees the same sequence. The first {@code warmupRequests} are not measured;
+ *       replay), so every scheme sees the same sequence. Each scheme's placement has a stream of its own,
+ *       so it is the same alone and interleaved. The first {@code warmupRequests} are not measured;
  *       requests issued after the measured ones keep the load up until those are done.</li>
- *   <li><b>Several schemes at once</b> ({@link #runInterleaved}): as in the cluster benchmark, each request
- *       reads its object from every scheme, one after the other in a random order, over one network.</li>
+ *   <li><b>Several schemes</b> ({@link #simulate}): {@link SimMode#ALONE}, each on a network of its own
+ *       with its own clients; or {@link SimMode#INTERLEAVED}, as the cluster benchmark's interleaved mode,
+ *       each request reading its object from every scheme, one after the other in a random order, over
+ *       one network.</li>
  *   <li><b>Background load</b> (paper 6.3): {@code round(fraction * servers)} servers carry
  *       {@code flows / (i + 1)^skew} extra processor-sharing flows, always on or in exponential on/off
  *       periods. Their bytes are not counted as load.</li>
@@ -64,11 +66,21 @@ import org.HdrHistogram.Histogram;
  * configurations give equal results. Thread-safe: each run has its own state.
  */
 public final class Simulator {
-  private static final long PLACEMENT_STREAM = 1;
   private static final long WORKLOAD_STREAM = 2;
   private static final long READ_STREAM = 3;
   private static final long STRAGGLER_STREAM = 4;
   private static final long BACKGROUND_STREAM = 5;
+  /** The learning pass of {@link PopularityInput#LEARNED}. */
+  static final long LEARNING_STREAM = 6;
+  /** Scheme s is placed from stream {@code PLACEMENT_STREAM_BASE + s.ordinal()}. */
+  private static final long PLACEMENT_STREAM_BASE = 16;
+  /**
+   * Open-loop requests in flight beyond which the arrivals outpace the cluster: the queue would grow
+   * until the heap runs out, so the run stops with an error instead.
+   */
+  private static final long MAX_OPEN_LOOP_IN_FLIGHT = 100_000;
+  /** Remaining bytes below this are rounding error, not a slice left to read. */
+  private static final double EPSILON_BYTES = 1e-3;
 
   /** SP pilot passes: the second corrects the first estimate's effect on the measured rate. */
   private static final int SP_PILOT_PASSES = 2;
@@ -89,7 +101,32 @@ public final class Simulator {
   }
 
   /**
-   * Simulates several schemes sharing one cluster, as the cluster benchmark measures them: each request
+   * Simulates several schemes on the same placements and request sequence.
+   *
+   * @param config the configuration
+   * @param schemes distinct schemes, at least one
+   * @param mode each scheme alone, or interleaved over one cluster
+   * @return each scheme's result, in the given order
+   * @throws IllegalArgumentException if a scheme repeats or cannot be set up
+   */
+  public static Map<ComparedScheme, SimulationResult> simulate(SimulationConfig config,
+      List<ComparedScheme> schemes, SimMode mode) {
+    Objects.requireNonNull(mode, "mode");
+    if (mode == SimMode.INTERLEAVED) {
+      return runInterleaved(config, schemes);
+    }
+    if (schemes.isEmpty() || schemes.stream().distinct().count() != schemes.size()) {
+      throw new IllegalArgumentException("schemes must be distinct and not empty but were " + schemes);
+    }
+    Map<ComparedScheme, SimulationResult> results = new LinkedHashMap<>();
+    for (ComparedScheme scheme : schemes) {
+      results.put(scheme, run(config, scheme));
+    }
+    return results;
+  }
+
+  /**
+   * Simulates several schemes sharing one cluster, as the cluster benchmark's interleaved mode: each request
    * reads its object from every scheme in turn, in an order drawn per request.
    *
    * @param config the configuration
@@ -103,19 +140,21 @@ public final class Simulator {
     if (schemes.isEmpty() || schemes.stream().distinct().count() != schemes.size()) {
       throw new IllegalArgumentException("schemes must be distinct and not empty but were " + schemes);
     }
-    List<ObjectDemand> demands = demands(config);
+    double[] popularity = config.allocatorPopularity();
     int[][] units = new int[schemes.size()][];
     int sp = schemes.indexOf(ComparedScheme.SP);
     for (int i = 0; i < schemes.size(); i++) {
       if (i != sp) {
-        units[i] = units(config, schemes.get(i), demands);
+        units[i] = units(config, schemes.get(i), popularity, Double.NaN);
       }
     }
     double spRate = Double.NaN;
     if (sp >= 0) {
-      spRate = config.spRequestRatePerSec() > 0 ? config.spRequestRatePerSec()
-          : !config.closedLoop() ? config.openLoopRatePerSec() : pilotRate(config, schemes, units, demands);
-      units[sp] = partitions(config, demands, spRate);
+      spRate = config.pinnedUnits().containsKey(ComparedScheme.SP) ? Double.NaN
+          : config.spRequestRatePerSec() > 0 ? config.spRequestRatePerSec()
+          : !config.closedLoop() ? config.openLoopRatePerSec()
+          : pilotRate(config, schemes, units, popularity);
+      units[sp] = units(config, ComparedScheme.SP, popularity, spRate);
     }
     Run run = new Run(config, schemes, units);
     run.execute();
@@ -127,34 +166,11 @@ public final class Simulator {
     return results;
   }
 
-  private static List<ObjectDemand> demands(SimulationConfig config) {
-    double[] popularity = config.allocatorPopularity();
-    List<ObjectDemand> demands = new ArrayList<>(popularity.length);
-    for (int i = 0; i < popularity.length; i++) {
-      demands.add(new ObjectDemand(key(i), config.objectSizeBytes(), popularity[i]));
-    }
-    return demands;
-  }
-
-  private static int[] units(SimulationConfig config, ComparedScheme scheme, List<ObjectDemand> demands) {
-    switch (scheme) {
-      case EC:
-        if (config.servers() < config.k() + config.baseParities()) {
-          throw new IllegalArgumentException("EC needs servers >= k + baseParities = "
-              + (config.k() + config.baseParities()) + " but servers was " + config.servers());
-        }
-        return unitsByRank(new ParityAllocator(config.k(), config.baseParities(), config.memoryOverhead(),
-            config.servers()).allocate(demands), config.objects());
-      case SR:
-        return unitsByRank(new ReplicaAllocator(1, config.memoryOverhead(), config.servers())
-            .allocate(demands), config.objects());
-      case SINGLE:
-        int[] one = new int[config.objects()];
-        Arrays.fill(one, 1);
-        return one;
-      default:
-        throw new IllegalArgumentException("no fixed allocation for " + scheme);
-    }
+  /** A scheme's units: pinned by the configuration, or planned as the coordinator would. */
+  private static int[] units(SimulationConfig config, ComparedScheme scheme, double[] popularity,
+      double spRate) {
+    int[] pinned = config.pinnedUnits().get(scheme);
+    return pinned != null ? pinned.clone() : PlannedAllocation.units(config, scheme, popularity, spRate);
   }
 
   /**
@@ -162,7 +178,7 @@ public final class Simulator {
    * ask of an idle cluster, capped by the cluster's bandwidth, then re-measures with pilot runs.
    */
   private static double pilotRate(SimulationConfig config, List<ComparedScheme> schemes, int[][] units,
-      List<ObjectDemand> demands) {
+      double[] popularity) {
     double size = config.objectSizeBytes();
     double perClient = 1 / (size / config.serverBandwidthBytesPerSec() + config.thinkTimeSeconds());
     double capacity = config.servers() * config.serverBandwidthBytesPerSec() / size;
@@ -172,7 +188,7 @@ public final class Simulator {
     int sp = schemes.indexOf(ComparedScheme.SP);
     for (int pass = 0; pass < SP_PILOT_PASSES; pass++) {
       int[][] trial = units.clone();
-      trial[sp] = partitions(config, demands, rate);
+      trial[sp] = PlannedAllocation.units(config, ComparedScheme.SP, popularity, rate);
       Run run = new Run(pilot, schemes, trial);
       run.execute();
       double measured = run.completedMeasured / run.measuredSeconds();
@@ -183,26 +199,8 @@ public final class Simulator {
     return rate;
   }
 
-  private static int[] partitions(SimulationConfig config, List<ObjectDemand> demands, double rate) {
-    return unitsByRank(new PartitionAllocator(config.servers(), config.serverBandwidthBytesPerSec(), rate,
-        config.seed()).allocate(demands), config.objects());
-  }
-
-  private static int[] unitsByRank(Allocation allocation, int objects) {
-    int[] units = new int[objects];
-    for (int i = 0; i < objects; i++) {
-      units[i] = allocation.unitsOf(key(i));
-    }
-    return units;
-  }
-
-  /** Zero-padded so key order is rank order, which keeps allocator tie-breaks aligned with rank. */
-  private static String key(int rank) {
-    return String.format("obj-%07d", rank);
-  }
-
   /** A seed for one independent random stream, so adding draws to one stream leaves the others alone. */
-  private static long streamSeed(long seed, long stream) {
+  static long streamSeed(long seed, long stream) {
     long z = seed + stream * 0x9E3779B97F4A7C15L;
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
@@ -227,6 +225,10 @@ public final class Simulator {
     long completed;
     long decodeCount;
     long fallbackCount;
+    /** Bytes sent by reads beyond those a read needed (EC's Δ), as far as they went. */
+    double extraBytes;
+    /** Bytes of those reads that late binding saved by stopping them early. */
+    double savedBytes;
 
     Layout(SimulationConfig config, ComparedScheme scheme, int[] units, Random placement, boolean[] dead) {
       this.scheme = scheme;
@@ -284,6 +286,8 @@ public final class Simulator {
     final int[] order;
     int step;
     double readStart;
+    /** The read in progress: the attachment of its transfers. */
+    Read read;
     ProcessorSharingNetwork.Flow[] flows;
     int needed;
     int arrived;
@@ -299,6 +303,19 @@ public final class Simulator {
 
     int layout() {
       return order[step];
+    }
+  }
+
+  /**
+   * One scheme's read of a request, the attachment of its transfers. Once it has what it needs, its
+   * transfers still going (late binding's extra splits) are left to finish on their own.
+   */
+  private static final class Read {
+    final Request request;
+    boolean complete;
+
+    Read(Request request) {
+      this.request = request;
     }
   }
 
@@ -350,6 +367,8 @@ public final class Simulator {
     private long seq;
     private long issued;
     private long completedMeasured;
+    /** Requests issued and not yet complete. */
+    private long inFlight;
     private double measureStart = Double.NaN;
     private double measureEnd;
 
@@ -359,10 +378,10 @@ public final class Simulator {
       long seed = config.seed();
       boolean[] dead = new boolean[servers];
       config.deadServers().forEach(s -> dead[s] = true);
-      // One placement stream for all schemes: each scheme's placement depends only on the ones before it.
-      Random placement = new Random(streamSeed(seed, PLACEMENT_STREAM));
       layouts = new Layout[schemes.size()];
       for (int i = 0; i < layouts.length; i++) {
+        // A stream per scheme: its placement is the same alone and interleaved with any others.
+        Random placement = new Random(streamSeed(seed, PLACEMENT_STREAM_BASE + schemes.get(i).ordinal()));
         layouts[i] = new Layout(config, schemes.get(i), units[i], placement, dead);
       }
       net = new ProcessorSharingNetwork(servers, config.serverBandwidthBytesPerSec());
@@ -498,6 +517,12 @@ public final class Simulator {
       if (replay != null && id >= replay.length) {
         return; // the replayed sequence is used up: this client stops
       }
+      inFlight++;
+      if (!config.closedLoop() && inFlight > MAX_OPEN_LOOP_IN_FLIGHT) {
+        throw new IllegalStateException(String.format(java.util.Locale.ROOT, "%s: open-loop arrivals at"
+            + " %.1f req/s outpace the simulated cluster (%d requests in flight at %.1f s); lower the rate"
+            + " or add servers or bandwidth", config.name(), config.openLoopRatePerSec(), inFlight, now));
+      }
       boolean measured = id >= warmup && id < measuredEnd;
       if (id == warmup) {
         measureStart = now;
@@ -520,6 +545,7 @@ public final class Simulator {
       Layout layout = layouts[request.layout()];
       int object = request.object;
       request.readStart = now;
+      request.read = new Read(request);
       request.arrived = 0;
       request.parityArrived = false;
       List<Integer> live = layout.livePieces.get(object);
@@ -563,7 +589,7 @@ public final class Simulator {
         double slowdown = perTransfer && stragglers.nextDouble() < config.stragglerProbability()
             ? config.stragglerSlowdown() : 1.0;
         request.flows[i] = net.start(now, layout.pieceServers[object][piece], layout.pieceBytes[object],
-            slowdown, piece, request);
+            slowdown, piece, request.read);
       }
     }
 
@@ -575,7 +601,11 @@ public final class Simulator {
     }
 
     private void onArrival(ProcessorSharingNetwork.Flow flow, double now) {
-      Request request = (Request) flow.attachment();
+      Read read = (Read) flow.attachment();
+      if (read.complete) {
+        return; // an extra split going on after its read completed: counted when the read completed
+      }
+      Request request = read.request;
       Layout layout = layouts[request.layout()];
       if (request.measured) {
         layout.bytesPerServer[flow.server()] += flow.bytes();
@@ -587,11 +617,14 @@ public final class Simulator {
       if (request.arrived < request.needed) {
         return;
       }
+      read.complete = true;
       for (ProcessorSharingNetwork.Flow other : request.flows) {
         if (other.isActive()) {
-          double moved = net.cancel(now, other);
+          double sent = lateBind(other, read, now);
           if (request.measured) {
-            layout.bytesPerServer[other.server()] += moved;
+            layout.bytesPerServer[other.server()] += sent;
+            layout.extraBytes += sent;
+            layout.savedBytes += other.bytes() - sent;
           }
         }
       }
@@ -603,6 +636,38 @@ public final class Simulator {
         schedule(now + decode, Event.READ_DONE, 0, request);
       } else {
         readDone(request, now);
+      }
+    }
+
+    /**
+     * An extra split still going when its read completed: lets it run on per the late-binding model.
+     * Its bytes are counted now, for all of its transfer, so a measured read's extra bytes count even if
+     * they arrive after the run ends.
+     *
+     * @return the bytes it sends in all
+     */
+    private double lateBind(ProcessorSharingNetwork.Flow flow, Read read, double now) {
+      switch (config.lateBinding()) {
+        case INSTANT:
+          return net.cancel(now, flow);
+        case SLICE: {
+          double done = net.bytesDone(flow);
+          double slice = config.cancelSliceBytes();
+          // The reader is inside the slice it is reading and checks only at its end.
+          double stop = Math.min(flow.bytes(), (Math.floor(done / slice) + 1) * slice);
+          if (stop >= flow.bytes() - EPSILON_BYTES) {
+            return flow.bytes();
+          }
+          net.cancel(now, flow);
+          if (stop - done > EPSILON_BYTES) {
+            // Under processor sharing the rest of a slice is a new transfer of the remaining bytes.
+            net.start(now, flow.server(), stop - done, flow.slowdown(), flow.tag(), read);
+          }
+          return stop;
+        }
+        case WHOLE:
+        default:
+          return flow.bytes();
       }
     }
 
@@ -619,6 +684,7 @@ public final class Simulator {
         startRead(request, now);
         return;
       }
+      inFlight--;
       if (request.measured) {
         completedMeasured++;
         measureEnd = Math.max(measureEnd, now);
@@ -648,7 +714,7 @@ public final class Simulator {
       }
       return new SimulationResult(config, layout.scheme, layout.histogram, bytes, layout.usefulBytes,
           layout.storedBytes, config.objectSizeBytes() * config.objects(), layout.decodeCount,
-          layout.fallbackCount,
+          layout.fallbackCount, Math.round(layout.extraBytes), Math.round(layout.savedBytes),
           layout.completed, measuredSeconds(), spRate, layout.units, wallNanos);
     }
   }
