@@ -173,7 +173,7 @@ final class LateBindingReader {
       // The slower reads stop at their next slice and close their streams in their own threads;
       // those that arrived unclaimed give their buffers back here, later ones in their thread.
       for (ByteBuffer unclaimed : range.finish()) {
-        ClientMetrics.READS_DISCARDED.inc();
+        statistics.addDiscarded();
         pool.release(unclaimed);
       }
       for (int i = complete ? k : 0; i < units.length; i++) {
@@ -263,7 +263,7 @@ final class LateBindingReader {
       buffer.position(0).limit(range.length);
       handed = range.offer(buffer);
       if (!handed) {
-        ClientMetrics.READS_DISCARDED.inc();
+        statistics.addDiscarded();
         throw new IOException("read whole but not needed: k splits arrived first");
       }
       return buffer;

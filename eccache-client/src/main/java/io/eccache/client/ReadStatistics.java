@@ -18,6 +18,7 @@ public final class ReadStatistics {
   private final LongAdder fallbacks = new LongAdder();
   private final LongAdder decodeNanos = new LongAdder();
   private final LongAdder encodeNanos = new LongAdder();
+  private final LongAdder discarded = new LongAdder();
 
   void addBytes(String workerHost, long bytes) {
     bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
@@ -52,6 +53,19 @@ public final class ReadStatistics {
     return snapshot;
   }
 
+  void addDiscarded() {
+    discarded.increment();
+    ClientMetrics.READS_DISCARDED.inc();
+  }
+
+  /**
+   * Split reads read whole and thrown away because k others arrived first (late binding's extra
+   * reads that finished within one slice of the cancellation check).
+   */
+  public long discardedReads() {
+    return discarded.sum();
+  }
+
   void addFallback() {
     fallbacks.increment();
     ClientMetrics.UNDER_STORE_FALLBACKS.inc();
@@ -73,5 +87,6 @@ public final class ReadStatistics {
     fallbacks.reset();
     decodeNanos.reset();
     encodeNanos.reset();
+    discarded.reset();
   }
 }

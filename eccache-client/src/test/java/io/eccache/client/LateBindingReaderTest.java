@@ -51,6 +51,7 @@ class LateBindingReaderTest {
   private DirectBufferPool pool;
   private FakeSource source;
   private LateBindingReader reader;
+  private ReadStatistics statistics;
 
   @BeforeEach
   void encodeAnObject() {
@@ -86,7 +87,8 @@ class LateBindingReaderTest {
     io = Executors.newFixedThreadPool(8);
     pool = new DirectBufferPool(64L << 20);
     source = new FakeSource();
-    reader = new LateBindingReader(source, io, pool, new ReadStatistics(), TIMEOUT_MS);
+    statistics = new ReadStatistics();
+    reader = new LateBindingReader(source, io, pool, statistics, TIMEOUT_MS);
   }
 
   @AfterEach
@@ -113,13 +115,12 @@ class LateBindingReaderTest {
     assertTrue(ms < 5_000, "the read waited for the straggler: " + ms + " ms");
     assertTrue(source.slowStarted.await(10, TimeUnit.SECONDS), "the straggler was asked too");
     assertEquals(1, pool.outstanding(), "the straggler holds its buffer while it reads");
-    long discarded = ClientMetrics.READS_DISCARDED.getCount();
-    long stopped = ClientMetrics.READS_STOPPED_EARLY.getCount();
+    long discarded = statistics.discardedReads();
     source.slow.countDown(); // it finishes now, long after the window stopped wanting it
     assertAllBuffersBack();
-    // Read whole and thrown away: counted as discarded, not as stopped part-way.
-    assertEquals(discarded + 1, ClientMetrics.READS_DISCARDED.getCount());
-    assertEquals(stopped, ClientMetrics.READS_STOPPED_EARLY.getCount());
+    // Read whole and thrown away: counted as discarded by this reader (the JVM-wide counter may
+    // also move with reads of other tests' clients still ending).
+    assertEquals(discarded + 1, statistics.discardedReads());
   }
 
   @Test
