@@ -9,8 +9,11 @@ import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
 import alluxio.master.MasterClientContext;
 import alluxio.wire.WorkerInfo;
+import alluxio.wire.WorkerNetAddress;
 import java.io.IOException;
 import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -456,13 +459,26 @@ public final class ProcessCluster implements AutoCloseable {
 
   /** Waits until the master counts exactly {@code n} live workers. */
   public void awaitLiveWorkers(int n, long timeoutMs) throws IOException, TimeoutException {
+    // Each start takes a new port: until the master notices (worker timeout), a killed worker's
+    // old entry still counts as live, and a client may be sent there. Wait until the master lists
+    // n workers that all accept connections.
     await(() -> {
       try (BlockMasterClient client = blockMasterClient()) {
-        return client.getWorkerInfoList().size() == n;
+        List<WorkerInfo> listed = client.getWorkerInfoList();
+        return listed.size() == n && listed.stream().allMatch(w -> accepts(w.getAddress()));
       } catch (IOException e) {
         return false;
       }
-    }, timeoutMs, "the master to count " + n + " live workers");
+    }, timeoutMs, "the master to count " + n + " live workers, none of them a killed one");
+  }
+
+  private static boolean accepts(WorkerNetAddress address) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(address.getHost(), address.getRpcPort()), 1000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**

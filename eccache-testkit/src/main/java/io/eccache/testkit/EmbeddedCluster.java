@@ -5,10 +5,12 @@ import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
 import alluxio.conf.Configuration;
 import alluxio.conf.PropertyKey;
+import alluxio.exception.status.UnavailableException;
 import alluxio.master.AlluxioMasterProcess;
 import alluxio.master.block.BlockMaster;
 import alluxio.master.journal.JournalType;
 import alluxio.network.TieredIdentityFactory;
+import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
 import alluxio.worker.WorkerProcess;
 import io.eccache.coordinator.CoordinatorMaster;
@@ -19,9 +21,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -304,9 +308,30 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   /** Waits until the master counts exactly {@code n} live workers. */
   public void awaitLiveWorkers(int n) throws IOException {
-    await(() -> blockMaster().getWorkerCount() == n, READY_TIMEOUT_MS,
-        "the master to count " + n + " live workers");
+    // Each start takes a new port: until the master notices (worker timeout), a stopped worker's
+    // old entry still counts as live, and a client may be sent there. Wait until the master lists
+    // exactly the running workers' addresses.
+    await(() -> {
+      Set<String> running = new HashSet<>();
+      for (WorkerSlot w : workers) {
+        synchronized (w) {
+          if (w.process != null) {
+            running.add(w.host + ":" + w.process.getRpcAddress().getPort());
+          }
+        }
+      }
+      Set<String> listed = new HashSet<>();
+      try {
+        for (WorkerInfo info : blockMaster().getWorkerInfoList()) {
+          listed.add(info.getAddress().getHost() + ":" + info.getAddress().getRpcPort());
+        }
+      } catch (UnavailableException e) {
+        return false; // the master is not serving yet
+      }
+      return listed.size() == n && running.containsAll(listed);
+    }, READY_TIMEOUT_MS, "the master to count " + n + " live workers, none of them a stopped one");
   }
+
 
   /** The master's BlockMaster, for checks of block locations and live workers. */
   public BlockMaster blockMaster() {
