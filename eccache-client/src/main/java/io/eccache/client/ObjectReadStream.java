@@ -241,7 +241,9 @@ final class ObjectReadStream extends SeekableObjectStream {
 
   private void readUnderStore(InputStream in, byte[] b, int off, int n, long at)
       throws IOException {
-    if (in.readNBytes(b, off, n) < n) {
+    int got = in.readNBytes(b, off, n);
+    context.statistics().addFallbackBytes(got);
+    if (got < n) {
       throw new IOException("the under store's copy of '" + key + "' ended before byte "
           + (at + n) + " of " + size);
     }
@@ -280,6 +282,7 @@ final class ObjectReadStream extends SeekableObjectStream {
     while (position < size) {
       if (fallback != null) {
         int n = fallback.readNBytes(object, (int) position, (int) (size - position));
+        context.statistics().addFallbackBytes(n);
         if (n < size - position) {
           throw new IOException("the under store's copy of '" + key + "' ended at byte "
               + (position + n) + " of " + size);
@@ -327,6 +330,7 @@ final class ObjectReadStream extends SeekableObjectStream {
       int n = fallback.read(b, off, len);
       if (n > 0) {
         position += n;
+        context.statistics().addFallbackBytes(n);
       }
       return n;
     }

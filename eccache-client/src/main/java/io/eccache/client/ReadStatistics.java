@@ -16,6 +16,7 @@ public final class ReadStatistics {
   private final ConcurrentHashMap<String, LongAdder> bytesByWorker = new ConcurrentHashMap<>();
   private final LongAdder decodes = new LongAdder();
   private final LongAdder fallbacks = new LongAdder();
+  private final LongAdder fallbackBytes = new LongAdder();
   private final LongAdder decodeNanos = new LongAdder();
   private final LongAdder encodeNanos = new LongAdder();
   private final LongAdder discarded = new LongAdder();
@@ -76,6 +77,19 @@ public final class ReadStatistics {
     return fallbacks.sum();
   }
 
+  void addFallbackBytes(long bytes) {
+    fallbackBytes.add(bytes);
+  }
+
+  /**
+   * Bytes read from the under store's copy. Alluxio reads them from S3 through a worker it chooses
+   * and does not say which, so they are in no worker's {@link #bytesByWorker()} count, though that
+   * worker sent them.
+   */
+  public long fallbackBytes() {
+    return fallbackBytes.sum();
+  }
+
   /** Reads (windows of a GET) that had to decode a missing data split. */
   public long decodes() {
     return decodes.sum();
@@ -85,6 +99,7 @@ public final class ReadStatistics {
     bytesByWorker.clear();
     decodes.reset();
     fallbacks.reset();
+    fallbackBytes.reset();
     decodeNanos.reset();
     encodeNanos.reset();
     discarded.reset();

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -157,11 +158,14 @@ class EcCacheClientTest {
     cache.readStatistics().reset();
     assertArrayEquals(data, cache.get("external/data.bin"));
     assertEquals(1, cache.readStatistics().fallbacks());
+    assertEquals(data.length, cache.readStatistics().fallbackBytes());
+    assertEquals(Map.of(), cache.readStatistics().bytesByWorker(), "no split was read");
     ObjectStat stat = cache.stat("external/data.bin");
     assertEquals(RedundancyScheme.replicated(2), stat.scheme(),
         "below 1 MB the coordinator stores whole copies");
     assertArrayEquals(data, cache.get("external/data.bin"));
     assertEquals(1, cache.readStatistics().fallbacks(), "the second GET is served by the cache");
+    assertEquals(data.length, cache.readStatistics().fallbackBytes());
   }
 
   @Test
@@ -213,6 +217,7 @@ class EcCacheClientTest {
     // 2 live workers: at most 2 of 4 splits, fewer than k = 3, for every object.
     assertArrayEquals(data, cache.get("fragile"));
     assertEquals(1, cache.readStatistics().fallbacks());
+    assertEquals(data.length, cache.readStatistics().fallbackBytes());
     UnavailableException lost = assertThrows(UnavailableException.class,
         () -> cache.get("cached-only"));
 

@@ -178,6 +178,7 @@ class RangeReadTest {
     cache.readStatistics().reset();
     assertArrayEquals(Arrays.copyOfRange(data, SIZE - 1000, SIZE), cache.get(key, SIZE - 1000, 1000));
     assertEquals(1, cache.readStatistics().fallbacks());
+    assertEquals(1000, cache.readStatistics().fallbackBytes(), "only the range came from S3");
   }
 
   @Test

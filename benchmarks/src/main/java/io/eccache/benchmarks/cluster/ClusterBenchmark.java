@@ -97,6 +97,8 @@ public final class ClusterBenchmark {
     public long decodes;
     public long decodeNanos;
     public long fallbacks;
+    /** Bytes of those fallbacks: sent by workers Alluxio chose, so in no worker's count. */
+    public long fallbackBytes;
     /** Cache bytes over object bytes (1.0 = no redundancy), just before the measured phase. */
     public double memory;
     /** The same just after it: differs from {@link #memory} if redundancy changed meanwhile. */
@@ -580,6 +582,7 @@ public final class ClusterBenchmark {
         r.decodes = e.getValue().readStatistics().decodes();
         r.decodeNanos = e.getValue().readStatistics().decodeNanos();
         r.fallbacks = e.getValue().readStatistics().fallbacks();
+        r.fallbackBytes = e.getValue().readStatistics().fallbackBytes();
       }
     }
   }

@@ -174,6 +174,7 @@ final class ReaderProcess {
         result.setProperty(ns + ".decodes", String.valueOf(st.decodes()));
         result.setProperty(ns + ".decodeNanos", String.valueOf(st.decodeNanos()));
         result.setProperty(ns + ".fallbacks", String.valueOf(st.fallbacks()));
+        result.setProperty(ns + ".fallbackBytes", String.valueOf(st.fallbackBytes()));
         st.bytesByWorker().forEach((host, n) ->
             result.setProperty(ns + ".bytes." + host, String.valueOf(n)));
       }
@@ -201,6 +202,7 @@ final class ReaderProcess {
       s.decodes += Long.parseLong(r.getProperty(ns + ".decodes"));
       s.decodeNanos += Long.parseLong(r.getProperty(ns + ".decodeNanos"));
       s.fallbacks += Long.parseLong(r.getProperty(ns + ".fallbacks"));
+      s.fallbackBytes += Long.parseLong(r.getProperty(ns + ".fallbackBytes"));
       String prefix = ns + ".bytes.";
       for (String name : r.stringPropertyNames()) {
         if (name.startsWith(prefix)) {
