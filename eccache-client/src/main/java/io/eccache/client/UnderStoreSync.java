@@ -3,6 +3,7 @@ package io.eccache.client;
 import alluxio.client.file.FileOutStream;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.UnavailableException;
+import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
@@ -179,9 +180,13 @@ final class UnderStoreSync {
     return ObjectReadStream.cached(context, reader, lookup, 1, ObjectReadStream.NO_COPY);
   }
 
-  /** Options that store an object again as {@code layout} does (defaults if it was tuned). */
+  /**
+   * Options that store an object again as {@code layout} does: a tuned object keeps the redundancy
+   * its popularity earned and stays tuned (the defaults would drop it to the base until the next
+   * retuning pass, or for good while retuning is paused), a fixed one its scheme.
+   */
   static PutOptions sameShape(Layout layout) {
-    return layout.getTuned() ? PutOptions.defaults()
-        : PutOptions.scheme(SchemeProtos.of(layout));
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    return layout.getTuned() ? PutOptions.tuned(scheme) : PutOptions.scheme(scheme);
   }
 }

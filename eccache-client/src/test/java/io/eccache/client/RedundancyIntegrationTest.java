@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import alluxio.AlluxioURI;
 import io.eccache.common.MasterKeys;
+import io.eccache.common.ObjectPaths;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
@@ -263,6 +265,38 @@ class RedundancyIntegrationTest {
     }
     assertEquals(0, cache.readStatistics().fallbacks(), "nothing came from S3: "
         + Arrays.toString(ecKeys.toArray()));
+  }
+
+  @Test
+  void aLostTunedObjectComesBackFromS3WithTheRedundancyItEarned() throws Exception {
+    String key = "sp/o2";
+    byte[] data = objects.get(key);
+    cache.put(key, data, PutOptions.defaults().writeMode(WriteMode.THROUGH));
+    try (Load load = new Load(List.of(key))) {
+      converge(key + " is partitioned", load, () -> stat(key).scheme().dataSplits() > 2);
+    }
+    RedundancyScheme earned = stat(key).scheme();
+    // SP-Cache has no redundancy: one partition's worker gone and the GET reads S3's copy, then
+    // stores the object again.
+    String dir = new ObjectPaths("/.eccache").objectDirectory(key);
+    String write = cluster.fileSystem().listStatus(new AlluxioURI(dir)).get(0).getPath();
+    alluxio.client.file.URIStatus split =
+        cluster.fileSystem().listStatus(new AlluxioURI(write)).get(0);
+    cluster.stopWorker(cluster.workerIndex(split.getFileBlockInfos().get(0).getBlockInfo()
+        .getLocations().get(0).getWorkerAddress().getHost()));
+    cluster.awaitLiveWorkers(WORKERS - 1);
+    cache.readStatistics().reset();
+    assertArrayEquals(data, cache.get(key));
+    assertEquals(1, cache.readStatistics().fallbacks());
+    ObjectStat again = stat(key);
+    // Not SP-Cache's one partition of a new write: the partitions its popularity earned, as many
+    // as the live workers hold.
+    assertEquals(earned.withRedundancy(Math.min(earned.redundancy(), WORKERS - 1)),
+        again.scheme(), again.toString());
+    assertTrue(again.tuned(), "still tuned: " + again);
+    assertEquals(again.scheme().splits(), again.liveSplits(), again.toString());
+    assertArrayEquals(data, cache.get(key));
+    assertEquals(1, cache.readStatistics().fallbacks(), "the second GET is served by the cache");
   }
 
   private static int parities(String key) {

@@ -119,8 +119,14 @@ final class WriteSessions {
     SchemeChooser.Choice choice = chooser.choose(key, request.getObjectSize(), asked,
         request.getTuned());
     RedundancyScheme scheme = choice.scheme;
-    int n = scheme.splits();
     List<WorkerInfo> live = blockMaster.getWorkerInfoList();
+    int excess = scheme.splits() - live.size();
+    if (choice.tuned && excess > 0 && scheme.redundancy() - excess >= 1) {
+      // A tuned scheme is the coordinator's own choice (a lost object stored again as it was):
+      // with workers gone it keeps what fits rather than failing; retuning restores the rest.
+      scheme = scheme.withRedundancy(scheme.redundancy() - excess);
+    }
+    int n = scheme.splits();
     if (n > live.size()) {
       throw new FailedPreconditionException(scheme.describe() + " has " + n + " splits, which need"
           + " as many distinct workers, but only " + live.size() + " are live: choose a scheme"

@@ -40,6 +40,8 @@ final class BenchCommand implements Callable<Integer> {
   static final int DEFAULT_WORKERS = 12;
   /** Per-worker link cap of the default run, Mbit/s. */
   static final int DEFAULT_WORKER_MBIT = 200;
+  /** Memory budget of the tuned schemes beyond one copy: the paper's 15%. */
+  static final double DEFAULT_BUDGET = 0.15;
 
   @Option(names = "--profile", description = "quick (~15 min on 2 cores) or full (default "
       + "${DEFAULT-VALUE}).")
@@ -48,13 +50,6 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--scenario", description = "Scenarios to run (default: all): "
       + "skew, background, failure, size, k, delta, writes, spcache.")
   List<String> scenarios = new ArrayList<>();
-
-  @Option(names = "--workers", description = "Alluxio workers (default ${DEFAULT-VALUE}).")
-  int workers = DEFAULT_WORKERS;
-
-  @Option(names = "--worker-mbit", description = "Cap on each worker's link in Mbit/s "
-      + "(default ${DEFAULT-VALUE}); needs root, else the run is unshaped and says so.")
-  int workerMbit = DEFAULT_WORKER_MBIT;
 
   @Option(names = "--out", description = "Results directory (default ${DEFAULT-VALUE}).")
   Path out = Paths.get("benchmarks", "results");
@@ -79,43 +74,7 @@ final class BenchCommand implements Callable<Integer> {
       + "tiny).")
   Integer repeats;
 
-  @Option(names = "--zipf", description = "Zipf exponent of popularity (overrides the scenario's).")
-  Double zipf;
-
-  @Option(names = "--object-mib", description = "Object size in MiB (overrides every run's, the "
-      + "swept value included).")
-  Double objectMib;
-
-  @Option(names = "--objects", description = "Objects per scheme (overrides the scenario's).")
-  Integer objects;
-
-  @Option(names = "--requests", description = "Measured GETs per scheme (overrides).")
-  Integer requests;
-
-  @Option(names = "--learning", description = "GETs per scheme in the learning pass (overrides).")
-  Integer learning;
-
-  @Option(names = "--clients", description = "Closed-loop readers per scheme (overrides).")
-  Integer clients;
-
-  @Option(names = "--seed", description = "Seed of the first repeat; repeat i uses seed + i "
-      + "(overrides).")
-  Long seed;
-
-  @Option(names = {"-k", "--k"}, description = "Data splits: the cluster's default k for tuned "
-      + "runs and the k of fixed codes (overrides).")
-  Integer k;
-
-  @Option(names = {"-r", "--r"}, description = "Parity splits: the cluster's base r for tuned "
-      + "runs and the r of fixed codes (overrides).")
-  Integer r;
-
-  @Option(names = "--delta", description = "Extra splits read per GET (overrides).")
-  Integer delta;
-
-  @Option(names = "--budget", description = "Memory overhead budget of the tuned schemes, e.g. "
-      + "0.15 for 15% (default ${DEFAULT-VALUE}).")
-  double budget = 0.15;
+  @Mixin WorkloadOptions workload;
 
   @Mixin ClusterOptions cluster;
 
@@ -133,7 +92,10 @@ final class BenchCommand implements Callable<Integer> {
     BenchSettings.MeasureMode measureMode = parse(BenchSettings.MeasureMode.class, mode, "--mode");
     BenchSettings.AllocationSource source =
         parse(BenchSettings.AllocationSource.class, allocation, "--allocation");
-    checkKnobs();
+    workload.check();
+    if (repeats != null && repeats < 1) {
+      throw new IllegalArgumentException("--repeats must be at least 1, got " + repeats);
+    }
     List<Scenario> chosen = new ArrayList<>();
     for (Scenario s : Scenario.all(profile)) {
       if (scenarios.isEmpty() || scenarios.contains(s.name)) {
@@ -144,7 +106,7 @@ final class BenchCommand implements Callable<Integer> {
           run.allocation = source;
           override(run);
         }
-        String knobs = knobs();
+        String knobs = workload.describeWorkload();
         if (!knobs.isEmpty() && s.sweep.isEmpty()) {
           // A one-run scenario's label names its workload ("zipf 0.9"): say it was overridden.
           Map<String, BenchSettings> relabelled = new LinkedHashMap<>();
@@ -167,6 +129,8 @@ final class BenchCommand implements Callable<Integer> {
         largest = Math.max(largest, b.objects * b.objectBytes * b.schemes.size());
       }
     }
+    int workers = workers();
+    double workerMbit = workerMbit();
     long perWorker = Math.max(256L << 20, 3 * largest / workers);
     progress.printf("eccache bench (%s): starting %d workers...%n", profile, workers);
     try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
@@ -177,10 +141,10 @@ final class BenchCommand implements Callable<Integer> {
         // the measured phase, so the redundancy measured is the redundancy allocated.
         .property(MasterKeys.POPULARITY_PERIOD, PinnedRetuning.PERIOD.toMillis() + "ms")
         .property(MasterKeys.RETUNE_INTERVAL, "0")
-        .property(MasterKeys.PARTITION_SERVER_BANDWIDTH, (workerMbit / 8) + "MB")
-        .property(MasterKeys.MEMORY_OVERHEAD, budget)
-        .property(MasterKeys.DEFAULT_K, k != null ? k : 10)
-        .property(MasterKeys.DEFAULT_R, r != null ? r : 1)
+        .property(MasterKeys.PARTITION_SERVER_BANDWIDTH, (long) (workerMbit / 8) + "MB")
+        .property(MasterKeys.MEMORY_OVERHEAD, WorkloadOptions.or(workload.budget, DEFAULT_BUDGET))
+        .property(MasterKeys.DEFAULT_K, WorkloadOptions.or(workload.k, 10))
+        .property(MasterKeys.DEFAULT_R, WorkloadOptions.or(workload.r, 1))
         .property(ClientKeys.IO_THREADS, ioThreads(chosen))
         .start();
         LoopbackShaper shaper = shape(embedded)) {
@@ -191,7 +155,8 @@ final class BenchCommand implements Callable<Integer> {
       runAll(chosen, new ClusterBenchmark(BenchCluster.of(embedded), shaper,
           line -> progress.print("\r" + line + "        "), tiny ? 2 : 6,
           new PinnedRetuning(embedded.coordinator())), workers,
-          shaper == null ? "unshaped" : workerMbit + " Mbit/s per worker");
+          shaper == null ? "unshaped"
+              : String.format(java.util.Locale.ROOT, "%.0f Mbit/s per worker", workerMbit));
     }
     return ExitCodes.OK;
   }
@@ -204,82 +169,34 @@ final class BenchCommand implements Callable<Integer> {
     int most = 32;
     for (Scenario s : chosen) {
       for (BenchSettings b : s.runs.values()) {
-        int kEff = b.tuned ? (k != null ? k : 10) : b.k;
+        int kEff = b.tuned ? WorkloadOptions.or(workload.k, 10) : b.k;
         most = Math.max(most, b.clients * (kEff + b.delta));
       }
     }
     return most;
   }
 
-  private void checkKnobs() {
-    if (zipf != null && !(zipf >= 0)) {
-      throw new IllegalArgumentException("--zipf must not be negative, got " + zipf);
-    }
-    if (objectMib != null && !(objectMib > 0 && objectMib * (1 << 20) < Integer.MAX_VALUE)) {
-      throw new IllegalArgumentException("--object-mib must be in (0, 2048), got " + objectMib);
-    }
-    for (Object[] positive : new Object[][] {{"--objects", objects}, {"--requests", requests},
-        {"--learning", learning}, {"--clients", clients}, {"-k", k}, {"--repeats", repeats}}) {
-      if (positive[1] != null && (Integer) positive[1] < 1) {
-        throw new IllegalArgumentException(positive[0] + " must be at least 1, got "
-            + positive[1]);
-      }
-    }
-    if ((r != null && r < 0) || (delta != null && delta < 0)) {
-      throw new IllegalArgumentException("-r and --delta must not be negative, got " + r + ", "
-          + delta);
-    }
-    if (!(budget >= 0)) {
-      throw new IllegalArgumentException("--budget must not be negative, got " + budget);
-    }
+  private int workers() {
+    return WorkloadOptions.or(workload.workers, DEFAULT_WORKERS);
   }
 
-  /** The workload knobs given, as typed ("--zipf 1.1 -k 4"); "" when none. */
-  private String knobs() {
-    StringBuilder sb = new StringBuilder();
-    Object[][] given = {{"--zipf", zipf}, {"--object-mib", objectMib}, {"--objects", objects},
-        {"--requests", requests}, {"--learning", learning}, {"--clients", clients},
-        {"--seed", seed}, {"-k", k}, {"-r", r}, {"--delta", delta}};
-    for (Object[] knob : given) {
-      if (knob[1] != null) {
-        sb.append(sb.length() == 0 ? "" : " ").append(knob[0]).append(' ').append(knob[1]);
-      }
-    }
-    return sb.toString();
+  private double workerMbit() {
+    return WorkloadOptions.or(workload.workerMbit, (double) DEFAULT_WORKER_MBIT);
   }
 
   /** The workload knobs given on the command line, over the scenario's settings. */
   private void override(BenchSettings run) {
-    if (zipf != null) {
-      run.zipf = zipf;
-    }
-    if (objectMib != null) {
-      run.objectBytes = Math.round(objectMib * (1 << 20));
-    }
-    if (objects != null) {
-      run.objects = objects;
-    }
-    if (requests != null) {
-      run.requests = requests;
-    }
-    if (learning != null) {
-      run.learning = learning;
-    }
-    if (clients != null) {
-      run.clients = clients;
-    }
-    if (seed != null) {
-      run.seed = seed;
-    }
-    if (k != null) {
-      run.k = k;
-    }
-    if (r != null) {
-      run.r = r;
-    }
-    if (delta != null) {
-      run.delta = delta;
-    }
+    WorkloadOptions w = workload;
+    run.zipf = WorkloadOptions.or(w.zipf, run.zipf);
+    run.objectBytes = w.objectMib == null ? run.objectBytes : Math.round(w.objectMib * (1 << 20));
+    run.objects = WorkloadOptions.or(w.objects, run.objects);
+    run.requests = WorkloadOptions.or(w.requests, run.requests);
+    run.learning = WorkloadOptions.or(w.learning, run.learning);
+    run.clients = WorkloadOptions.or(w.clients, run.clients);
+    run.seed = WorkloadOptions.or(w.seed, run.seed);
+    run.k = WorkloadOptions.or(w.k, run.k);
+    run.r = WorkloadOptions.or(w.r, run.r);
+    run.delta = WorkloadOptions.or(w.delta, run.delta);
   }
 
   private static <E extends Enum<E>> E parse(Class<E> type, String text, String option) {
@@ -291,17 +208,6 @@ final class BenchCommand implements Callable<Integer> {
     throw new IllegalArgumentException(option + " must be one of "
         + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(java.util.Locale.ROOT)
         + ", got '" + text + "'");
-  }
-
-  /** The command as typed, for the summaries' stamp. */
-  private String commandLine() {
-    List<String> args = spec.commandLine().getParseResult().originalArgs();
-    // The original arguments include the subcommand's name.
-    StringBuilder sb = new StringBuilder("bin/eccache-bench");
-    for (String a : args) {
-      sb.append(' ').append(a.matches("[A-Za-z0-9_./:=,+-]+") ? a : "'" + a + "'");
-    }
-    return sb.toString();
   }
 
   /**
@@ -338,7 +244,7 @@ final class BenchCommand implements Callable<Integer> {
 
   private void runAll(List<Scenario> chosen, ClusterBenchmark bench, int workerCount,
       String conditions) throws Exception {
-    RunStamp stamp = RunStamp.capture(Paths.get("."), commandLine());
+    RunStamp stamp = RunStamp.capture(Paths.get("."), TypedCommand.of(spec, "bench"));
     int times = repeats != null ? repeats : tiny ? 1 : "full".equals(profile) ? 5 : 3;
     for (Scenario scenario : chosen) {
       progress.printf("%n== %s (%s)%n", scenario.name, scenario.figure);
@@ -367,7 +273,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     Map<String, Integer> caps = new LinkedHashMap<>();
     for (int i = 0; i < cluster.workerCount(); i++) {
-      caps.put(cluster.workerHost(i), workerMbit * 1000);
+      caps.put(cluster.workerHost(i), (int) Math.round(workerMbit() * 1000));
     }
     return LoopbackShaper.limitEach(caps);
   }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -53,54 +54,16 @@ final class SimCommand implements Callable<Integer> {
       + " the median with the min-max.")
   Integer repeats;
 
-  @Option(names = "--zipf", description = "Zipf exponent of popularity.")
-  Double zipf;
-
-  @Option(names = "--object-mb", description = "Object size, MiB.")
-  Double objectMb;
-
-  @Option(names = "--objects", description = "Distinct objects.")
-  Integer objects;
-
-  @Option(names = "--requests", description = "Measured requests per seed.")
-  Integer requests;
-
-  @Option(names = "--clients", description = "Closed-loop clients (per scheme in alone mode).")
-  Integer clients;
-
-  @Option(names = "--seed", description = "Seed of the first repeat; repeat i uses seed + i.")
-  Long seed;
-
-  @Option(names = "--workers", description = "Cache servers.")
-  Integer workers;
-
-  @Option(names = "--link-mbit", description = "Each server's link, Mbit/s.")
-  Double linkMbit;
-
-  @Option(names = "-k", description = "EC data splits.")
-  Integer k;
-
-  @Option(names = "-r", description = "EC parities every object gets (the base r).")
-  Integer r;
-
-  @Option(names = "--delta", description = "EC extra reads Δ.")
-  Integer delta;
-
-  @Option(names = "--overhead", description = "Memory budget beyond one copy, as a fraction (0.15), for"
-      + " EC's extra parities and SR's extra copies.")
-  Double overhead;
+  @Mixin WorkloadOptions workload;
 
   @Option(names = "--popularity", description = "What the allocation is planned from: learned (default:"
       + " counts of a learning pass, as the cluster benchmark) or zipf (the exact probabilities).")
   String popularity;
 
-  @Option(names = "--learning", description = "Requests of the learning pass (default: warm-up plus"
-      + " measured requests).")
-  Integer learning;
-
   @Option(names = "--late-binding", description = "What EC's Δ extra splits do once the k-th arrives:"
-      + " whole (default: read to the end, the paper's Δ/k), slice (stop at the end of the current"
-      + " --slice-kib slice, as the client checks) or instant (cancelled at once; ideal, not the client).")
+      + " slice (default, what the client does: stop at the end of the current --slice-kib slice, so a"
+      + " split no larger than a slice is read whole), whole (read to the end, the paper's Δ/k) or"
+      + " instant (cancelled at once; ideal, not the client).")
   String lateBinding;
 
   @Option(names = "--slice-kib", description = "Slice of --late-binding slice, KiB (the client's: 1024).")
@@ -136,7 +99,7 @@ final class SimCommand implements Callable<Integer> {
     SimKnobs knobs = knobs();
     SimMode chosenMode = mode == null ? null : parse(SimMode.class, "--mode", mode);
     SimMode presetMode = chosenMode == null ? SimMode.ALONE : chosenMode;
-    LateBinding binding = lateBinding == null ? LateBinding.WHOLE
+    LateBinding binding = lateBinding == null ? LateBinding.SLICE
         : parse(LateBinding.class, "--late-binding", lateBinding);
     // Fails on bad knobs before anything runs.
     for (String name : chosen) {
@@ -152,12 +115,13 @@ final class SimCommand implements Callable<Integer> {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("mode", chosenMode == null ? "the measured run's" : chosenMode.label());
         settings.put("placements", String.valueOf(tiny ? Math.min(placements, 3) : placements));
-        settings.put("workers", String.valueOf(workers != null ? workers : BenchCommand.DEFAULT_WORKERS));
-        settings.put("link-mbit", String.valueOf(linkMbit != null ? linkMbit
-            : BenchCommand.DEFAULT_WORKER_MBIT));
+        int workers = WorkloadOptions.or(workload.workers, BenchCommand.DEFAULT_WORKERS);
+        double workerMbit = WorkloadOptions.or(workload.workerMbit,
+            (double) BenchCommand.DEFAULT_WORKER_MBIT);
+        settings.put("workers", String.valueOf(workers));
+        settings.put("worker-mbit", String.valueOf(workerMbit));
         settings.put("late-binding", binding.name().toLowerCase(Locale.ROOT));
-        summary = new BenchmarkValidation(workers != null ? workers : BenchCommand.DEFAULT_WORKERS,
-            linkMbit != null ? linkMbit : BenchCommand.DEFAULT_WORKER_MBIT,
+        summary = new BenchmarkValidation(workers, workerMbit,
             tiny ? Math.min(placements, 3) : placements, tiny, chosenMode, binding)
             .write(out.resolve(name), measured, stamp(), settings, progress::println);
       } else {
@@ -194,21 +158,22 @@ final class SimCommand implements Callable<Integer> {
   }
 
   private SimKnobs knobs() {
+    workload.check();
     SimKnobs knobs = new SimKnobs();
-    knobs.zipf = zipf;
-    knobs.objectMb = objectMb;
-    knobs.objects = objects;
-    knobs.requests = requests;
-    knobs.clients = clients;
-    knobs.seed = seed;
-    knobs.workers = workers;
-    knobs.linkMbit = linkMbit;
-    knobs.k = k;
-    knobs.r = r;
-    knobs.delta = delta;
-    knobs.overhead = overhead;
+    knobs.zipf = workload.zipf;
+    knobs.objectMib = workload.objectMib;
+    knobs.objects = workload.objects;
+    knobs.requests = workload.requests;
+    knobs.clients = workload.clients;
+    knobs.seed = workload.seed;
+    knobs.workers = workload.workers;
+    knobs.workerMbit = workload.workerMbit;
+    knobs.k = workload.k;
+    knobs.r = workload.r;
+    knobs.delta = workload.delta;
+    knobs.budget = workload.budget;
     knobs.popularity = popularity == null ? null : parse(PopularityInput.class, "--popularity", popularity);
-    knobs.learning = learning;
+    knobs.learning = workload.learning;
     knobs.lateBinding = lateBinding == null ? null : parse(LateBinding.class, "--late-binding", lateBinding);
     knobs.sliceKib = sliceKib;
     return knobs;
@@ -227,14 +192,6 @@ final class SimCommand implements Callable<Integer> {
   }
 
   private RunStamp stamp() {
-    List<String> args = spec == null ? List.of() : spec.commandLine().getParseResult().originalArgs();
-    // The parse result holds the whole command line, the subcommand's name included.
-    int self = args.indexOf(spec == null ? "sim" : spec.name());
-    StringBuilder command = new StringBuilder("bin/eccache-bench sim");
-    for (String a : args.subList(self + 1, args.size())) {
-      boolean plain = !a.isEmpty() && a.matches("[A-Za-z0-9_./:=,+@%-]+");
-      command.append(' ').append(plain ? a : "'" + a.replace("'", "'\\''") + "'");
-    }
-    return RunStamp.capture(Paths.get("").toAbsolutePath(), command.toString());
+    return RunStamp.capture(Paths.get("").toAbsolutePath(), TypedCommand.of(spec, "sim"));
   }
 }

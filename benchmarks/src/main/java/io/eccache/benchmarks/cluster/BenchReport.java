@@ -29,7 +29,8 @@ import org.HdrHistogram.Histogram;
 /**
  * Writes one scenario's results into its directory: {@code raw.csv} (one row per run, repeat and
  * scheme), {@code workers.csv} (bytes per worker from the client and from the kernel's tc
- * counters), {@code summary.md} and {@code summary.json} (the paper's numbers beside ours, each
+ * counters), {@code units.csv} (each object's units during the phase, which the simulator's
+ * validation pins), {@code summary.md} and {@code summary.json} (the paper's numbers beside ours, each
  * number the median over the repeats with its range, stamped with commit, command and settings,
  * and flags for anything that makes a run doubtful) and PNG plots.
  */
@@ -78,7 +79,9 @@ public final class BenchReport {
         flags.add(String.format(Locale.ROOT, "%s redundancy changed during the phase: memory"
             + " %.3fx before, %.3fx after; %d units dropped, %d added; %d objects rewritten",
             r.scheme.label(), r.memory, r.memoryAfter, r.unitsDropped, r.unitsAdded,
-            r.rewritten));
+            r.rewritten) + (r.changed.isEmpty() ? "" : " (" + String.join(", ",
+                r.changed.subList(0, Math.min(5, r.changed.size())))
+                + (r.changed.size() > 5 ? ", ..." : "") + ")"));
       }
       if (r.unsettled > 0) {
         flags.add(r.scheme.label() + ": " + r.unsettled + " objects not at their target"
@@ -183,7 +186,10 @@ public final class BenchReport {
         "cpu_share",
         "tc_client_ratio", "flagged", "network", "commit");
         CsvWriter perWorker = new CsvWriter(dir.resolve("workers.csv"), "run", "repeat",
-            "worker", "scheme", "client_bytes", "tc_bytes_all_schemes")) {
+            "worker", "scheme", "client_bytes", "tc_bytes_all_schemes");
+        // What the simulator's validation pins: each object's units during each repeat's phase.
+        CsvWriter units = new CsvWriter(dir.resolve("units.csv"), "run", "repeat", "seed",
+            "scheme", "object", "units")) {
       for (Map.Entry<String, List<ClusterBenchmark.Outcome>> e : outcomes.entrySet()) {
         String label = e.getKey();
         List<ClusterBenchmark.Outcome> reps = e.getValue();
@@ -233,6 +239,10 @@ public final class BenchReport {
                 r.decodeNanos / 1e6, r.fallbacks, r.fallbackBytes, r.unitsDropped, r.unitsAdded, r.rewritten,
                 o.seconds, o.cpuShare, o.shaped ? ratio : null, !f.isEmpty(), network,
                 stamp.commit());
+            for (int object = 0; object < r.unitsByObject.length; object++) {
+              units.row(label, rep + 1, o.settings.seed, r.scheme.label(), object,
+                  r.unitsByObject[object]);
+            }
             for (Map.Entry<String, Long> w : r.bytesByWorker.entrySet()) {
               perWorker.row(label, rep + 1, w.getKey(), r.scheme.label(), w.getValue(),
                   o.shaperBytesByWorker.getOrDefault(w.getKey(), 0L));

@@ -116,6 +116,10 @@ public final class ClusterBenchmark {
     public int unsettled;
     /** The hottest objects before measuring: "#rank popularity share, units (target)". */
     public List<String> hottest = new ArrayList<>();
+    /** Objects whose units changed during the phase: "#object before -> after". */
+    public List<String> changed = new ArrayList<>();
+    /** The units (parities, copies, partitions) each object held as the phase began, by index. */
+    public int[] unitsByObject = new int[0];
     /** Whether the hottest object held at least as many units as any other (tuned schemes). */
     public boolean hottestHoldsMost = true;
     /** When this scheme's first measured request was issued (System.nanoTime()). */
@@ -281,6 +285,9 @@ public final class ClusterBenchmark {
           int change = units(now.scheme()) - units(e.getValue().scheme());
           r.unitsAdded += Math.max(0, change);
           r.unitsDropped += Math.max(0, -change);
+          if (change != 0) {
+            r.changed.add("#" + e.getKey() + " " + e.getValue().scheme() + " -> " + now.scheme());
+          }
         }
       }
       for (ComparedScheme ns : s.schemes) {
@@ -343,6 +350,9 @@ public final class ClusterBenchmark {
     byPopularity.sort((a, b) -> Double.compare(b.getValue().popularity(),
         a.getValue().popularity()));
     int most = stats.values().stream().mapToInt(st -> units(st.scheme())).max().orElse(0);
+    r.unitsByObject = new int[stats.keySet().stream().mapToInt(Integer::intValue).max()
+        .orElse(-1) + 1];
+    stats.forEach((object, st) -> r.unitsByObject[object] = units(st.scheme()));
     for (ObjectStat st : stats.values()) {
       r.unsettled += awaitsChange(st) ? 1 : 0;
     }

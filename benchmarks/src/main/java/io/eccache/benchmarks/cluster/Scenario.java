@@ -122,6 +122,12 @@ public final class Scenario {
     return all;
   }
 
+  /** A scenario of one run labelled {@code label}, for commands other than bench (the demo). */
+  public static Scenario single(String name, String figure, String paper, String label,
+      BenchSettings settings) {
+    return new Scenario(name, figure, paper, "", one(label, settings));
+  }
+
   private static Map<String, BenchSettings> one(String label, BenchSettings s) {
     Map<String, BenchSettings> m = new LinkedHashMap<>();
     m.put(label, s);

@@ -140,8 +140,8 @@ public final class BenchmarkValidation {
     SimMode other = mode == SimMode.ALONE ? SimMode.INTERLEAVED : SimMode.ALONE;
     Map<String, List<Map<String, String>>> measured = byScheme(rows, measuredMode);
     Path unitsCsv = measuredCsv.resolveSibling("units.csv");
-    Map<ComparedScheme, int[]> pinned = found && Files.exists(unitsCsv) ? readUnits(unitsCsv, bench.objects)
-        : Map.of();
+    Map<Long, Map<ComparedScheme, int[]>> pinned = found && Files.exists(unitsCsv)
+        ? readUnits(unitsCsv, bench.objects) : Map.of();
     long[] workloads = workloadSeeds(measured, bench.seed);
 
     List<Map<ComparedScheme, SimulationResult>> main = new ArrayList<>();
@@ -151,7 +151,8 @@ public final class BenchmarkValidation {
         "extra_bytes", "served_bytes")) {
       for (long seed = 1; seed <= placements; seed++) {
         // Placements take turns over the measured repeats' workloads, so each is replayed alike.
-        SimulationConfig config = config(workloads[(int) ((seed - 1) % workloads.length)], seed, pinned);
+        long workload = workloads[(int) ((seed - 1) % workloads.length)];
+        SimulationConfig config = config(workload, seed, unitsOf(pinned, workload));
         Map<ComparedScheme, SimulationResult> same = Simulator.simulate(config, SCHEMES, mode);
         Map<ComparedScheme, SimulationResult> different = Simulator.simulate(config, SCHEMES, other);
         main.add(same);
@@ -179,7 +180,7 @@ public final class BenchmarkValidation {
               100.0 * Arrays.stream(values).filter(v -> v <= real).count() / values.length),
           Spread.of(values(contrast, metric.value)).median());
     }
-    SimulationConfig config = config(workloads[0], 1, pinned);
+    SimulationConfig config = config(workloads[0], 1, unitsOf(pinned, workloads[0]));
     String likeWithLike = !found ? "" : mode == measuredMode ? "Simulated in the measured run's mode (**"
         + mode.label() + "**)." : "**Not like with like:** the measured run is " + measuredMode.label()
         + ", the simulation " + mode.label() + " (`--mode`).";
@@ -197,7 +198,8 @@ public final class BenchmarkValidation {
         + (pinned.isEmpty() ? "Allocation: planned by the coordinator's planner from the object counts of the"
             + " benchmark's " + bench.learning + "-request learning pass (no `units.csv` beside the"
             + " measured run, so not its actual units)."
-            : "Allocation: pinned to the units per object the measured run held (`" + unitsCsv + "`).")
+            : "Allocation: pinned to the units per object the measured run held (`" + unitsCsv + "`"
+                + (pinned.containsKey(EVERY_REPEAT) ? "" : ", each repeat's own") + ").")
         + " " + placements + " random placements (the measured run is one placement, and with "
         + bench.objects + " objects on " + workers + " workers placement decides much of λ).\n\n"
         + table + "\n"
@@ -373,13 +375,25 @@ public final class BenchmarkValidation {
     return byScheme;
   }
 
+  /** The key of {@link #readUnits}'s map for a {@code units.csv} without a seed column. */
+  static final long EVERY_REPEAT = Long.MIN_VALUE;
+
+  /** The units to pin for the repeat drawn from {@code workloadSeed}; empty when none are known. */
+  private static Map<ComparedScheme, int[]> unitsOf(Map<Long, Map<ComparedScheme, int[]>> pinned,
+      long workloadSeed) {
+    Map<ComparedScheme, int[]> own = pinned.get(workloadSeed);
+    return own != null ? own : pinned.getOrDefault(EVERY_REPEAT, Map.of());
+  }
+
   /**
-   * Reads {@code units.csv}: per scheme label, per object index, the units it held.
+   * Reads {@code units.csv}: per repeat's seed (its {@code seed} column; {@link #EVERY_REPEAT} when
+   * it has none), per scheme label, per object index, the units it held.
    *
    * @throws IllegalArgumentException if a row is malformed or a scheme misses an object
    */
-  static Map<ComparedScheme, int[]> readUnits(Path csv, int objects) throws IOException {
-    Map<ComparedScheme, int[]> units = new EnumMap<>(ComparedScheme.class);
+  static Map<Long, Map<ComparedScheme, int[]>> readUnits(Path csv, int objects)
+      throws IOException {
+    Map<Long, Map<ComparedScheme, int[]>> units = new java.util.TreeMap<>();
     for (Map<String, String> row : readCsv(csv)) {
       ComparedScheme scheme = null;
       for (ComparedScheme s : SCHEMES) {
@@ -390,30 +404,35 @@ public final class BenchmarkValidation {
       if (scheme == null) {
         continue; // a scheme the simulator does not compare here
       }
+      long seed;
       int object;
       int value;
       try {
+        seed = row.containsKey("seed") ? Long.parseLong(row.get("seed")) : EVERY_REPEAT;
         object = Integer.parseInt(row.get("object"));
         value = Integer.parseInt(row.get("units"));
       } catch (NumberFormatException | NullPointerException e) {
-        throw new IllegalArgumentException(csv + ": row " + row + " needs integer object and units", e);
+        throw new IllegalArgumentException(csv + ": row " + row + " needs integer seed (if any),"
+            + " object and units", e);
       }
       if (object < 0 || object >= objects) {
         throw new IllegalArgumentException(csv + ": object " + object + " is not in [0, " + objects + ")");
       }
-      units.computeIfAbsent(scheme, s -> {
-        int[] a = new int[objects];
-        Arrays.fill(a, -1);
-        return a;
-      })[object] = value;
+      units.computeIfAbsent(seed, s -> new EnumMap<>(ComparedScheme.class))
+          .computeIfAbsent(scheme, s -> {
+            int[] a = new int[objects];
+            Arrays.fill(a, -1);
+            return a;
+          })[object] = value;
     }
-    units.forEach((scheme, a) -> {
+    units.forEach((seed, bySchemes) -> bySchemes.forEach((scheme, a) -> {
       for (int i = 0; i < a.length; i++) {
         if (a[i] < 0) {
-          throw new IllegalArgumentException(csv + ": " + scheme.label() + " has no units for object " + i);
+          throw new IllegalArgumentException(csv + ": " + scheme.label() + " has no units for object "
+              + i + (seed == EVERY_REPEAT ? "" : " in the repeat of seed " + seed));
         }
       }
-    });
+    }));
     return units;
   }
 

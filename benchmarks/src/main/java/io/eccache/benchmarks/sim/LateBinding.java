@@ -10,13 +10,14 @@ package io.eccache.benchmarks.sim;
  */
 public enum LateBinding {
   /**
-   * The paper's model, the default: every extra split is read to its end, using its link's bandwidth
-   * after the read has completed; extra bytes are Δ/k.
+   * The paper's model: every extra split is read to its end, using its link's bandwidth after the read
+   * has completed; extra bytes are Δ/k.
    */
   WHOLE,
   /**
-   * The client's model for splits larger than a slice: an extra split stops at the end of the slice it
-   * is in when the k-th split arrives (see {@link SimulationConfig#cancelSliceBytes()}).
+   * The client's model, the default: an extra split stops at the end of the slice it is in when the
+   * k-th split arrives (see {@link SimulationConfig#cancelSliceBytes()}); a split no larger than a
+   * slice is read whole, as in {@link #WHOLE}.
    */
   SLICE,
   /**

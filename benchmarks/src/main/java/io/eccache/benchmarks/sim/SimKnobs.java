@@ -14,7 +14,7 @@ public final class SimKnobs {
   /** Zipf exponent of object popularity. */
   public Double zipf;
   /** Object size, MiB (may be fractional). */
-  public Double objectMb;
+  public Double objectMib;
   /** Distinct objects. */
   public Integer objects;
   /** Measured requests (per repeat). */
@@ -26,7 +26,7 @@ public final class SimKnobs {
   /** Cache servers (workers). */
   public Integer workers;
   /** Each server's link, Mbit/s. */
-  public Double linkMbit;
+  public Double workerMbit;
   /** EC data splits. */
   public Integer k;
   /** EC parities every object gets (the base r). */
@@ -34,7 +34,7 @@ public final class SimKnobs {
   /** EC extra reads. */
   public Integer delta;
   /** Memory budget beyond one copy, as a fraction (0.15). */
-  public Double overhead;
+  public Double budget;
   /** Where the allocation's popularity comes from. */
   public PopularityInput popularity;
   /** Requests of the learning pass. */
@@ -54,8 +54,8 @@ public final class SimKnobs {
     if (zipf != null) {
       b.zipfExponent(zipf);
     }
-    if (objectMb != null) {
-      b.objectSizeBytes(Math.round(objectMb * SimulationConfig.MB));
+    if (objectMib != null) {
+      b.objectSizeBytes(Math.round(objectMib * SimulationConfig.MB));
     }
     if (objects != null) {
       b.objects(objects);
@@ -69,8 +69,8 @@ public final class SimKnobs {
     if (workers != null) {
       b.servers(workers);
     }
-    if (linkMbit != null) {
-      b.serverBandwidthBytesPerSec(linkMbit * 1e6 / 8);
+    if (workerMbit != null) {
+      b.serverBandwidthBytesPerSec(workerMbit * 1e6 / 8);
     }
     if (k != null) {
       b.k(k);
@@ -81,8 +81,8 @@ public final class SimKnobs {
     if (delta != null) {
       b.delta(delta);
     }
-    if (overhead != null) {
-      b.memoryOverhead(overhead);
+    if (budget != null) {
+      b.memoryOverhead(budget);
     }
     if (popularity != null) {
       b.popularityInput(popularity);
@@ -117,17 +117,17 @@ public final class SimKnobs {
   public Map<String, String> given() {
     Map<String, String> m = new LinkedHashMap<>();
     put(m, "zipf", zipf);
-    put(m, "object-mb", objectMb);
+    put(m, "object-mib", objectMib);
     put(m, "objects", objects);
     put(m, "requests", requests);
     put(m, "clients", clients);
     put(m, "seed", seed);
     put(m, "workers", workers);
-    put(m, "link-mbit", linkMbit);
+    put(m, "worker-mbit", workerMbit);
     put(m, "k", k);
     put(m, "r", r);
     put(m, "delta", delta);
-    put(m, "overhead", overhead);
+    put(m, "budget", budget);
     put(m, "popularity", popularity == null ? null : popularity.name().toLowerCase(Locale.ROOT));
     put(m, "learning", learning);
     put(m, "late-binding", lateBinding == null ? null : lateBinding.name().toLowerCase(Locale.ROOT));

@@ -182,7 +182,8 @@ public final class SimReport {
     switch (c.lateBinding()) {
       case SLICE:
         return String.format(Locale.ROOT, "Late binding: an extra split stops at the end of the %d KiB"
-            + " slice it is in when the k-th arrives (the client checks between slices).",
+            + " slice it is in when the k-th arrives (the client checks between slices; a split no"
+            + " larger than a slice is read whole, the paper's Δ/k).",
             c.cancelSliceBytes() / 1024);
       case INSTANT:
         return "Late binding: the extra splits are cancelled the instant the k-th arrives (ideal"

@@ -42,26 +42,34 @@ class BenchCommandTest {
       int runs = sweep ? 3 : 1;
       int schemes = List.of("k", "delta", "writes").contains(scenario) ? 2 : 3;
       assertEquals(1 + runs * schemes, raw.size(), scenario + ": " + raw);
+      List<String> header = List.of(raw.get(0).split(","));
       for (String row : raw.subList(1, raw.size())) {
         String[] cells = row.split(",");
-        assertEquals("alone", cells[3], "measured alone by default: " + row);
-        assertEquals("12", cells[5], "every measured GET recorded: " + row);
-        double mean = Double.parseDouble(cells[8]);
-        double p99 = Double.parseDouble(cells[10]);
-        double lambda = Double.parseDouble(cells[12]);
-        assertTrue(mean > 0 && p99 >= Double.parseDouble(cells[9]), row);
+        java.util.function.Function<String, String> cell = name -> cells[header.indexOf(name)];
+        assertEquals("alone", cell.apply("mode"), "measured alone by default: " + row);
+        assertEquals("12", cell.apply("requests"), "every measured GET recorded: " + row);
+        double mean = Double.parseDouble(cell.apply("mean_ms"));
+        double p99 = Double.parseDouble(cell.apply("p99_ms"));
+        double lambda = Double.parseDouble(cell.apply("lambda_pct"));
+        assertTrue(mean > 0 && p99 >= Double.parseDouble(cell.apply("median_ms")), row);
         assertTrue(lambda >= 0 && lambda <= 1100, "λ of 12 workers is at most 1100%: " + row);
         if (cells[4].equals("sp") || cells[4].equals("ec")) {
-          assertTrue(Double.parseDouble(cells[6]) >= 1.0, row);
+          assertTrue(Double.parseDouble(cell.apply("memory")) >= 1.0, row);
         }
         // Pinned: the redundancy measured is the redundancy allocated. Only a worker's loss may
-        // change a layout: a read that falls back to S3 caches the object anew (and is flagged).
-        if (!cells[21].equals("0")) {
+        // change a layout: a read that falls back to S3 caches the object anew, with the units
+        // it had, or as many as the live workers hold (flagged).
+        if (!cell.apply("rewritten").equals("0") || !cell.apply("fallbacks").equals("0")) {
           assertEquals("failure", scenario, row);
-          assertEquals("true", cells[25], "a rewritten object flags the run: " + row);
+          assertTrue(Long.parseLong(cell.apply("fallback_bytes")) > 0, row);
+        }
+        assertEquals("0", cell.apply("units_added"), "no unit added: " + row);
+        if (!cell.apply("units_dropped").equals("0")) {
+          assertEquals("failure", scenario, row);
+          assertEquals("true", cell.apply("flagged"), "a dropped unit flags the run: " + row);
         } else {
-          assertEquals(cells[6], cells[7], "memory before and after the phase: " + row);
-          assertEquals("0", cells[19], "no unit dropped: " + row);
+          assertEquals(cell.apply("memory"), cell.apply("memory_after"),
+              "memory before and after the phase: " + row);
         }
         if (scenario.equals("spcache")) {
           // SP-Cache's baselines: RS(5,2) is 40% extra; 4 copies of the hottest of 4 objects.

@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import io.eccache.testkit.SharedCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The demo end to end at a tiny size: its table has every scheme with sane numbers. */
@@ -21,19 +24,35 @@ class DemoCommandTest {
   static final SharedCluster NO_SHARED_CLUSTER = SharedCluster.none();
 
   @Test
-  void demoPrintsEverySchemeWithMemoryLatenciesAndImbalance() {
+  void demoPrintsEverySchemeWithMemoryLatenciesAndImbalance(@TempDir Path report)
+      throws Exception {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream stdout = System.out;
     int exit;
     try {
       System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
       exit = new CommandLine(new EcCacheBench()).execute("demo", "--workers", "4", "-k", "2", "-r",
-          "1", "--objects", "6", "--object-mb", "1", "--reads", "30", "--threads", "2");
+          "1", "--objects", "6", "--object-mib", "1", "--requests", "30", "--clients", "2",
+          "--out", report.toString());
     } finally {
       System.setOut(stdout);
     }
     String out = captured.toString(StandardCharsets.UTF_8);
     assertEquals(0, exit, out);
+    assertTrue(out.contains("30 GETs per scheme (alone, pinned)"), out);
+    // The committed demo numbers come from this report: stamped, each scheme alone, pinned.
+    String summary = Files.readString(report.resolve("summary.md"), StandardCharsets.UTF_8);
+    assertTrue(summary.contains("bin/eccache-bench demo --workers 4 -k 2"), summary);
+    assertTrue(summary.contains("each scheme measured **alone**"), summary);
+    assertTrue(summary.contains("pinned for the measured phase"), summary);
+    List<String> raw = Files.readAllLines(report.resolve("raw.csv"));
+    assertEquals(1 + 4, raw.size(), "a header and a row per scheme: " + raw);
+    List<String> columns = Arrays.asList(raw.get(0).split(","));
+    for (String row : raw.subList(1, raw.size())) {
+      String[] cells = row.split(",");
+      assertEquals("0", cells[columns.indexOf("units_dropped")], "pinned: " + row);
+      assertEquals("0", cells[columns.indexOf("units_added")], "pinned: " + row);
+    }
     List<String> rows = Arrays.stream(out.split("\n")).filter(l -> l.startsWith("| ")
         && !l.startsWith("| scheme")).collect(Collectors.toList());
     assertEquals(4, rows.size(), out);

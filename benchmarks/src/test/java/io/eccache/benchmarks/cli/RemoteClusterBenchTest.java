@@ -64,8 +64,8 @@ class RemoteClusterBenchTest {
     Path results = dir.resolve("bench");
     try {
       System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      demo = bench(err, "demo", "--objects", "4", "--object-mb", "2", "--reads", "12",
-          "--threads", "2");
+      demo = bench(err, "demo", "--objects", "4", "--object-mib", "2", "--requests", "12",
+          "--clients", "2");
       bench = bench(err, "bench", "--tiny", "--scenario", "skew", "--scenario", "failure",
           "--client-jvms", "2", "--out", results.toString());
     } finally {
@@ -73,7 +73,10 @@ class RemoteClusterBenchTest {
     }
     String printed = captured.toString(StandardCharsets.UTF_8);
     assertEquals(ExitCodes.OK, demo, err + printed);
-    assertTrue(printed.contains("4 workers (running cluster at " + master + ")"), printed);
+    assertTrue(printed.contains("4 workers (running cluster at " + master + ", unshaped"),
+        printed);
+    assertTrue(printed.contains("12 GETs per scheme (alone)") && printed.contains("not pinned"),
+        "a running cluster re-tunes by itself: " + printed);
     for (String scheme : new String[] {"| EC-Cache delta 1 |", "| selective replication |",
         "| SP-Cache partition |", "| single copy |"}) {
       assertTrue(printed.contains(scheme), scheme + " missing: " + printed);

@@ -93,8 +93,8 @@ class SimCommandTest {
   @Test
   void knobsReplaceThePresetsValuesAndValidateFollowsTheMeasuredModeAndUnits() throws Exception {
     int exit = new CommandLine(new EcCacheBench()).execute("sim", "--preset", "paper", "--tiny",
-        "--repeats", "1", "--zipf", "1.2", "--objects", "60", "--object-mb", "8", "--workers", "14",
-        "--link-mbit", "1000", "-k", "6", "-r", "2", "--delta", "2", "--overhead", "0.3", "--clients", "5",
+        "--repeats", "1", "--zipf", "1.2", "--objects", "60", "--object-mib", "8", "--workers", "14",
+        "--worker-mbit", "1000", "-k", "6", "-r", "2", "--delta", "2", "--budget", "0.3", "--clients", "5",
         "--seed", "9", "--popularity", "zipf", "--late-binding", "instant", "--mode", "interleaved",
         "--out", out.toString());
     assertEquals(0, exit);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.benchmarks.report.RunStamp;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -46,6 +47,30 @@ class BenchReportTest {
     String summary = BenchReport.write(dir, scenario, Map.of("run", List.of(outcome(700))), 2,
         "200 Mbit/s per worker", new RunStamp("abc", "bench", Instant.EPOCH, 2));
     assertTrue(summary.contains("**FLAGGED**") && summary.contains("1.350x FLAGGED"), summary);
+  }
+
+  @Test
+  void s3FallbackBytesExplainAnExcessUpToTheirAmountAndAreServedBytes() throws Exception {
+    // 700 bytes more on w2 than the clients counted per worker: 700 bytes of S3 fallback reads
+    // went through some worker, which the clients cannot name.
+    ClusterBenchmark.Outcome explained = outcome(700);
+    explained.schemes.get(ComparedScheme.SR).fallbacks = 1;
+    explained.schemes.get(ComparedScheme.SR).fallbackBytes = 700;
+    assertEquals(List.of(), BenchReport.flags(explained));
+    // 100 bytes of fallbacks do not explain 700 (600 beyond 1.05x).
+    ClusterBenchmark.Outcome unexplained = outcome(700);
+    unexplained.schemes.get(ComparedScheme.SR).fallbackBytes = 100;
+    assertEquals(1, BenchReport.flags(unexplained).size());
+    assertEquals(2700, new BenchReport.Numbers(explained.schemes.get(ComparedScheme.SR), 2).served);
+
+    explained.schemes.get(ComparedScheme.EC).unitsByObject = new int[] {3, 1};
+    explained.schemes.get(ComparedScheme.SR).unitsByObject = new int[] {2, 1};
+    Scenario scenario = new Scenario("made-up", "Fig. 0", "nothing", "", Map.of());
+    String summary = BenchReport.write(dir, scenario, Map.of("run", List.of(explained)), 2,
+        "200 Mbit/s per worker", new RunStamp("abc", "bench", Instant.EPOCH, 2));
+    assertTrue(summary.contains("Flags: none."), summary);
+    assertEquals(List.of("run,repeat,seed,scheme,object,units", "run,1,1,ec,0,3", "run,1,1,ec,1,1",
+        "run,1,1,sr,0,2", "run,1,1,sr,1,1"), Files.readAllLines(dir.resolve("units.csv")));
   }
 
   @Test

@@ -160,8 +160,8 @@ class SimulatorTest {
   void theExtraSplitIsReadWholeSoExtraBytesAreDeltaOverK() {
     for (int delta : new int[] {1, 2}) {
       // As many base parities as extra reads, so every read has Δ splits beyond k to send.
-      SimulationResult ec = Simulator.run(small().requests(500).delta(delta).baseParities(delta).build(),
-          ComparedScheme.EC);
+      SimulationResult ec = Simulator.run(small().requests(500).delta(delta).baseParities(delta)
+          .lateBinding(LateBinding.WHOLE).build(), ComparedScheme.EC);
       long needed = ec.servedBytes() - ec.extraBytes();
       // 40 MiB in 10 splits of 4 MiB: every read needs 40 MiB and sends Δ more splits whole.
       assertEquals(ec.usefulBytes(), needed);
@@ -173,7 +173,10 @@ class SimulatorTest {
 
   @Test
   void sliceAndInstantCancellationSendLessThanWholeButNoLessThanNothing() {
-    SimulationConfig whole = small().requests(500).build();
+    // The default is what the client does: stop at the end of the current 1 MiB slice.
+    assertEquals(LateBinding.SLICE, small().build().lateBinding());
+    assertEquals(MB, small().build().cancelSliceBytes());
+    SimulationConfig whole = small().requests(500).lateBinding(LateBinding.WHOLE).build();
     SimulationResult w = Simulator.run(whole, ComparedScheme.EC);
     SimulationResult slice = Simulator.run(whole.toBuilder().lateBinding(LateBinding.SLICE)
         .cancelSliceBytes(MB).build(), ComparedScheme.EC);
