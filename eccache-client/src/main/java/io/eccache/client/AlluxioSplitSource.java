@@ -18,7 +18,11 @@ import java.util.function.BooleanSupplier;
  * in 1 MiB slices, checking between slices whether the read is still needed. A read no longer
  * than one slice (a 0.8 MiB split of an 8 MiB object at k = 10) is therefore never stopped: late
  * binding's extra read costs its whole split, Δ/k of the object, as in the paper (whose client does
- * not cancel either). Every byte is counted against its worker in the {@link ReadStatistics}.
+ * not cancel either). A read stopped part-way saves the client's copying, not the link's bytes:
+ * Alluxio's block stream sends ahead of the reader (the worker pushes chunks up to the stream's
+ * buffer), so the kernel's counters show the rest of the range sent anyway. Every byte read is
+ * counted against its worker in the {@link ReadStatistics}, and so is the rest of a stopped range,
+ * apart, as unread.
  */
 final class AlluxioSplitSource implements SplitSource {
   /** Reads proceed in slices; whether the read is still needed is checked between them. */
@@ -63,6 +67,7 @@ final class AlluxioSplitSource implements SplitSource {
         while (at < end) {
           if (stop.getAsBoolean()) {
             ClientMetrics.READS_STOPPED_EARLY.inc();
+            statistics.addUnread(host, end - at);
             throw new IOException("stopped part-way: k splits arrived first");
           }
           target.clear();

@@ -7,13 +7,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What this client's transfers cost: bytes read from each worker, counted as they arrive (cancelled
- * reads included: they loaded the worker too), decodes, fallbacks to S3, and coding time (encoding
- * is its PUTs' and, for a maintainer sharing its context, repairs'). The load imbalance the paper
+ * What this client's transfers cost: bytes read from each worker, counted as they arrive (late
+ * binding's extra reads included: they loaded the worker too), apart from them the unread rest of
+ * reads stopped part-way (which Alluxio's block stream had usually sent already) and the bytes of
+ * fallbacks to S3 (sent by a worker Alluxio does not name), decodes, and coding time (encoding is
+ * its PUTs' and, for a maintainer sharing its context, repairs'). The load imbalance the paper
  * measures is computed from the bytes.
  */
 public final class ReadStatistics {
   private final ConcurrentHashMap<String, LongAdder> bytesByWorker = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, LongAdder> unreadByWorker = new ConcurrentHashMap<>();
   private final LongAdder decodes = new LongAdder();
   private final LongAdder fallbacks = new LongAdder();
   private final LongAdder fallbackBytes = new LongAdder();
@@ -51,6 +54,22 @@ public final class ReadStatistics {
   public Map<String, Long> bytesByWorker() {
     Map<String, Long> snapshot = new TreeMap<>();
     bytesByWorker.forEach((host, n) -> snapshot.put(host, n.sum()));
+    return snapshot;
+  }
+
+  void addUnread(String workerHost, long bytes) {
+    unreadByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
+  }
+
+  /**
+   * Per worker host, the bytes of split ranges this client stopped reading part-way because k
+   * others had arrived (late binding). Alluxio's block stream sends ahead of the reader, so the
+   * worker has usually sent them already: they are bytes its link carried that
+   * {@link #bytesByWorker()} does not count (at most, since the stream's buffer is finite).
+   */
+  public Map<String, Long> unreadBytesByWorker() {
+    Map<String, Long> snapshot = new TreeMap<>();
+    unreadByWorker.forEach((host, n) -> snapshot.put(host, n.sum()));
     return snapshot;
   }
 
@@ -97,6 +116,7 @@ public final class ReadStatistics {
 
   public void reset() {
     bytesByWorker.clear();
+    unreadByWorker.clear();
     decodes.reset();
     fallbacks.reset();
     fallbackBytes.reset();

@@ -61,9 +61,9 @@ final class SimCommand implements Callable<Integer> {
   String popularity;
 
   @Option(names = "--late-binding", description = "What EC's Δ extra splits do once the k-th arrives:"
-      + " slice (default, what the client does: stop at the end of the current --slice-kib slice, so a"
-      + " split no larger than a slice is read whole), whole (read to the end, the paper's Δ/k) or"
-      + " instant (cancelled at once; ideal, not the client).")
+      + " whole (default: sent to the end, the paper's Δ/k and what the client's links carry, as"
+      + " Alluxio's block stream sends ahead of a reader that stops), slice (stop at the end of the"
+      + " current --slice-kib slice) or instant (cancelled at once; ideal).")
   String lateBinding;
 
   @Option(names = "--slice-kib", description = "Slice of --late-binding slice, KiB (the client's: 1024).")
@@ -99,7 +99,7 @@ final class SimCommand implements Callable<Integer> {
     SimKnobs knobs = knobs();
     SimMode chosenMode = mode == null ? null : parse(SimMode.class, "--mode", mode);
     SimMode presetMode = chosenMode == null ? SimMode.ALONE : chosenMode;
-    LateBinding binding = lateBinding == null ? LateBinding.SLICE
+    LateBinding binding = lateBinding == null ? LateBinding.WHOLE
         : parse(LateBinding.class, "--late-binding", lateBinding);
     // Fails on bad knobs before anything runs.
     for (String name : chosen) {

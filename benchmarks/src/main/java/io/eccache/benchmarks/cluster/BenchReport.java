@@ -44,6 +44,8 @@ public final class BenchReport {
     final double lambda;
     final double eta;
     final double extraPercent;
+    /** Extra bytes the links carried: those read, plus the unread rest of stopped reads. */
+    final double extraSentPercent;
     final double decodeShare;
     final long served;
 
@@ -55,6 +57,9 @@ public final class BenchReport {
       lambda = LoadImbalance.lambdaPercent(r.bytesByWorker, workers, Math.max(1, r.usefulBytes));
       eta = LoadImbalance.etaPercent(r.bytesByWorker, workers);
       extraPercent = LoadImbalance.bandwidthOverheadPercent(served, Math.max(1, r.usefulBytes));
+      extraSentPercent = LoadImbalance.bandwidthOverheadPercent(served
+          + r.unreadByWorker.values().stream().mapToLong(Long::longValue).sum(),
+          Math.max(1, r.usefulBytes));
       double readMs = latency.meanMillis() * latency.count();
       decodeShare = readMs == 0 ? 0 : r.decodeNanos / 1e6 / readMs * 100;
     }
@@ -114,11 +119,15 @@ public final class BenchReport {
     return o.schemes.values().stream().mapToLong(r -> r.fallbackBytes).sum();
   }
 
-  /** Bytes per worker the clients read, all schemes together. */
+  /**
+   * Bytes per worker the clients account for, all schemes together: those they read, and the unread
+   * rest of reads late binding stopped part-way (which Alluxio's block stream had sent ahead).
+   */
   static Map<String, Long> clientTotal(ClusterBenchmark.Outcome o) {
     Map<String, Long> total = new TreeMap<>();
     for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
       r.bytesByWorker.forEach((w, b) -> total.merge(w, b, Long::sum));
+      r.unreadByWorker.forEach((w, b) -> total.merge(w, b, Long::sum));
     }
     return total;
   }
@@ -154,7 +163,8 @@ public final class BenchReport {
     Files.createDirectories(dir);
     String first = scenario.sweep.isEmpty() ? "run" : scenario.sweep;
     MarkdownTable table = new MarkdownTable(first, "scheme", "memory", "mean ms", "median ms",
-        "p99 ms", "p99.9 ms", "λ %", "η %", "extra bytes read %", "decode % of read");
+        "p99 ms", "p99.9 ms", "λ %", "η %", "extra bytes read %", "extra bytes sent %",
+        "decode % of read");
     MarkdownTable ratios = new MarkdownTable(first, "SR/EC mean", "SR/EC median", "SR/EC p99",
         "SR/EC p99.9", "λ SR", "λ EC", "CPU %", "tc/client bytes");
     MarkdownTable writes = new MarkdownTable(first, "scheme", "PUT mean ms", "PUT median ms",
@@ -182,11 +192,11 @@ public final class BenchReport {
     try (CsvWriter raw = new CsvWriter(dir.resolve("raw.csv"), "run", "repeat", "seed", "mode",
         "scheme", "requests", "memory", "memory_after", "mean_ms", "median_ms", "p99_ms",
         "p999_ms", "lambda_pct", "eta_pct", "useful_bytes", "served_bytes", "decodes",
-        "decode_ms", "fallbacks", "fallback_bytes", "units_dropped", "units_added", "rewritten", "seconds",
+        "decode_ms", "fallbacks", "fallback_bytes", "unread_bytes", "units_dropped", "units_added", "rewritten", "seconds",
         "cpu_share",
         "tc_client_ratio", "flagged", "network", "commit");
         CsvWriter perWorker = new CsvWriter(dir.resolve("workers.csv"), "run", "repeat",
-            "worker", "scheme", "client_bytes", "tc_bytes_all_schemes");
+            "worker", "scheme", "client_bytes", "client_unread_bytes", "tc_bytes_all_schemes");
         // What the simulator's validation pins: each object's units during each repeat's phase.
         CsvWriter units = new CsvWriter(dir.resolve("units.csv"), "run", "repeat", "seed",
             "scheme", "object", "units")) {
@@ -236,7 +246,8 @@ public final class BenchReport {
                 o.settings.mode.name().toLowerCase(Locale.ROOT), r.scheme.label(), l.count(),
                 r.memory, r.memoryAfter, l.meanMillis(), l.medianMillis(), l.p99Millis(),
                 l.p999Millis(), n.lambda, n.eta, r.usefulBytes, n.served, r.decodes,
-                r.decodeNanos / 1e6, r.fallbacks, r.fallbackBytes, r.unitsDropped, r.unitsAdded, r.rewritten,
+                r.decodeNanos / 1e6, r.fallbacks, r.fallbackBytes,
+                r.unreadByWorker.values().stream().mapToLong(Long::longValue).sum(), r.unitsDropped, r.unitsAdded, r.rewritten,
                 o.seconds, o.cpuShare, o.shaped ? ratio : null, !f.isEmpty(), network,
                 stamp.commit());
             for (int object = 0; object < r.unitsByObject.length; object++) {
@@ -245,6 +256,7 @@ public final class BenchReport {
             }
             for (Map.Entry<String, Long> w : r.bytesByWorker.entrySet()) {
               perWorker.row(label, rep + 1, w.getKey(), r.scheme.label(), w.getValue(),
+                  r.unreadByWorker.getOrDefault(w.getKey(), 0L),
                   o.shaperBytesByWorker.getOrDefault(w.getKey(), 0L));
             }
             redundancy.row(label, rep + 1, r.scheme.displayName(),
@@ -278,10 +290,12 @@ public final class BenchReport {
           Spread lambda = spread(ns, n -> n.lambda);
           Spread eta = spread(ns, n -> n.eta);
           Spread extra = spread(ns, n -> n.extraPercent);
+          Spread extraSent = spread(ns, n -> n.extraSentPercent);
           table.row(label, s.getKey().displayName(), memory.format("%.2fx"),
               mean.format("%.1f"), median.format("%.1f"), p99.format("%.1f"),
               p999.format("%.1f"), lambda.format("%.1f"), eta.format("%.1f"),
-              extra.format("%.1f"), spread(ns, n -> n.decodeShare).format("%.1f"));
+              extra.format("%.1f"), extraSent.format("%.1f"),
+              spread(ns, n -> n.decodeShare).format("%.1f"));
           Map<String, Object> js = new LinkedHashMap<>();
           js.put("memoryBefore", json(memory));
           js.put("memoryAfter", json(memoryAfter));
@@ -292,6 +306,7 @@ public final class BenchReport {
           js.put("lambdaPct", json(lambda));
           js.put("etaPct", json(eta));
           js.put("extraBytesPct", json(extra));
+          js.put("extraBytesSentPct", json(extraSent));
           jsonSchemes.put(s.getKey().label(), js);
           String name = s.getKey().displayName();
           addPoint(lambdaByScheme, name, points, point, x, lambda);
@@ -393,9 +408,13 @@ public final class BenchReport {
         + "λ = (L_max − L_avg*)/L_avg* over bytes each worker served, L_avg* = useful bytes /"
         + " workers (the paper's); η = SP-Cache's (over bytes served). \"extra bytes read\" ="
         + " bytes the client read / bytes it delivered − 1: late binding's Δ extra splits, read"
-        + " whole unless k others arrive before their last slice. \"tc/client bytes\" compares"
+        + " whole unless k others arrive before their last slice; \"extra bytes sent\" adds the"
+        + " unread rest of the reads stopped at a slice, which Alluxio's block stream had sent"
+        + " ahead of the reader (the kernel's counters show them on the links: stopping a read"
+        + " saves the client's copying, not the network's bytes). \"tc/client bytes\" compares"
         + " the kernel's per-worker counters (all schemes together, background flows subtracted)"
-        + " with the clients' own counts: the largest per-worker ratio, flagged above "
+        + " with the clients' own counts (read and unread): the largest per-worker ratio, flagged"
+        + " above "
         + String.format(Locale.ROOT, "%.2fx", ByteAgreement.FLAG_ABOVE) + " unless the bytes of"
         + " S3 fallbacks (read through a worker Alluxio picks, so counted by the client only in"
         + " total: raw.csv's fallback_bytes) account for the excess; \"extra bytes read\""

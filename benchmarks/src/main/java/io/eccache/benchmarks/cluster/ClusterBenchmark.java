@@ -99,6 +99,11 @@ public final class ClusterBenchmark {
     public long fallbacks;
     /** Bytes of those fallbacks: sent by workers Alluxio chose, so in no worker's count. */
     public long fallbackBytes;
+    /**
+     * Per worker, the rest of split ranges late binding stopped reading part-way: not read, but
+     * sent ahead by Alluxio's block stream (see {@code ReadStatistics.unreadBytesByWorker}).
+     */
+    public Map<String, Long> unreadByWorker = new TreeMap<>();
     /** Cache bytes over object bytes (1.0 = no redundancy), just before the measured phase. */
     public double memory;
     /** The same just after it: differs from {@link #memory} if redundancy changed meanwhile. */
@@ -593,6 +598,7 @@ public final class ClusterBenchmark {
         r.decodeNanos = e.getValue().readStatistics().decodeNanos();
         r.fallbacks = e.getValue().readStatistics().fallbacks();
         r.fallbackBytes = e.getValue().readStatistics().fallbackBytes();
+        r.unreadByWorker = e.getValue().readStatistics().unreadBytesByWorker();
       }
     }
   }

@@ -177,6 +177,8 @@ final class ReaderProcess {
         result.setProperty(ns + ".fallbackBytes", String.valueOf(st.fallbackBytes()));
         st.bytesByWorker().forEach((host, n) ->
             result.setProperty(ns + ".bytes." + host, String.valueOf(n)));
+        st.unreadBytesByWorker().forEach((host, n) ->
+            result.setProperty(ns + ".unread." + host, String.valueOf(n)));
       }
     } finally {
       clients.values().forEach(EcCacheClient::close);
@@ -204,10 +206,14 @@ final class ReaderProcess {
       s.fallbacks += Long.parseLong(r.getProperty(ns + ".fallbacks"));
       s.fallbackBytes += Long.parseLong(r.getProperty(ns + ".fallbackBytes"));
       String prefix = ns + ".bytes.";
+      String unread = ns + ".unread.";
       for (String name : r.stringPropertyNames()) {
         if (name.startsWith(prefix)) {
           s.bytesByWorker.merge(name.substring(prefix.length()), Long.parseLong(r.getProperty(name)),
               Long::sum);
+        } else if (name.startsWith(unread)) {
+          s.unreadByWorker.merge(name.substring(unread.length()),
+              Long.parseLong(r.getProperty(name)), Long::sum);
         }
       }
     }

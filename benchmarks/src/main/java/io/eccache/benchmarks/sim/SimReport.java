@@ -181,17 +181,17 @@ public final class SimReport {
   static String lateBindingNote(SimulationConfig c) {
     switch (c.lateBinding()) {
       case SLICE:
-        return String.format(Locale.ROOT, "Late binding: an extra split stops at the end of the %d KiB"
-            + " slice it is in when the k-th arrives (the client checks between slices; a split no"
-            + " larger than a slice is read whole, the paper's Δ/k).",
+        return String.format(Locale.ROOT, "Late binding: an extra split stops on the link at the end"
+            + " of the %d KiB slice it is in when the k-th arrives (the client stops reading there,"
+            + " but Alluxio's block stream has sent ahead, so its links carry the whole split).",
             c.cancelSliceBytes() / 1024);
       case INSTANT:
         return "Late binding: the extra splits are cancelled the instant the k-th arrives (ideal"
             + " fine-grained cancellation, which the client does not do).";
       case WHOLE:
       default:
-        return "Late binding: the Δ extra splits are read whole after the k-th arrives (the paper's model:"
-            + " extra bytes Δ/k).";
+        return "Late binding: the Δ extra splits are sent whole after the k-th arrives (the paper's model,"
+            + " and what the client's links carry: extra bytes Δ/k).";
     }
   }
 

@@ -22,9 +22,9 @@ import java.util.TreeSet;
  * Delta = 1, one base parity per object. The paper does not give the number of objects; the default is
  * 500 (20 per server, 20 GB, well inside the 200 GB of cache), which is what sets how skewed the per-server
  * load is. Sizes are binary (1 MB = 2^20 bytes) so 40 MB splits evenly into 10; bandwidths are decimal
- * (10 Gbps = 1.25e9 bytes/s). An EC read's extra splits stop at the end of the 1 MiB slice they are in
- * when the k-th arrives ({@link LateBinding#SLICE}, what the client does; at the paper's 4 MB splits it
- * saves part of the paper's Δ/k), and the allocation is planned from the counts of a learning pass
+ * (10 Gbps = 1.25e9 bytes/s). An EC read's extra splits are sent whole ({@link LateBinding#WHOLE}: the
+ * paper's Δ/k, and what the client's links carry, since Alluxio's block stream sends ahead of a reader
+ * that stops), and the allocation is planned from the counts of a learning pass
  * ({@link PopularityInput#LEARNED}), as the cluster benchmark's coordinator learns them.
  */
 public final class SimulationConfig {
@@ -420,7 +420,7 @@ public final class SimulationConfig {
     private double spRequestRatePerSec = 0;
     private double[] replayPopularity;
     private int[] replaySequence;
-    private LateBinding lateBinding = LateBinding.SLICE;
+    private LateBinding lateBinding = LateBinding.WHOLE;
     private long cancelSliceBytes = MB;
     private PopularityInput popularityInput = PopularityInput.LEARNED;
     private int learningRequests;

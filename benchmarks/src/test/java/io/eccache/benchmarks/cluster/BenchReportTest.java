@@ -63,6 +63,14 @@ class BenchReportTest {
     assertEquals(1, BenchReport.flags(unexplained).size());
     assertEquals(2700, new BenchReport.Numbers(explained.schemes.get(ComparedScheme.SR), 2).served);
 
+    // Late binding stopped reads on w2: their unread 700 bytes had been sent ahead.
+    ClusterBenchmark.Outcome stopped = outcome(700);
+    stopped.schemes.get(ComparedScheme.EC).unreadByWorker = new TreeMap<>(Map.of("w2", 700L));
+    assertEquals(List.of(), BenchReport.flags(stopped));
+    BenchReport.Numbers ec = new BenchReport.Numbers(stopped.schemes.get(ComparedScheme.EC), 2);
+    assertEquals(0, ec.extraPercent, 1e-9, "read: the 2000 bytes delivered");
+    assertEquals(35, ec.extraSentPercent, 1e-9, "sent: 700 more");
+
     explained.schemes.get(ComparedScheme.EC).unitsByObject = new int[] {3, 1};
     explained.schemes.get(ComparedScheme.SR).unitsByObject = new int[] {2, 1};
     Scenario scenario = new Scenario("made-up", "Fig. 0", "nothing", "", Map.of());

@@ -173,10 +173,9 @@ class SimulatorTest {
 
   @Test
   void sliceAndInstantCancellationSendLessThanWholeButNoLessThanNothing() {
-    // The default is what the client does: stop at the end of the current 1 MiB slice.
-    assertEquals(LateBinding.SLICE, small().build().lateBinding());
-    assertEquals(MB, small().build().cancelSliceBytes());
-    SimulationConfig whole = small().requests(500).lateBinding(LateBinding.WHOLE).build();
+    // The default is what the client's links carry: the whole split (Alluxio sends ahead).
+    assertEquals(LateBinding.WHOLE, small().build().lateBinding());
+    SimulationConfig whole = small().requests(500).build();
     SimulationResult w = Simulator.run(whole, ComparedScheme.EC);
     SimulationResult slice = Simulator.run(whole.toBuilder().lateBinding(LateBinding.SLICE)
         .cancelSliceBytes(MB).build(), ComparedScheme.EC);
