@@ -50,7 +50,7 @@ final class DatapathCommand implements Callable<Integer> {
   Integer rounds;
 
   @Option(names = "--ops", description = "Operations per thread per variant and round (default:"
-      + " enough to move 512 MiB, between 4 and 64).")
+      + " enough to move 512 MiB, 4 to 64 operations in all, at least 2 per thread).")
   Integer ops;
 
   @Option(names = "--data-mib", description = "Cap on objects x size stored per variant and on"

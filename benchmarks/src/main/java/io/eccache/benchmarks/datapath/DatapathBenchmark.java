@@ -161,10 +161,10 @@ public final class DatapathBenchmark {
       o.keys[i] = KEY_PREFIX + "get/" + o.tag + "/o" + i;
       eccache.put(o.keys[i], o.data[i], code);
       o.parts[i] = files.status(files.writeParts(dir + "/pk-o" + i, o.data[i], i),
-          o.data[i].length);
+          o.data[i].length, i);
       String plain = dir + "/plain-o" + i;
       files.writeOne(plain, o.data[i], i);
-      o.plain[i] = files.status(plain);
+      o.plain[i] = files.status(plain, i);
     }
     return o;
   }

@@ -43,11 +43,13 @@ public final class DatapathSettings {
   public long dataCapBytes = 1L << 30;
   /** At most this many objects per size, whatever the cap allows (setup time). */
   public int maxObjects = 32;
-  /** Bytes a variant aims to move per round; sets the operations per thread. */
+  /** Bytes a variant aims to move per round; sets the operations per round. */
   public long roundBytes = 512 * MIB;
-  /** Bounds on the operations each thread does per round. */
+  /** Bounds on a variant's operations per round (all threads together). */
   public int minOps = 4;
   public int maxOps = 64;
+  /** Steps per round at least: one step alone would be its slowest operation. */
+  public int minSteps = 2;
   /** Operations per thread per round when set (overrides roundBytes, minOps, maxOps). */
   public Integer fixedOps;
   /** Objects per size when set (overrides the cap's choice, still capped by it). */
@@ -113,14 +115,17 @@ public final class DatapathSettings {
     return (int) Math.min(threads, byCap);
   }
 
-  /** Operations each of {@code threadsRun} threads does per round at {@code size}. */
+  /**
+   * Operations each of {@code threadsRun} threads does per round at {@code size}: enough for
+   * {@link #roundBytes} in all, between {@link #minOps} and {@link #maxOps} operations in all, and
+   * at least {@link #minSteps} per thread.
+   */
   public int opsPerThread(long size, int threadsRun) {
     if (fixedOps != null) {
       return fixedOps;
     }
-    long perStep = size * threadsRun;
-    long ops = (roundBytes + perStep - 1) / perStep;
-    return (int) Math.max(minOps, Math.min(maxOps, ops));
+    long total = Math.max(minOps, Math.min(maxOps, (roundBytes + size - 1) / size));
+    return (int) Math.max(minSteps, (total + threadsRun - 1) / threadsRun);
   }
 
   private static final Pattern SIZE =

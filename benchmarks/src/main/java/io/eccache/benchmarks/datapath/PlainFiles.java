@@ -14,6 +14,8 @@ import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
 import alluxio.grpc.WorkerNetAddress;
 import alluxio.grpc.WritePType;
+import alluxio.wire.BlockLocation;
+import alluxio.wire.FileBlockInfo;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -108,21 +110,37 @@ final class PlainFiles {
     return paths;
   }
 
-  /** The parts' statuses, fetched once so that reads need no metadata RPC. */
-  Parts status(List<String> paths, int length) throws IOException {
+  /**
+   * The parts' statuses, fetched once so that reads need no metadata RPC; checks that part i is
+   * on worker {@code firstWorker + i}, as {@link #writeParts} pinned it.
+   */
+  Parts status(List<String> paths, int length, int firstWorker) throws IOException {
     List<URIStatus> statuses = new ArrayList<>();
-    for (String p : paths) {
-      statuses.add(status(p));
+    for (int i = 0; i < paths.size(); i++) {
+      statuses.add(status(paths.get(i), firstWorker + i));
     }
     return new Parts(statuses, length);
   }
 
-  URIStatus status(String path) throws IOException {
+  /** The status of a file written pinned to {@code worker}, checking that it is there. */
+  URIStatus status(String path, int worker) throws IOException {
+    URIStatus status;
     try {
-      return fs.getStatus(new AlluxioURI(path));
+      status = fs.getStatus(new AlluxioURI(path));
     } catch (AlluxioException e) {
       throw new IOException("status of " + path + ": " + e.getMessage(), e);
     }
+    String wanted = workers.get(Math.floorMod(worker, workers.size())).getHost();
+    for (FileBlockInfo block : status.getFileBlockInfos()) {
+      for (BlockLocation at : block.getBlockInfo().getLocations()) {
+        if (!wanted.equals(at.getWorkerAddress().getHost())) {
+          throw new IOException(path + " was cached on " + at.getWorkerAddress().getHost()
+              + ", not on " + wanted + " where it was pinned (CreateFilePOptions"
+              + ".setWorkerLocation): the baseline would not be what it claims, so the run stops");
+        }
+      }
+    }
+    return status;
   }
 
   /** Reads one file whole, in the calling thread. */

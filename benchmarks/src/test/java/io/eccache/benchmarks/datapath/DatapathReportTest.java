@@ -96,9 +96,12 @@ class DatapathReportTest {
     assertEquals(32, s.objectsFor(MIB), "at most 32 objects");
     assertEquals(4, s.threadsRun(256 * MIB, 16), "16 x 256 MiB in flight exceeds the heap");
     assertEquals(16, s.threadsRun(64 * MIB, 16));
-    assertEquals(64, s.opsPerThread(64L << 10, 1), "at most 64");
-    assertEquals(4, s.opsPerThread(256 * MIB, 4), "at least 4");
+    assertEquals(64, s.opsPerThread(64L << 10, 1), "at most 64 in all");
+    assertEquals(4, s.opsPerThread(64L << 10, 16), "at most 64 in all");
+    assertEquals(4, s.opsPerThread(256 * MIB, 1), "at least 4 in all");
+    assertEquals(2, s.opsPerThread(256 * MIB, 4), "at least 2 steps");
     assertEquals(64, s.opsPerThread(8 * MIB, 1), "512 MiB per round");
+    assertEquals(14, s.opsPerThread(40_000_000L, 1), "512 MiB per round");
     s.k = 12;
     assertThrows(IllegalArgumentException.class, s::check, "k + r above the workers");
   }
