@@ -10,12 +10,9 @@ import io.eccache.client.PutOptions;
 import io.eccache.client.WriteMode;
 import io.eccache.common.ClientKeys;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -38,11 +35,12 @@ import java.util.function.Consumer;
  * per round.
  *
  * <p>A variant's round is a number of <em>steps</em>: in a step each of the N client threads does
- * one operation, all starting together; the step ends when the last one has. Wall time and process
- * CPU are summed over the steps only, so what happens between them (comparing every GET's bytes
- * with the data written, deleting what PUTs wrote) is in neither. Latency is each operation's own.
- * Before each variant's round a full GC runs, so one variant's garbage is not collected on the
- * next one's time.
+ * one operation, all starting together; the step ends when the last one has. Wall time is summed
+ * over the steps, so comparing every GET's bytes with the data written, between steps, is not in
+ * it; CPU ({@link ProcessCpu}) is counted from the first step's start to the last one's end, less
+ * the measuring thread's, which does that comparing. What PUTs wrote is deleted after the round.
+ * Latency is each operation's own. Before each variant's round a full GC runs, so one variant's
+ * garbage is not collected on the next one's time.
  */
 public final class DatapathBenchmark {
   /** The Alluxio directory the plain files go under. */
@@ -82,9 +80,7 @@ public final class DatapathBenchmark {
       throw new IllegalArgumentException("the pk variant needs " + s.k + " workers to pin its"
           + " parts to, the cluster has " + workers.size());
     }
-    // Both CPU counters fail now, not after setup, on a JVM without them.
-    processCpuNanos();
-    new CpuClock();
+    ProcessCpu.processNanos(); // fails now, not after setup, on a JVM without the counter
     List<RoundResult> results = new ArrayList<>();
     int maxThreads = Collections.max(s.threads);
     try (EcCacheClient eccache = EcCacheClient.create(context)) {
@@ -109,7 +105,7 @@ public final class DatapathBenchmark {
                 RoundResult r = cell.measure(order.get(i), round, i + 1, cell.opsPerThread);
                 results.add(r);
                 progress.accept(String.format(java.util.Locale.ROOT,
-                    "%s, %d thread(s)%s, round %d/%d: %s %s %.0f MiB/s, %.2f ms CPU/MiB",
+                    "%s, %d thread(s)%s, round %d/%d: %s %s %.1f MiB/s, %.2f ms CPU/MiB",
                     DatapathSettings.formatSize(size), threads,
                     cell.threadsRun < threads ? " (" + cell.threadsRun + " run)" : "", round,
                     s.rounds, r.variant.op(), r.variant.label(s.k), r.mibPerSecond(),
@@ -192,7 +188,7 @@ public final class DatapathBenchmark {
     final PlainFiles files;
     final ExecutorService clients;
     final PutOptions code;
-    final CpuClock cpu = new CpuClock();
+    final boolean exactCpu = ProcessCpu.exact();
 
     Cell(DatapathSettings s, StoredObjects objects, int threads, EcCacheClient eccache,
         PlainFiles files, ExecutorService clients) {
@@ -220,34 +216,44 @@ public final class DatapathBenchmark {
       }
     }
 
+    /**
+     * Runs {@code steps} steps of {@code v}. CPU is counted over the span from the first step's
+     * start to the last one's end, less the measuring thread's own (it checks bytes between
+     * steps); nothing else runs in between: the PUTs' directories are made before and what they
+     * wrote is deleted after.
+     */
     RoundResult measure(Variant v, int round, int order, int steps) throws IOException {
-      System.gc();
       RoundResult result = new RoundResult(v, objects.size, threads, threadsRun, round, order);
       String base = objects.tag + "-t" + threads + "-r" + round + "-" + v.kind();
+      String roundDir = ROOT + "/put/" + base;
+      boolean writesFiles = v == Variant.PUT_PK || v == Variant.PUT_PLAIN;
+      for (int step = 0; writesFiles && step < steps; step++) {
+        files.mkdirs(roundDir + "/s" + step);
+      }
+      String what = v.op() + " " + v.label(s.k) + " of " + DatapathSettings.formatSize(
+          objects.size) + " objects with " + threadsRun + " thread(s)";
       int count = objects.data.length;
+      List<String> keys = new ArrayList<>();
+      System.gc(); // the previous variant's garbage is not collected on this one's time
+      Map<String, Long> cpuBefore = exactCpu ? ProcessCpu.snapshot() : null;
+      long processBefore = ProcessCpu.processNanos();
+      long selfBefore = ProcessCpu.selfNanos();
       for (int step = 0; step < steps; step++) {
-        String dir = ROOT + "/put/" + base + "-s" + step;
-        if (v == Variant.PUT_PK || v == Variant.PUT_PLAIN) {
-          files.mkdirs(dir);
-        }
         List<Callable<Done>> tasks = new ArrayList<>();
-        List<String> keys = new ArrayList<>();
         for (int t = 0; t < threadsRun; t++) {
           int slot = step * threadsRun + t;
           int object = Math.floorMod(slot + round, count);
           String key = KEY_PREFIX + "put/" + base + "-s" + step + "-" + t;
-          keys.add(key);
-          String path = dir + "/o" + t;
+          if (v == Variant.PUT_ECCACHE) {
+            keys.add(key);
+          }
+          String path = roundDir + "/s" + step + "/o" + t;
           tasks.add(() -> {
             long began = System.nanoTime();
             byte[] got = operate(v, object, key, path, slot + round);
             return new Done(object, got, System.nanoTime() - began);
           });
         }
-        String what = v.op() + " " + v.label(s.k) + " of " + DatapathSettings.formatSize(
-            objects.size) + " objects with " + threadsRun + " thread(s)";
-        CpuClock.Snapshot cpuBefore = cpu.snapshot();
-        long processCpuBefore = processCpuNanos();
         long began = System.nanoTime();
         List<Future<Done>> futures = new ArrayList<>();
         for (Callable<Done> t : tasks) {
@@ -255,8 +261,6 @@ public final class DatapathBenchmark {
         }
         List<Done> done = awaitAll(futures, what, s.stepTimeoutMs);
         result.wallNanos += System.nanoTime() - began;
-        result.processCpuNanos += processCpuNanos() - processCpuBefore;
-        result.cpuNanos += cpu.since(cpuBefore);
         for (Done d : done) {
           result.latencyMicros.recordValue(Math.max(1, d.nanos / 1000));
           result.ops++;
@@ -266,13 +270,15 @@ public final class DatapathBenchmark {
             result.verifiedBytes += d.got.length;
           }
         }
-        if (v == Variant.PUT_ECCACHE) {
-          for (String key : keys) {
-            eccache.delete(key);
-          }
-        } else if (v == Variant.PUT_PK || v == Variant.PUT_PLAIN) {
-          files.deleteAll(dir);
-        }
+      }
+      long self = ProcessCpu.selfNanos() - selfBefore;
+      result.processCpuNanos = ProcessCpu.processNanos() - processBefore - self;
+      result.cpuNanos = exactCpu ? ProcessCpu.since(cpuBefore) : result.processCpuNanos;
+      for (String key : keys) {
+        eccache.delete(key);
+      }
+      if (writesFiles) {
+        files.deleteAll(roundDir);
       }
       return result;
     }
@@ -333,69 +339,6 @@ public final class DatapathBenchmark {
         f.cancel(true); // no-op for those done
       }
     }
-  }
-
-  /**
-   * The CPU time of every thread in this process but the calling one, from the threads' own
-   * clocks ({@code ThreadMXBean}, nanoseconds): the process's CPU at a resolution a step of a few
-   * milliseconds needs. The calling thread is left out because it only waits during a step, and
-   * reading the other threads' clocks is charged to it.
-   */
-  static final class CpuClock {
-    private final com.sun.management.ThreadMXBean threads;
-    private final long self = Thread.currentThread().getId();
-
-    /** Every thread's CPU time at one moment. */
-    static final class Snapshot {
-      final Map<Long, Long> byThread = new HashMap<>();
-    }
-
-    CpuClock() {
-      java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-      if (!(bean instanceof com.sun.management.ThreadMXBean)
-          || !bean.isThreadCpuTimeSupported()) {
-        throw new IllegalStateException("this JVM does not report threads' CPU time"
-            + " (com.sun.management.ThreadMXBean); run on OpenJDK or HotSpot");
-      }
-      bean.setThreadCpuTimeEnabled(true);
-      this.threads = (com.sun.management.ThreadMXBean) bean;
-    }
-
-    Snapshot snapshot() {
-      Snapshot s = new Snapshot();
-      long[] ids = threads.getAllThreadIds();
-      long[] nanos = threads.getThreadCpuTime(ids);
-      for (int i = 0; i < ids.length; i++) {
-        if (ids[i] != self && nanos[i] >= 0) {
-          s.byThread.put(ids[i], nanos[i]);
-        }
-      }
-      return s;
-    }
-
-    /** CPU used since {@code before}; a thread started since counts from zero. */
-    long since(Snapshot before) {
-      long total = 0;
-      for (Map.Entry<Long, Long> e : snapshot().byThread.entrySet()) {
-        total += e.getValue() - before.byThread.getOrDefault(e.getKey(), 0L);
-      }
-      return total;
-    }
-  }
-
-  /**
-   * CPU time of this whole process, every thread (Linux: in 10 ms clock ticks): with the cluster
-   * in-process that is the client, the master and the workers together.
-   */
-  static long processCpuNanos() {
-    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    long nanos = os instanceof com.sun.management.OperatingSystemMXBean
-        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
-    if (nanos < 0) {
-      throw new IllegalStateException("this JVM does not report process CPU time"
-          + " (com.sun.management.OperatingSystemMXBean); run on OpenJDK or HotSpot");
-    }
-    return nanos;
   }
 
   private static ThreadFactory daemon(String prefix) {

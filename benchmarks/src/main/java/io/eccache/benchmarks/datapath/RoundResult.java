@@ -21,14 +21,15 @@ public final class RoundResult {
   /** Wall time of the steps, summed: from the start of a step's operations to the last's end. */
   public long wallNanos;
   /**
-   * CPU over the same steps of every thread of this process but the one measuring (client,
-   * master and workers all run here), summed from each thread's own clock: nanosecond resolution.
-   * A thread that ended during a step loses its part of it.
+   * CPU of every thread of this process but the measuring one (client, master, workers, GC, JIT:
+   * all run here) from the first step's start to the last one's end, nanoseconds, from Linux's
+   * per-thread run times ({@link ProcessCpu}); elsewhere the same as {@link #processCpuNanos}.
    */
   public long cpuNanos;
   /**
-   * The same span from {@code OperatingSystemMXBean.getProcessCpuTime}, which Linux counts in
-   * clock ticks (10 ms): off by up to a tick per step, so only a cross-check for long steps.
+   * The same span from {@code OperatingSystemMXBean.getProcessCpuTime} less the measuring
+   * thread's CPU: Linux counts it in 10 ms clock ticks, so it is off by up to a tick either way (and
+   * can be negative for a tiny round); a cross-check.
    */
   public long processCpuNanos;
   /** Bytes compared with the data written (GETs); equals {@link #bytes} for a GET. */
