@@ -36,7 +36,7 @@ public enum Variant {
     return "pk".equals(how) ? "p" + k : how;
   }
 
-  /** The variant of the same kind for the other operation's table, e.g. the p10 of a GET. */
+  /** The variant doing {@code op} ("GET", "PUT") the {@code how} way ("eccache", "pk", "plain"). */
   public static Variant of(String op, String how) {
     for (Variant v : values()) {
       if (v.op.equals(op) && v.how.equals(how)) {
