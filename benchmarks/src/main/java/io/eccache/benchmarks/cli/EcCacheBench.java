@@ -5,15 +5,17 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code eccache-bench} command: the demo, the cluster benchmark, the simulator and the
- * consistency checker. They need the in-process cluster (Alluxio's master and worker) and the
- * reports' plotting (XChart), so they live here rather than in the product's {@code eccache} command;
+ * The {@code eccache-bench} command: the demo, the cluster benchmark, the simulator, the
+ * consistency checker and the data-path benchmark. They need the in-process cluster (Alluxio's
+ * master and worker) and the reports' plotting (XChart), so they live here rather than in the
+ * product's {@code eccache} command;
  * {@code bin/eccache demo|bench|sim|check} forwards to {@code bin/eccache-bench}.
  */
 @Command(name = "eccache-bench", mixinStandardHelpOptions = true, version = "eccache-bench 0.1.0",
-    description = "EC-Cache on Alluxio: the demo, the cluster benchmark, the simulator and the"
-        + " consistency checker.",
-    subcommands = {DemoCommand.class, BenchCommand.class, SimCommand.class, CheckCommand.class})
+    description = "EC-Cache on Alluxio: the demo, the cluster benchmark, the simulator, the"
+        + " consistency checker and the data-path benchmark.",
+    subcommands = {DemoCommand.class, BenchCommand.class, SimCommand.class, CheckCommand.class,
+        DatapathCommand.class})
 public final class EcCacheBench implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

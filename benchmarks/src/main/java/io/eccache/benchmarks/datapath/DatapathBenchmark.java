@@ -1,0 +1,352 @@
+package io.eccache.benchmarks.datapath;
+
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.FileSystemContext;
+import alluxio.client.file.URIStatus;
+import alluxio.exception.status.DeadlineExceededException;
+import alluxio.grpc.WorkerNetAddress;
+import io.eccache.client.EcCacheClient;
+import io.eccache.client.PutOptions;
+import io.eccache.client.WriteMode;
+import io.eccache.common.ClientKeys;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Runs the data-path comparison on a cluster: for each object size it stores the same objects
+ * three ways (eccache, k pinned plain files, one plain file), then for each thread count runs a
+ * warm-up step of every variant and the measured rounds, every variant once per round in a
+ * shuffled order, so slow drifts of the machine fall on all of them alike and ratios can be paired
+ * per round.
+ *
+ * <p>A variant's round is a number of <em>steps</em>: in a step each of the N client threads does
+ * one operation, all starting together; the step ends when the last one has. Wall time is summed
+ * over the steps, so comparing every GET's bytes with the data written, between steps, is not in
+ * it; CPU ({@link ProcessCpu}) is counted from the first step's start to the last one's end, less
+ * the measuring thread's, which does that comparing. What PUTs wrote is deleted after the round.
+ * Latency is each operation's own. Before each variant's round a full GC runs, so one variant's
+ * garbage is not collected on the next one's time.
+ */
+public final class DatapathBenchmark {
+  /** The Alluxio directory the plain files go under. */
+  public static final String ROOT = "/eccache-datapath";
+  /** The prefix of eccache's keys. */
+  public static final String KEY_PREFIX = "eccache-datapath/";
+
+  private final FileSystemContext context;
+  private final FileSystem fs;
+  private final List<WorkerNetAddress> workers;
+  private final Consumer<String> progress;
+  private int ioThreads;
+
+  /**
+   * @param context the Alluxio context eccache's client shares with the plain files' client
+   * @param fs a client of the same cluster for the plain files
+   * @param workers the workers plain files are pinned to (at least k)
+   * @param progress one line per measured variant and round
+   */
+  public DatapathBenchmark(FileSystemContext context, FileSystem fs,
+      List<WorkerNetAddress> workers, Consumer<String> progress) {
+    this.context = context;
+    this.fs = fs;
+    this.workers = List.copyOf(workers);
+    this.progress = progress;
+  }
+
+  /** eccache's split I/O threads, which the pk variant's pool matches (known after a run). */
+  public int ioThreads() {
+    return ioThreads;
+  }
+
+  /** Runs every size, thread count and round of {@code s}; returns one result per variant each. */
+  public List<RoundResult> run(DatapathSettings s) throws IOException {
+    s.check();
+    if (workers.size() < s.k) {
+      throw new IllegalArgumentException("the pk variant needs " + s.k + " workers to pin its"
+          + " parts to, the cluster has " + workers.size());
+    }
+    ProcessCpu.processNanos(); // fails now, not after setup, on a JVM without the counter
+    List<RoundResult> results = new ArrayList<>();
+    int maxThreads = Collections.max(s.threads);
+    try (EcCacheClient eccache = EcCacheClient.create(context)) {
+      ioThreads = context.getClusterConf().getInt(ClientKeys.IO_THREADS);
+      ExecutorService io = Executors.newFixedThreadPool(ioThreads, daemon("datapath-pk-io-"));
+      ExecutorService clients = Executors.newFixedThreadPool(maxThreads,
+          daemon("datapath-client-"));
+      try {
+        PlainFiles files = new PlainFiles(fs, io, workers, s.k, s.stepTimeoutMs);
+        for (long size : s.sizes) {
+          StoredObjects objects = store(s, size, eccache, files);
+          for (int threads : s.threads) {
+            Cell cell = new Cell(s, objects, threads, eccache, files, clients);
+            for (Variant v : Variant.values()) {
+              cell.measure(v, 0, 0, 1); // warm-up, discarded
+            }
+            for (int round = 1; round <= s.rounds; round++) {
+              List<Variant> order = new ArrayList<>(Arrays.asList(Variant.values()));
+              Collections.shuffle(order, new Random(s.seed * 1_000_003L + size * 31 + threads
+                  * 7919L + round));
+              for (int i = 0; i < order.size(); i++) {
+                RoundResult r = cell.measure(order.get(i), round, i + 1, cell.opsPerThread);
+                results.add(r);
+                progress.accept(String.format(java.util.Locale.ROOT,
+                    "%s, %d thread(s)%s, round %d/%d: %s %s %.1f MiB/s, %.2f ms CPU/MiB",
+                    DatapathSettings.formatSize(size), threads,
+                    cell.threadsRun < threads ? " (" + cell.threadsRun + " run)" : "", round,
+                    s.rounds, r.variant.op(), r.variant.label(s.k), r.mibPerSecond(),
+                    r.cpuMsPerMib()));
+              }
+            }
+          }
+          remove(objects, eccache, files);
+        }
+      } finally {
+        clients.shutdownNow();
+        io.shutdownNow();
+      }
+    }
+    return results;
+  }
+
+  /** The objects of one size, stored every way, and the data they hold. */
+  private static final class StoredObjects {
+    final long size;
+    final String tag;
+    final byte[][] data;
+    final String[] keys;
+    final PlainFiles.Parts[] parts;
+    final URIStatus[] plain;
+
+    StoredObjects(long size, int count) {
+      this.size = size;
+      this.tag = DatapathSettings.sizeTag(size);
+      this.data = new byte[count][];
+      this.keys = new String[count];
+      this.parts = new PlainFiles.Parts[count];
+      this.plain = new URIStatus[count];
+    }
+  }
+
+  private StoredObjects store(DatapathSettings s, long size, EcCacheClient eccache,
+      PlainFiles files) throws IOException {
+    int count = s.objectsFor(size);
+    StoredObjects o = new StoredObjects(size, count);
+    progress.accept(String.format(java.util.Locale.ROOT, "%s: storing %d object(s) three ways",
+        DatapathSettings.formatSize(size), count));
+    String dir = ROOT + "/get/" + o.tag;
+    files.mkdirs(dir);
+    PutOptions code = putOptions(s);
+    for (int i = 0; i < count; i++) {
+      o.data[i] = new byte[Math.toIntExact(size)];
+      new Random(s.seed * 31 + size + i).nextBytes(o.data[i]);
+      o.keys[i] = KEY_PREFIX + "get/" + o.tag + "/o" + i;
+      eccache.put(o.keys[i], o.data[i], code);
+      o.parts[i] = files.status(files.writeParts(dir + "/pk-o" + i, o.data[i], i),
+          o.data[i].length, i);
+      String plain = dir + "/plain-o" + i;
+      files.writeOne(plain, o.data[i], i);
+      o.plain[i] = files.status(plain, i);
+    }
+    return o;
+  }
+
+  private static void remove(StoredObjects o, EcCacheClient eccache, PlainFiles files)
+      throws IOException {
+    for (String key : o.keys) {
+      eccache.delete(key);
+    }
+    files.deleteAll(ROOT + "/get/" + o.tag);
+  }
+
+  private static PutOptions putOptions(DatapathSettings s) {
+    return PutOptions.code(s.k, s.r).writeMode(WriteMode.CACHE_ONLY);
+  }
+
+  /** One object size and thread count: runs a variant's steps and measures them. */
+  private final class Cell {
+    final DatapathSettings s;
+    final StoredObjects objects;
+    final int threads;
+    final int threadsRun;
+    final int opsPerThread;
+    final EcCacheClient eccache;
+    final PlainFiles files;
+    final ExecutorService clients;
+    final PutOptions code;
+    final boolean exactCpu = ProcessCpu.exact();
+
+    Cell(DatapathSettings s, StoredObjects objects, int threads, EcCacheClient eccache,
+        PlainFiles files, ExecutorService clients) {
+      this.s = s;
+      this.objects = objects;
+      this.threads = threads;
+      this.threadsRun = s.threadsRun(objects.size, threads);
+      this.opsPerThread = s.opsPerThread(objects.size, threadsRun);
+      this.eccache = eccache;
+      this.files = files;
+      this.clients = clients;
+      this.code = putOptions(s);
+    }
+
+    /** One operation's outcome: the object, what a GET returned, how long it took. */
+    private final class Done {
+      final int object;
+      final byte[] got;
+      final long nanos;
+
+      Done(int object, byte[] got, long nanos) {
+        this.object = object;
+        this.got = got;
+        this.nanos = nanos;
+      }
+    }
+
+    /**
+     * Runs {@code steps} steps of {@code v}. CPU is counted over the span from the first step's
+     * start to the last one's end, less the measuring thread's own (it checks bytes between
+     * steps); nothing else runs in between: the PUTs' directories are made before and what they
+     * wrote is deleted after.
+     */
+    RoundResult measure(Variant v, int round, int order, int steps) throws IOException {
+      RoundResult result = new RoundResult(v, objects.size, threads, threadsRun, round, order);
+      String base = objects.tag + "-t" + threads + "-r" + round + "-" + v.kind();
+      String roundDir = ROOT + "/put/" + base;
+      boolean writesFiles = v == Variant.PUT_PK || v == Variant.PUT_PLAIN;
+      for (int step = 0; writesFiles && step < steps; step++) {
+        files.mkdirs(roundDir + "/s" + step);
+      }
+      String what = v.op() + " " + v.label(s.k) + " of " + DatapathSettings.formatSize(
+          objects.size) + " objects with " + threadsRun + " thread(s)";
+      int count = objects.data.length;
+      List<String> keys = new ArrayList<>();
+      System.gc(); // the previous variant's garbage is not collected on this one's time
+      Map<String, Long> cpuBefore = exactCpu ? ProcessCpu.snapshot() : null;
+      long processBefore = ProcessCpu.processNanos();
+      long selfBefore = ProcessCpu.selfNanos();
+      for (int step = 0; step < steps; step++) {
+        List<Callable<Done>> tasks = new ArrayList<>();
+        for (int t = 0; t < threadsRun; t++) {
+          int slot = step * threadsRun + t;
+          int object = Math.floorMod(slot + round, count);
+          String key = KEY_PREFIX + "put/" + base + "-s" + step + "-" + t;
+          if (v == Variant.PUT_ECCACHE) {
+            keys.add(key);
+          }
+          String path = roundDir + "/s" + step + "/o" + t;
+          tasks.add(() -> {
+            long began = System.nanoTime();
+            byte[] got = operate(v, object, key, path, slot + round);
+            return new Done(object, got, System.nanoTime() - began);
+          });
+        }
+        long began = System.nanoTime();
+        List<Future<Done>> futures = new ArrayList<>();
+        for (Callable<Done> t : tasks) {
+          futures.add(clients.submit(t));
+        }
+        List<Done> done = awaitAll(futures, what, s.stepTimeoutMs);
+        result.wallNanos += System.nanoTime() - began;
+        for (Done d : done) {
+          result.latencyMicros.recordValue(Math.max(1, d.nanos / 1000));
+          result.ops++;
+          result.bytes += objects.size;
+          if (v.isGet()) {
+            verify(d.got, objects.data[d.object], what + " (object " + d.object + ")");
+            result.verifiedBytes += d.got.length;
+          }
+        }
+      }
+      long self = ProcessCpu.selfNanos() - selfBefore;
+      result.processCpuNanos = ProcessCpu.processNanos() - processBefore - self;
+      result.cpuNanos = exactCpu ? ProcessCpu.since(cpuBefore) : result.processCpuNanos;
+      for (String key : keys) {
+        eccache.delete(key);
+      }
+      if (writesFiles) {
+        files.deleteAll(roundDir);
+      }
+      return result;
+    }
+
+    private byte[] operate(Variant v, int object, String key, String path, int worker)
+        throws IOException {
+      switch (v) {
+        case GET_ECCACHE:
+          return eccache.get(objects.keys[object], s.delta);
+        case GET_PK:
+          return files.readParts(objects.parts[object]);
+        case GET_PLAIN:
+          return files.readOne(objects.plain[object]);
+        case PUT_ECCACHE:
+          eccache.put(key, objects.data[object], code);
+          return null;
+        case PUT_PK:
+          files.writeParts(path, objects.data[object], worker);
+          return null;
+        case PUT_PLAIN:
+          files.writeOne(path, objects.data[object], worker);
+          return null;
+        default:
+          throw new IllegalStateException("unknown variant " + v);
+      }
+    }
+  }
+
+  /** Compares a GET's bytes with the data written; a difference ends the run. */
+  static void verify(byte[] got, byte[] expected, String what) throws DataMismatchException {
+    int at = got == null ? 0 : Arrays.mismatch(got, expected);
+    if (got == null || at >= 0) {
+      throw new DataMismatchException(what, expected.length, got == null ? -1 : got.length,
+          got == null ? 0 : at);
+    }
+  }
+
+  private static <T> List<T> awaitAll(List<Future<T>> futures, String what, long timeoutMs)
+      throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    List<T> done = new ArrayList<>();
+    try {
+      for (Future<T> f : futures) {
+        done.add(f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+      }
+      return done;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new IOException(what + " failed: " + cause.getMessage(), cause);
+    } catch (TimeoutException e) {
+      throw new DeadlineExceededException("a step of " + what + " took more than " + timeoutMs
+          + " ms: the cluster is stuck or overloaded; take a jstack of this process");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted during " + what, e);
+    } finally {
+      for (Future<T> f : futures) {
+        f.cancel(true); // no-op for those done
+      }
+    }
+  }
+
+  private static ThreadFactory daemon(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

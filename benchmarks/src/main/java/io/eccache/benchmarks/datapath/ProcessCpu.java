@@ -1,0 +1,93 @@
+package io.eccache.benchmarks.datapath;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The CPU time of this process, every thread but the measuring one: with the cluster in-process,
+ * the client, the master, the workers, and the JVM's GC and JIT threads. Two sources:
+ *
+ * <ul>
+ *   <li>{@link #snapshot()}/{@link #since}: each thread's run time in nanoseconds from Linux's
+ *       {@code /proc/self/task/<tid>/schedstat}, summed; exact, but a thread that ends in between
+ *       loses its share (threads here live as long as the cluster, or idle before they end).
+ *   <li>{@link #processNanos()}: {@code OperatingSystemMXBean.getProcessCpuTime}, which Linux
+ *       counts in clock ticks (10 ms): off by up to a tick per reading, a cross-check.
+ * </ul>
+ *
+ * The measuring thread is left out of both: it only submits operations, waits, and checks the
+ * bytes GETs returned, which is not the data path's work.
+ */
+final class ProcessCpu {
+  private static final Path TASKS = Paths.get("/proc/self/task");
+  private static final Path SELF = Paths.get("/proc/thread-self");
+
+  private ProcessCpu() {}
+
+  /** Whether {@link #snapshot()} works here (Linux with scheduler statistics). */
+  static boolean exact() {
+    return Files.isReadable(SELF.resolve("schedstat"));
+  }
+
+  /** Every thread's run time now, nanoseconds by thread id, the calling thread left out. */
+  static Map<String, Long> snapshot() throws IOException {
+    String self = Files.readSymbolicLink(SELF).getFileName().toString();
+    Map<String, Long> byTask = new HashMap<>();
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+      for (Path task : tasks) {
+        String tid = task.getFileName().toString();
+        if (tid.equals(self)) {
+          continue;
+        }
+        try {
+          String stat = new String(Files.readAllBytes(task.resolve("schedstat")),
+              StandardCharsets.US_ASCII);
+          int end = stat.indexOf(' ');
+          byTask.put(tid, Long.parseLong(end < 0 ? stat.trim() : stat.substring(0, end)));
+        } catch (NoSuchFileException ended) {
+          // the thread ended while we listed
+        }
+      }
+    }
+    return byTask;
+  }
+
+  /** Run time since {@code before}: threads started since count whole. */
+  static long since(Map<String, Long> before) throws IOException {
+    long total = 0;
+    for (Map.Entry<String, Long> e : snapshot().entrySet()) {
+      long was = before.getOrDefault(e.getKey(), 0L);
+      // A thread id Linux reused for a new thread reads less than the old one's total.
+      total += e.getValue() >= was ? e.getValue() - was : e.getValue();
+    }
+    return total;
+  }
+
+  /** The process's CPU time in clock ticks, as nanoseconds (getProcessCpuTime). */
+  static long processNanos() {
+    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    long nanos = os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
+    if (nanos < 0) {
+      throw new IllegalStateException("this JVM does not report process CPU time"
+          + " (com.sun.management.OperatingSystemMXBean); run on OpenJDK or HotSpot");
+    }
+    return nanos;
+  }
+
+  /** The calling thread's CPU time, nanoseconds. */
+  static long selfNanos() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
+  }
+}

@@ -1,0 +1,130 @@
+package io.eccache.benchmarks.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.eccache.cli.ExitCodes;
+import io.eccache.testkit.SharedCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The data-path benchmark end to end at its tiny size (12 workers, 64 KiB and 1 MiB objects, 1
+ * and 2 threads, one round): every file, a row per variant and round with the bytes checked, the
+ * paired ratios and the targets table. No timing is asserted.
+ */
+class DatapathCommandTest {
+  /** It starts its own in-process cluster: close this JVM's shared cluster, if any, first. */
+  @RegisterExtension
+  static final SharedCluster NO_SHARED_CLUSTER = SharedCluster.none();
+
+  @Test
+  void tinyRunWritesARowPerVariantAndRoundAndThePairedRatiosBesideTheTargets(@TempDir Path out)
+      throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    int exit;
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit = EcCacheBench.commandLine().execute("datapath", "--tiny", "--out", out.toString());
+    } finally {
+      System.setOut(stdout);
+    }
+    String printed = captured.toString(StandardCharsets.UTF_8);
+    assertEquals(0, exit, printed);
+    for (String file : List.of("raw.csv", "summary.md", "summary.json", "throughput.png")) {
+      assertTrue(Files.size(out.resolve(file)) > 0, file);
+    }
+    byte[] png = Files.readAllBytes(out.resolve("throughput.png"));
+    assertEquals("PNG", new String(png, 1, 3, StandardCharsets.US_ASCII));
+
+    List<String> raw = Files.readAllLines(out.resolve("raw.csv"));
+    List<String> columns = Arrays.asList(raw.get(0).split(","));
+    // 2 sizes x 2 thread counts x 1 round x 6 variants
+    assertEquals(1 + 24, raw.size(), String.join("\n", raw));
+    Set<String> seen = new HashSet<>();
+    for (String row : raw.subList(1, raw.size())) {
+      String[] c = row.split(",");
+      String op = c[columns.indexOf("op")];
+      String variant = c[columns.indexOf("variant")];
+      long size = Long.parseLong(c[columns.indexOf("size_bytes")]);
+      int threadsRun = Integer.parseInt(c[columns.indexOf("threads_run")]);
+      int ops = Integer.parseInt(c[columns.indexOf("ops")]);
+      assertTrue(seen.add(size + " " + c[columns.indexOf("threads")] + " "
+          + c[columns.indexOf("round")] + " " + op + " " + variant), "duplicate row " + row);
+      assertTrue(List.of("eccache", "p10", "plain").contains(variant), row);
+      assertEquals(threadsRun * 2, ops, "two operations per thread: " + row);
+      assertEquals(ops * size, Long.parseLong(c[columns.indexOf("bytes")]), row);
+      assertEquals("GET".equals(op) ? ops * size : 0,
+          Long.parseLong(c[columns.indexOf("verified_bytes")]), "every GET checked: " + row);
+      assertTrue(Double.parseDouble(c[columns.indexOf("mib_per_s")]) > 0, row);
+      assertTrue(Double.parseDouble(c[columns.indexOf("cpu_s")]) > 0, row);
+      assertTrue(Double.parseDouble(c[columns.indexOf("cpu_ms_per_mib")]) > 0, row);
+      double p50 = Double.parseDouble(c[columns.indexOf("p50_ms")]);
+      assertTrue(p50 > 0 && Double.parseDouble(c[columns.indexOf("p99_ms")]) >= p50, row);
+    }
+    assertEquals(24, seen.size());
+
+    JsonNode json = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+    assertTrue(json.get("stamp").get("command").asText()
+        .startsWith("bin/eccache-bench datapath --tiny"), json.get("stamp").toString());
+    JsonNode cells = json.get("cells");
+    assertEquals(8, cells.size(), "GET and PUT x 2 sizes x 2 thread counts: " + cells);
+    for (JsonNode cell : cells) {
+      JsonNode ratios = cell.get("ratios");
+      for (String ratio : List.of("throughputVsPk", "cpuPerMibVsPk", "p50VsPk", "p99VsPk",
+          "throughputVsPlain", "p50VsPlain")) {
+        double median = ratios.get(ratio).get("median").asDouble();
+        assertTrue(median > 0 && Double.isFinite(median), ratio + " of " + cell);
+      }
+      assertEquals(3, cell.get("variants").size(), cell.toString());
+    }
+    Set<String> verdicts = new HashSet<>();
+    for (JsonNode t : json.get("targets")) {
+      String verdict = t.get("verdict").asText();
+      verdicts.add(verdict);
+      boolean measuredHere = t.get("sizeBytes").asLong() <= (1 << 20);
+      assertEquals(measuredHere, !"not measured".equals(verdict), t.toString());
+      assertTrue(List.of("met", "not met", "not measured").contains(verdict), t.toString());
+    }
+    assertTrue(verdicts.contains("not measured"), "8 MiB and up are not in the tiny run");
+
+    String summary = Files.readString(out.resolve("summary.md"), StandardCharsets.UTF_8);
+    for (String part : List.of("bin/eccache-bench datapath --tiny", "## Targets (issue 15)",
+        "GET CPU per MiB vs p10", "GET throughput vs p10", "small GET p50 vs one plain file",
+        "1 MiB PUT p99", "PUT throughput vs p10", "not measured", "MiB/s vs p10",
+        "the master and the workers run in this process", "12 workers")) {
+      assertTrue(summary.contains(part), part + " missing from\n" + summary);
+    }
+    assertTrue(printed.contains("## Targets (issue 15)"), printed);
+  }
+
+  @Test
+  void badInputFailsBeforeAnyClusterStarts(@TempDir Path out) {
+    CommandLine cli = EcCacheBench.commandLine();
+    cli.setErr(new java.io.PrintWriter(new java.io.StringWriter()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--sizes", "12XB", "--out",
+        out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--zipf", "1", "--out",
+        out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--threads", "0", "--out",
+        out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "-k", "12", "--out",
+        out.toString()));
+    assertFalse(Files.exists(out.resolve("raw.csv")));
+  }
+}

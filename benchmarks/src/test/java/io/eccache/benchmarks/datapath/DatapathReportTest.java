@@ -1,0 +1,119 @@
+package io.eccache.benchmarks.datapath;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.eccache.benchmarks.report.RunStamp;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The data-path report's arithmetic on made-up rounds: pairing per round, caps and verdicts. */
+class DatapathReportTest {
+  private static final long MIB = DatapathSettings.MIB;
+
+  /** A round of {@code v} at 8 MiB, one thread, moving 80 MiB at {@code mibps} and CPU. */
+  private static RoundResult round(Variant v, int round, double mibps, double cpuMsPerMib) {
+    RoundResult r = new RoundResult(v, 8 * MIB, 1, 1, round, 1);
+    r.ops = 10;
+    r.bytes = 80 * MIB;
+    r.wallNanos = Math.round(80 / mibps * 1e9);
+    r.cpuNanos = Math.round(cpuMsPerMib * 80 * 1e6);
+    for (int i = 0; i < r.ops; i++) {
+      r.latencyMicros.recordValue(Math.round(8 / mibps * 1e6));
+    }
+    if (v.isGet()) {
+      r.verifiedBytes = r.bytes;
+    }
+    return r;
+  }
+
+  @Test
+  void ratiosArePairedPerRoundAndTargetsJudgedOnTheirMedian(@TempDir Path dir) throws Exception {
+    // eccache/p10 throughput per round: 0.5, 1.5, 1.0 -> median 1.0 [0.5-1.5]. Unpaired medians
+    // would give 100/200 = 0.5 and fail the 0.9x target; paired, it is met.
+    double[] eccache = {100, 300, 100};
+    double[] p10 = {200, 200, 100};
+    List<RoundResult> results = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      for (String op : new String[] {"GET", "PUT"}) {
+        results.add(round(Variant.of(op, "eccache"), i + 1, eccache[i], 2.4));
+        results.add(round(Variant.of(op, "pk"), i + 1, p10[i], 2.0));
+        results.add(round(Variant.of(op, "plain"), i + 1, 50, 1.0));
+      }
+    }
+    DatapathSettings s = new DatapathSettings();
+    s.sizes = new ArrayList<>(List.of(8 * MIB));
+    s.threads = new ArrayList<>(List.of(1));
+    s.rounds = 3;
+    String summary = DatapathReport.write(dir, results, s, "made up", 32,
+        new RunStamp("abc123", "bin/eccache-bench datapath", Instant.EPOCH, 2));
+    JsonNode json = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+    JsonNode get = json.get("cells").get(0);
+    assertEquals("GET", get.get("op").asText());
+    JsonNode tput = get.get("ratios").get("throughputVsPk");
+    assertEquals(1.0, tput.get("median").asDouble(), 1e-6);
+    assertEquals(0.5, tput.get("min").asDouble(), 1e-6);
+    assertEquals(1.5, tput.get("max").asDouble(), 1e-6);
+    assertEquals(1.2, get.get("ratios").get("cpuPerMibVsPk").get("median").asDouble(), 1e-6);
+    int judged = 0;
+    for (JsonNode t : json.get("targets")) {
+      if (t.get("sizeBytes").asLong() != 8 * MIB) {
+        assertEquals("not measured", t.get("verdict").asText(), t.toString());
+        continue;
+      }
+      judged++;
+      String expected = t.get("target").asText().startsWith("GET CPU") ? "not met" : "met";
+      assertEquals(expected, t.get("verdict").asText(), "CPU 1.2x > 1.1x; throughput 1.0x: "
+          + t);
+    }
+    assertEquals(2, judged, "8 MiB has the GET CPU and throughput targets");
+    assertTrue(summary.contains("| GET CPU per MiB vs p10 | 8 MiB | 1 | ≤ 1.1x"
+        + " | 1.20 [1.20–1.20]x | not met |"), summary);
+    assertTrue(summary.contains("1.00 [0.50–1.50]x"), summary);
+  }
+
+  @Test
+  void sizesParseWithBinaryAndDecimalUnitsAndCapsBoundMemory() {
+    assertEquals(40_000_000L, DatapathSettings.parseSize("40MB"));
+    assertEquals(64L << 10, DatapathSettings.parseSize("64KiB"));
+    assertEquals(256 * MIB, DatapathSettings.parseSize("256mib"));
+    assertEquals(1536, DatapathSettings.parseSize("1.5KiB"));
+    assertEquals(12345, DatapathSettings.parseSize("12345"));
+    assertThrows(IllegalArgumentException.class, () -> DatapathSettings.parseSize("12XB"));
+    assertThrows(IllegalArgumentException.class, () -> DatapathSettings.parseSize("1.5B"));
+    assertEquals("40 MB", DatapathSettings.formatSize(40_000_000L));
+    assertEquals("64 KiB", DatapathSettings.formatSize(64L << 10));
+
+    DatapathSettings s = new DatapathSettings();
+    assertEquals(4, s.objectsFor(256 * MIB), "1 GiB cap");
+    assertEquals(32, s.objectsFor(MIB), "at most 32 objects");
+    assertEquals(4, s.threadsRun(256 * MIB, 16), "16 x 256 MiB in flight exceeds the heap");
+    assertEquals(16, s.threadsRun(64 * MIB, 16));
+    assertEquals(64, s.opsPerThread(64L << 10, 1), "at most 64 in all");
+    assertEquals(4, s.opsPerThread(64L << 10, 16), "at most 64 in all");
+    assertEquals(4, s.opsPerThread(256 * MIB, 1), "at least 4 in all");
+    assertEquals(2, s.opsPerThread(256 * MIB, 4), "at least 2 steps");
+    assertEquals(64, s.opsPerThread(8 * MIB, 1), "512 MiB per round");
+    assertEquals(14, s.opsPerThread(40_000_000L, 1), "512 MiB per round");
+    s.k = 12;
+    assertThrows(IllegalArgumentException.class, s::check, "k + r above the workers");
+  }
+
+  @Test
+  void aGetReturningOtherBytesIsATypedError() {
+    DataMismatchException e = assertThrows(DataMismatchException.class,
+        () -> DatapathBenchmark.verify(new byte[] {1, 2, 3}, new byte[] {1, 2, 4}, "GET x"));
+    assertTrue(e.getMessage().contains("first difference at byte 2"), e.getMessage());
+    assertThrows(DataMismatchException.class,
+        () -> DatapathBenchmark.verify(new byte[] {1, 2}, new byte[] {1, 2, 4}, "GET x"));
+    assertThrows(DataMismatchException.class,
+        () -> DatapathBenchmark.verify(null, new byte[] {1}, "GET x"));
+  }
+}
