@@ -297,16 +297,16 @@ public final class BenchReport {
               extra.format("%.1f"), extraSent.format("%.1f"),
               spread(ns, n -> n.decodeShare).format("%.1f"));
           Map<String, Object> js = new LinkedHashMap<>();
-          js.put("memoryBefore", json(memory));
-          js.put("memoryAfter", json(memoryAfter));
-          js.put("meanMs", json(mean));
-          js.put("medianMs", json(median));
-          js.put("p99Ms", json(p99));
-          js.put("p999Ms", json(p999));
-          js.put("lambdaPct", json(lambda));
-          js.put("etaPct", json(eta));
-          js.put("extraBytesPct", json(extra));
-          js.put("extraBytesSentPct", json(extraSent));
+          js.put("memoryBefore", memory.toMap());
+          js.put("memoryAfter", memoryAfter.toMap());
+          js.put("meanMs", mean.toMap());
+          js.put("medianMs", median.toMap());
+          js.put("p99Ms", p99.toMap());
+          js.put("p999Ms", p999.toMap());
+          js.put("lambdaPct", lambda.toMap());
+          js.put("etaPct", eta.toMap());
+          js.put("extraBytesPct", extra.toMap());
+          js.put("extraBytesSentPct", extraSent.toMap());
           jsonSchemes.put(s.getKey().label(), js);
           String name = s.getKey().displayName();
           addPoint(lambdaByScheme, name, points, point, x, lambda);
@@ -346,9 +346,9 @@ public final class BenchReport {
               Spread.of(cpu.stream().mapToDouble(Double::doubleValue).toArray()).format("%.0f"),
               tc + (bytesFlagged ? " FLAGGED" : ""));
           addPoint(medianRatio, "SR/EC median", points, point, x, q[1]);
-          jsonRun.put("srOverEcMedian", json(q[1]));
-          jsonRun.put("srOverEcMean", json(q[0]));
-          jsonRun.put("srOverEcP99", json(q[2]));
+          jsonRun.put("srOverEcMedian", q[1].toMap());
+          jsonRun.put("srOverEcMean", q[0].toMap());
+          jsonRun.put("srOverEcP99", q[2].toMap());
         }
         jsonRun.put("tcClientRatio", tc);
         jsonRuns.put(label, jsonRun);
@@ -436,14 +436,6 @@ public final class BenchReport {
   private static Spread spreadOf(List<ClusterBenchmark.SchemeResult> rs,
       ToDoubleFunction<ClusterBenchmark.SchemeResult> f) {
     return Spread.of(rs.stream().mapToDouble(f).toArray());
-  }
-
-  private static Map<String, Object> json(Spread s) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("median", s.median());
-    m.put("min", s.min());
-    m.put("max", s.max());
-    return m;
   }
 
   /** Sets point {@code i} of {@code series[name]} ({xs, medians, mins, maxs}). */

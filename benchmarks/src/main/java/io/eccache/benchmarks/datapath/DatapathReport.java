@@ -279,8 +279,8 @@ public final class DatapathReport {
         variants.row(c.op, DatapathSettings.formatSize(c.size), c.threadsText(), label,
             mibps.format("%.0f"), cpu.format("%.2f"), p50, p99, h.getTotalCount());
         Map<String, Object> v = new LinkedHashMap<>();
-        v.put("mibPerSecond", json(mibps));
-        v.put("cpuMsPerMib", json(cpu));
+        v.put("mibPerSecond", mibps.toMap());
+        v.put("cpuMsPerMib", cpu.toMap());
         v.put("p50Ms", p50);
         v.put("p99Ms", p99);
         v.put("ops", h.getTotalCount());
@@ -303,12 +303,12 @@ public final class DatapathReport {
             p99.format("%.2f") + "x", tputPlain.format("%.2f") + "x",
             p50Plain.format("%.2f") + "x");
         Map<String, Object> jr = new LinkedHashMap<>();
-        jr.put("throughputVsPk", json(tput));
-        jr.put("cpuPerMibVsPk", json(cpu));
-        jr.put("p50VsPk", json(p50));
-        jr.put("p99VsPk", json(p99));
-        jr.put("throughputVsPlain", json(tputPlain));
-        jr.put("p50VsPlain", json(p50Plain));
+        jr.put("throughputVsPk", tput.toMap());
+        jr.put("cpuPerMibVsPk", cpu.toMap());
+        jr.put("p50VsPk", p50.toMap());
+        jr.put("p99VsPk", p99.toMap());
+        jr.put("throughputVsPlain", tputPlain.toMap());
+        jr.put("p50VsPlain", p50Plain.toMap());
         jc.put("ratios", jr);
       }
       jsonCells.add(jc);
@@ -431,16 +431,8 @@ public final class DatapathReport {
     m.put("sizeBytes", size);
     m.put("threads", threads);
     m.put("bound", bound);
-    m.put("measured", value == null ? null : json(value));
+    m.put("measured", value == null ? null : value.toMap());
     m.put("verdict", verdict);
-    return m;
-  }
-
-  private static Map<String, Object> json(Spread s) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("median", s.median());
-    m.put("min", s.min());
-    m.put("max", s.max());
     return m;
   }
 

@@ -70,6 +70,15 @@ public final class Spread {
         + String.format(Locale.ROOT, format, max) + "]";
   }
 
+  /** {median, min, max} in that order, for a summary.json. */
+  public java.util.Map<String, Object> toMap() {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("median", median());
+    m.put("min", min());
+    m.put("max", max());
+    return m;
+  }
+
   @Override
   public String toString() {
     return format("%.2f");
