@@ -249,7 +249,10 @@ class RedundancyIntegrationTest {
         ecKeys.add(key);
       }
     }
-    cluster.stopWorker(0);
+    // Placement is random: stop the workers that hold the most ec splits, so both failures
+    // lose something (a worker holding none would leave nothing to rebuild).
+    int first = busiestWorker(ecKeys, -1);
+    cluster.stopWorker(first);
     cluster.awaitLiveWorkers(WORKERS - 1);
     converge("every ec object is back at full redundancy", null,
         () -> ecKeys.stream().allMatch(k -> {
@@ -257,7 +260,7 @@ class RedundancyIntegrationTest {
           return s.liveSplits() == s.scheme().splits();
         }));
     assertTrue(cache.stats().splitsRepaired() > 0);
-    cluster.stopWorker(1);
+    cluster.stopWorker(busiestWorker(ecKeys, first));
     cluster.awaitLiveWorkers(WORKERS - 2);
     cache.readStatistics().reset();
     for (String key : ecKeys) {
@@ -265,6 +268,33 @@ class RedundancyIntegrationTest {
     }
     assertEquals(0, cache.readStatistics().fallbacks(), "nothing came from S3: "
         + Arrays.toString(ecKeys.toArray()));
+  }
+
+  /** The running worker, other than {@code except}, holding the most splits of {@code keys}. */
+  private static int busiestWorker(List<String> keys, int except) throws Exception {
+    ObjectPaths paths = new ObjectPaths("/.eccache");
+    int[] held = new int[WORKERS];
+    for (String key : keys) {
+      for (alluxio.client.file.URIStatus write : cluster.fileSystem()
+          .listStatus(new AlluxioURI(paths.objectDirectory(key)))) {
+        for (alluxio.client.file.URIStatus split : cluster.fileSystem()
+            .listStatus(new AlluxioURI(write.getPath()))) {
+          for (alluxio.wire.FileBlockInfo block : split.getFileBlockInfos()) {
+            for (alluxio.wire.BlockLocation at : block.getBlockInfo().getLocations()) {
+              held[cluster.workerIndex(at.getWorkerAddress().getHost())]++;
+            }
+          }
+        }
+      }
+    }
+    int busiest = except == 0 ? 1 : 0;
+    for (int i = 0; i < WORKERS; i++) {
+      if (i != except && held[i] > held[busiest]) {
+        busiest = i;
+      }
+    }
+    assertTrue(held[busiest] > 0, "no worker holds a split of " + keys);
+    return busiest;
   }
 
   @Test
