@@ -9,24 +9,15 @@ import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
 import io.eccache.common.proto.Split;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.function.BooleanSupplier;
 
 /**
  * Split files read from their workers through Alluxio: opened from the file status the lookup
- * returned (no RPC per split), {@code NO_CACHE} so a read never copies a split onto another worker,
- * in 1 MiB slices, checking between slices whether the read is still needed. A read no longer
- * than one slice (a 0.8 MiB split of an 8 MiB object at k = 10) is therefore never stopped: late
- * binding's extra read costs its whole split, Δ/k of the object, as in the paper (whose client does
- * not cancel either). A read stopped part-way saves the client's copying, not the link's bytes:
- * Alluxio's block stream sends ahead of the reader (the worker pushes chunks up to the stream's
- * buffer), so the kernel's counters show the rest of the range sent anyway. Every byte read is
- * counted against its worker in the {@link ReadStatistics}, and so is the rest of a stopped range,
- * apart, as unread.
+ * returned (no RPC per split), {@code NO_CACHE} so a read never copies a split onto another worker.
+ * Alluxio's block stream sends ahead of its reader (the worker pushes chunks up to the stream's
+ * buffer), so a read the {@link LateBindingReader} stops part-way saves the client's copying, not
+ * the link's bytes. Every byte read is counted against its worker in the {@link ReadStatistics}.
  */
 final class AlluxioSplitSource implements SplitSource {
-  /** Reads proceed in slices; whether the read is still needed is checked between them. */
-  private static final int SLICE = 1 << 20;
   private static final OpenFilePOptions NO_CACHE =
       OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build();
 
@@ -57,28 +48,13 @@ final class AlluxioSplitSource implements SplitSource {
     }
     String host = split.getWorker().getHost();
     return new SplitStream() {
-      private long position = offset;
-
       @Override
-      public void readFully(ByteBuffer dst, int at, int length, BooleanSupplier stop)
-          throws IOException {
-        ByteBuffer target = dst.duplicate(); // the stream moves position and limit
-        int end = at + length;
-        while (at < end) {
-          if (stop.getAsBoolean()) {
-            ClientMetrics.READS_STOPPED_EARLY.inc();
-            statistics.addUnread(host, end - at);
-            throw new IOException("stopped part-way: k splits arrived first");
-          }
-          target.clear();
-          int n = in.read(target, at, Math.min(SLICE, end - at));
-          if (n < 0) {
-            throw new IOException("split " + split.getPath() + " ended at byte " + position);
-          }
-          at += n;
-          position += n;
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = in.read(b, off, len);
+        if (n > 0) {
           statistics.addBytes(host, n);
         }
+        return n;
       }
 
       @Override

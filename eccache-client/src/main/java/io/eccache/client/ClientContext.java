@@ -7,6 +7,7 @@ import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.ClientKeys;
+import io.eccache.common.ReadChoice;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.EcCacheKeys;
 import io.eccache.common.SharedKeys;
@@ -63,6 +64,7 @@ final class ClientContext implements AutoCloseable {
   private final ReadStatistics statistics = new ReadStatistics();
   private final UnderStorePaths underStorePaths;
   private final long ioTimeoutMs;
+  private final ReadChoice readChoice;
   private final long smallObjectThreshold;
   private final long streamWindowBytes;
   private final long workerListRefreshMs;
@@ -83,6 +85,7 @@ final class ClientContext implements AutoCloseable {
     this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
     this.underStorePaths = new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX));
     this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
+    this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
     this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
     this.streamWindowBytes = conf.getBytes(ClientKeys.STREAM_WINDOW);
     this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
@@ -163,6 +166,11 @@ final class ClientContext implements AutoCloseable {
   /** The longest wait for one step of split I/O ({@code alluxio.user.eccache.io.timeout}). */
   long ioTimeoutMs() {
     return ioTimeoutMs;
+  }
+
+  /** Which k + Δ splits a GET reads. */
+  ReadChoice readChoice() {
+    return readChoice;
   }
 
   /** Objects below this size are stored differently, so a PUT of unknown size looks this far ahead. */

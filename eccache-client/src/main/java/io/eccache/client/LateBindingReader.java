@@ -3,6 +3,7 @@ package io.eccache.client;
 import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.UnavailableException;
 import io.eccache.common.ClientKeys;
+import io.eccache.common.ReadChoice;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
@@ -24,102 +26,131 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.zip.CRC32C;
 
 /**
- * EC-Cache's read (paper section 4.3): read k + Δ of the live splits, chosen uniformly at random, in
- * parallel, straight from the workers that hold them; finish as soon as any k have arrived intact;
- * decode only when a data split is among the missing. A failed, corrupt (CRC32C per cell) or slow
- * split costs only its share: another one takes its place.
+ * EC-Cache's read (paper section 4.3): read k + Δ of the live splits in parallel, straight from the
+ * workers that hold them; finish as soon as any k have arrived intact; decode only when a data
+ * split is among the missing. A failed, corrupt (CRC32C per cell) or slow split costs only its
+ * share: another one takes its place. Which k + Δ are read is the {@link ReadChoice}: uniformly at
+ * random as in the paper, or the data splits first.
  *
- * <p>The reads not needed are not cancelled at once: each stops at its next slice boundary
- * ({@link AlluxioSplitSource}, 1 MiB), counted in {@code EcCacheSplitReadsStoppedEarly}; one that
- * is shorter than a slice, or already in its last slice, is read whole and thrown away, counted in
- * {@code EcCacheSplitReadsDiscarded}. So the extra bytes are about Δ/k of the object, as in the
- * paper.
+ * <p>Where the bytes go: a data split is copied, a small slice at a time, straight into its place
+ * in the caller's array, so a healthy GET copies the object once after Alluxio hands it over. Only
+ * parities (and a second copy of a replicated object) are staged in pooled direct buffers, which
+ * the decoder needs. A read still running when the window completes (late binding's extra read, a
+ * straggler) must not touch the array after {@link #read} returns: every copy into the array holds
+ * the window's read lock and checks that the window is still open, and completing takes the write
+ * lock, so once it is done no copy is in progress and none starts. A data split whose cell fails
+ * its CRC after part of it was copied counts as missing, and the decoder overwrites its place.
  *
- * <p>One call reads a window of whole stripes (see {@link ObjectReadStream}), each window bound late
- * again. The splits' bytes come from a {@link SplitSource} (Alluxio's workers in production, fakes
- * in tests); the CRC check of every cell is the reader's. Every pooled buffer a read takes goes
- * back to the pool: the window's through {@link StripeWindow#close()}, the others here or, for a
- * read that finishes after the window no longer wants it, in that read's own thread.
+ * <p>The reads not needed are not cancelled at once: each stops at its next slice (128 KiB),
+ * counted in {@code EcCacheSplitReadsStoppedEarly} and its rest as unread bytes; one that arrived
+ * whole but too late is counted in {@code EcCacheSplitReadsDiscarded}. Alluxio's block stream sends
+ * ahead of the reader, so a stopped read saves the client's copying, not the link's bytes: the extra
+ * bytes on the links are about Δ/k of the object, as in the paper.
  */
 final class LateBindingReader {
+  /** What is copied at a time and between the checks whether the read is still wanted. */
+  private static final int SLICE = 128 << 10;
+  /** Data-first: by default, the least a late data split is waited for once k arrived. */
+  private static final long MIN_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[SLICE]);
+
   private final SplitSource source;
   private final ExecutorService io;
   private final DirectBufferPool pool;
   private final ReadStatistics statistics;
   /** The longest wait for the next split to arrive before the ones in flight count as failed. */
   private final long timeoutMs;
+  private final ReadChoice choice;
+
+  /** Data-first: the least a late data split is waited for once k splits arrived. */
+  private final long minGraceNanos;
 
   LateBindingReader(ClientContext context) {
     this(new AlluxioSplitSource(context.fs(), context.statistics()), context.io(), context.pool(),
-        context.statistics(), context.ioTimeoutMs());
+        context.statistics(), context.ioTimeoutMs(), context.readChoice(), MIN_GRACE_NANOS);
   }
 
   LateBindingReader(SplitSource source, ExecutorService io, DirectBufferPool pool,
-      ReadStatistics statistics, long timeoutMs) {
+      ReadStatistics statistics, long timeoutMs, ReadChoice choice, long minGraceNanos) {
     this.source = source;
     this.io = io;
     this.pool = pool;
     this.statistics = statistics;
     this.timeoutMs = timeoutMs;
+    this.choice = choice;
+    this.minGraceNanos = minGraceNanos;
   }
 
-  /** One split's range that arrived intact. */
+  /** One split's range that arrived intact: in the array ({@code staged} null) or staged. */
   private static final class Arrived {
     final int index;
-    final ByteBuffer bytes;
+    final ByteBuffer staged;
 
-    Arrived(int index, ByteBuffer bytes) {
+    Arrived(int index, ByteBuffer staged) {
       this.index = index;
-      this.bytes = bytes;
+      this.staged = staged;
     }
   }
 
   /**
-   * Reads stripes {@code [from, to)} of the object {@code lookup} describes.
+   * Reads stripes {@code [from, to)} of the object {@code lookup} describes into {@code target}:
+   * the object's byte at {@code objectOffset(from) + i} lands at {@code target[offset + i]}, for
+   * every byte of those stripes inside the object (not the last stripe's padding). Nothing writes
+   * into {@code target} after this returns or throws.
    *
    * @throws UnavailableException when fewer than k splits could be read
    */
-  StripeWindow read(LookupResponse lookup, int delta, int from, int to) throws IOException {
+  void read(LookupResponse lookup, int delta, int from, int to, byte[] target, int offset)
+      throws IOException {
     Layout layout = lookup.getLayout();
     StripeGeometry geometry = StripeGeometry.of(layout);
     RedundancyScheme scheme = SchemeProtos.of(layout);
     int k = scheme.dataSplits();
     int n = scheme.splits();
-    long start = geometry.splitOffset(from);
-    int length = Math.toIntExact(geometry.splitOffset(to - 1) + geometry.cellLength(to - 1) - start);
-    List<Split> candidates = new ArrayList<>();
-    for (Split s : lookup.getSplitsList()) {
-      if (s.getLive() && s.hasStatus()) {
-        candidates.add(s);
-      }
+    boolean replicated = scheme.kind() == RedundancyScheme.Kind.REPLICATED;
+    Window window = new Window(layout, geometry, from, to, target, offset);
+    if (window.objectBytes > target.length - (long) offset) {
+      throw new IllegalArgumentException("stripes [" + from + ", " + to + ") hold "
+          + window.objectBytes + " object bytes; the array has " + (target.length - offset));
     }
+    List<Split> candidates = candidates(lookup, k, replicated);
     if (candidates.size() < k) {
       throw new UnavailableException("only " + candidates.size() + " of " + n + " splits of '"
           + layout.getKey() + "' are on live workers and k = " + k + " are needed");
     }
-    Collections.shuffle(candidates, ThreadLocalRandom.current());
-    Range range = new Range(layout, geometry, from, to, length);
     CompletionService<Arrived> arrivals = new ExecutorCompletionService<>(io);
-    // The reads still counted on; a read given up on (silent past the timeout) is not, though its
-    // bytes are used if they do arrive.
-    Set<Future<Arrived>> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
+    // The reads still counted on, with the split each reads; a read given up on (silent past the
+    // timeout) is not, though its bytes are used if they do arrive.
+    Map<Future<Arrived>, Integer> waiting = new IdentityHashMap<>();
+    // Whether a read copying into the array was started for each data position: only one may (a
+    // replicated object's later copies are staged), so no two reads write the same bytes.
+    boolean[] placed = new boolean[k];
     int launched = 0;
     for (; launched < Math.min(k + delta, candidates.size()); launched++) {
-      waiting.add(submit(arrivals, candidates.get(launched), range));
+      launch(arrivals, waiting, candidates.get(launched), window, placed, replicated);
     }
-    ByteBuffer[] units = new ByteBuffer[n];
+    boolean[] inPlace = new boolean[k];
+    ByteBuffer[] staged = new ByteBuffer[n];
     int arrived = 0;
     List<String> failures = new ArrayList<>();
-    boolean complete = false;
+    long began = System.nanoTime();
+    long graceEnds = 0; // data-first: when the k-th arrival stops waiting for a data split
     try {
-      while (arrived < k) {
+      while (arrived < k || graceEnds != 0 && waitForData(waiting, k, replicated, graceEnds)) {
         if (waiting.isEmpty()) {
           throw new UnavailableException("could read only " + arrived + " of the k = " + k
               + " splits needed for '" + layout.getKey() + "': " + failures);
         }
-        Future<Arrived> next = arrivals.poll(timeoutMs, TimeUnit.MILLISECONDS);
+        long waitNanos = arrived < k ? TimeUnit.MILLISECONDS.toNanos(timeoutMs)
+            : graceEnds - System.nanoTime();
+        Future<Arrived> next = arrivals.poll(waitNanos, TimeUnit.NANOSECONDS);
+        if (next == null && arrived >= k) {
+          break; // the data split is late: decode it
+        }
         if (next == null) {
           // Nothing arrived in time: the reads in flight count as failed (they stop at their next
           // slice or when Alluxio's own stream timeout ends them); untried splits take their place.
@@ -128,90 +159,179 @@ final class LateBindingReader {
           int replacements = Math.min(silent, candidates.size() - launched);
           if (replacements == 0) {
             throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + silent
-                + " split read(s) gave no answer in " + timeoutMs + " ms (" + ClientKeys.IO_TIMEOUT.getName()
-                + ") and no other split is left to try; " + arrived + " of k = " + k
-                + " arrived. Check the workers holding its splits, then GET it again");
+                + " split read(s) gave no answer in " + timeoutMs + " ms ("
+                + ClientKeys.IO_TIMEOUT.getName() + ") and no other split is left to try; "
+                + arrived + " of k = " + k + " arrived. Check the workers holding its splits,"
+                + " then GET it again");
           }
           waiting.clear(); // the silent ones are given up on
           for (int i = 0; i < replacements; i++) {
-            waiting.add(submit(arrivals, candidates.get(launched++), range));
+            launch(arrivals, waiting, candidates.get(launched++), window, placed, replicated);
           }
           continue;
         }
-        boolean counted = waiting.remove(next);
+        boolean counted = waiting.remove(next) != null;
         try {
           Arrived a = next.get();
-          range.claim(a.bytes);
-          units[a.index] = a.bytes;
+          if (a.staged == null) {
+            inPlace[replicated ? 0 : a.index] = true;
+          } else {
+            window.claim(a.staged);
+            staged[a.index] = a.staged;
+          }
           arrived++;
           ClientMetrics.SPLITS_READ.inc();
+          if (arrived == k && choice == ReadChoice.DATA_FIRST && !replicated) {
+            // A parity came before a data split that is still on its way: give that one a
+            // quarter of the time the read took so far before decoding instead.
+            long now = System.nanoTime();
+            graceEnds = now + Math.max(minGraceNanos, (now - began) / 4);
+          }
         } catch (ExecutionException e) {
           failures.add(String.valueOf(e.getCause()));
           ClientMetrics.READS_FAILED.inc();
           // Late binding's second chance: a split not yet asked for replaces the failed one.
-          if (counted && launched < candidates.size()) {
-            waiting.add(submit(arrivals, candidates.get(launched++), range));
+          if (counted && arrived < k && launched < candidates.size()) {
+            launch(arrivals, waiting, candidates.get(launched++), window, placed, replicated);
           }
         }
       }
-      if (scheme.kind() == RedundancyScheme.Kind.REPLICATED && units[0] == null) {
-        // Every copy is the whole object: whichever arrived is the data, nothing to decode.
-        for (int i = 1; i < units.length; i++) {
-          if (units[i] != null) {
-            units[0] = units[i];
-            units[i] = null;
-            break;
-          }
-        }
-      }
-      decodeMissing(range, units);
-      complete = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while reading '" + layout.getKey() + "'", e);
     } finally {
-      // The slower reads stop at their next slice and close their streams in their own threads;
-      // those that arrived unclaimed give their buffers back here, later ones in their thread.
-      for (ByteBuffer unclaimed : range.finish()) {
+      // From here on no read copies into the array: the slower ones stop at their next slice and
+      // close their streams in their own threads; those that arrived unclaimed give their buffers
+      // back here, later ones in their own thread.
+      for (ByteBuffer unclaimed : window.finish()) {
         statistics.addDiscarded();
         pool.release(unclaimed);
       }
-      for (int i = complete ? k : 0; i < units.length; i++) {
-        pool.release(units[i]);
+      if (arrived < k) {
+        releaseAll(staged);
       }
     }
-    ByteBuffer[] data = new ByteBuffer[k];
-    System.arraycopy(units, 0, data, 0, k);
-    return new StripeWindow(geometry, from, to, data, pool);
+    try {
+      if (replicated) {
+        if (!inPlace[0]) {
+          placeStaged(window, firstNonNull(staged), 0);
+        }
+      } else {
+        decodeMissing(window, inPlace, staged);
+      }
+    } finally {
+      releaseAll(staged);
+    }
+  }
+
+  /** The live splits to read, in the order they are asked for. */
+  private List<Split> candidates(LookupResponse lookup, int k, boolean replicated) {
+    List<Split> data = new ArrayList<>();
+    List<Split> parities = new ArrayList<>();
+    for (Split s : lookup.getSplitsList()) {
+      if (s.getLive() && s.hasStatus()) {
+        (s.getIndex() < k || replicated ? data : parities).add(s);
+      }
+    }
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    if (choice == ReadChoice.DATA_FIRST && !replicated) {
+      Collections.shuffle(data, random);
+      Collections.shuffle(parities, random);
+      data.addAll(parities);
+      return data;
+    }
+    data.addAll(parities);
+    Collections.shuffle(data, random);
+    return data;
+  }
+
+  private static ByteBuffer firstNonNull(ByteBuffer[] buffers) {
+    for (ByteBuffer b : buffers) {
+      if (b != null) {
+        return b;
+      }
+    }
+    throw new IllegalStateException("no split arrived");
+  }
+
+  private void releaseAll(ByteBuffer[] buffers) {
+    for (int i = 0; i < buffers.length; i++) {
+      pool.release(buffers[i]);
+      buffers[i] = null;
+    }
   }
 
   /**
-   * What every split read of one window shares, and the hand-over of their buffers: a read that
-   * arrives while the window still wants splits is {@link #offer offered} and stays the window's
-   * until claimed or {@link #finish() finished}; one that arrives later gives its buffer back itself.
+   * One window of stripes being read: where its bytes go, and the hand-over of what arrives. A
+   * staged read that arrives while the window still wants splits is {@link #offer offered} and stays
+   * the window's until claimed or {@link #finish() finished}; one that arrives later gives its buffer
+   * back itself. Copies into the array hold the read lock and happen only while the window is open.
    */
-  private static final class Range {
+  private static final class Window {
     final Layout layout;
     final StripeGeometry geometry;
     final int from;
     final int to;
-    final int length;
+    /** Bytes of each split's range: the cells of stripes [from, to). */
+    final int splitBytes;
+    final long objectStart;
+    final long objectBytes;
+    final byte[] target;
+    final int offset;
+    private final ReentrantReadWriteLock copying = new ReentrantReadWriteLock();
     private volatile boolean done;
     private final Set<ByteBuffer> unclaimed = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    Range(Layout layout, StripeGeometry geometry, int from, int to, int length) {
+    Window(Layout layout, StripeGeometry geometry, int from, int to, byte[] target, int offset) {
       this.layout = layout;
       this.geometry = geometry;
       this.from = from;
       this.to = to;
-      this.length = length;
+      this.splitBytes = Math.toIntExact(geometry.splitOffset(to - 1) + geometry.cellLength(to - 1)
+          - geometry.splitOffset(from));
+      this.objectStart = geometry.objectOffset(from);
+      this.objectBytes = Math.min(geometry.objectSize(), geometry.objectOffset(to)) - objectStart;
+      this.target = target;
+      this.offset = offset;
     }
 
     boolean done() {
       return done;
     }
 
-    /** Hands an arrived split to the window; false when it no longer wants any. */
+    /**
+     * Where byte {@code inCell} of data position {@code position}'s cell in {@code stripe} goes in
+     * the array, and how many of {@code length} bytes from there are object bytes (the rest is
+     * padding).
+     */
+    int objectBytesAt(int stripe, int position, long inCell, int length) {
+      long at = geometry.objectOffset(stripe) + position * geometry.cellLength(stripe) + inCell;
+      return (int) Math.max(0, Math.min(length, geometry.objectSize() - at));
+    }
+
+    int arrayIndex(int stripe, int position, long inCell) {
+      return offset + (int) (geometry.objectOffset(stripe)
+          + position * geometry.cellLength(stripe) + inCell - objectStart);
+    }
+
+    /** Copies into the array while the window is open; false (nothing copied) once it is done. */
+    boolean place(byte[] src, int srcAt, int stripe, int position, long inCell, int length) {
+      int n = objectBytesAt(stripe, position, inCell, length);
+      copying.readLock().lock();
+      try {
+        if (done) {
+          return false;
+        }
+        if (n > 0) { // padding has no place in the array
+          System.arraycopy(src, srcAt, target, arrayIndex(stripe, position, inCell), n);
+        }
+        return true;
+      } finally {
+        copying.readLock().unlock();
+      }
+    }
+
+    /** Hands a staged split to the window; false when it no longer wants any. */
     synchronized boolean offer(ByteBuffer bytes) {
       if (done) {
         return false;
@@ -224,44 +344,119 @@ final class LateBindingReader {
       unclaimed.remove(bytes);
     }
 
-    /** Wants no more splits; returns the buffers offered and not claimed. */
-    synchronized List<ByteBuffer> finish() {
-      done = true;
-      List<ByteBuffer> left = new ArrayList<>(unclaimed);
-      unclaimed.clear();
-      return left;
+    /**
+     * Wants no more splits: waits for copies in progress, so none touches the array afterwards,
+     * and returns the staged buffers offered and not claimed.
+     */
+    List<ByteBuffer> finish() {
+      copying.writeLock().lock();
+      try {
+        synchronized (this) {
+          done = true;
+          List<ByteBuffer> left = new ArrayList<>(unclaimed);
+          unclaimed.clear();
+          return left;
+        }
+      } finally {
+        copying.writeLock().unlock();
+      }
     }
   }
 
-  private Future<Arrived> submit(CompletionService<Arrived> arrivals, Split split, Range range) {
-    return arrivals.submit(() -> new Arrived(split.getIndex(), readSplit(split, range)));
+  private void launch(CompletionService<Arrived> arrivals, Map<Future<Arrived>, Integer> waiting,
+      Split split, Window window, boolean[] placed, boolean replicated) {
+    int k = placed.length;
+    int position = replicated ? 0 : split.getIndex();
+    boolean inPlace = position < k && !placed[position];
+    if (inPlace) {
+      placed[position] = true;
+    }
+    waiting.put(arrivals.submit(() -> inPlace
+        ? new Arrived(split.getIndex(), readInPlace(split, position, window))
+        : new Arrived(split.getIndex(), readStaged(split, window))), split.getIndex());
   }
 
   /**
-   * Reads one split's range for the window, checking each cell's CRC32C; its buffer goes back to
-   * the pool if the read fails or arrives after the window stopped wanting it.
+   * Data-first, after the k-th arrival: whether to wait on, because a data split is still being
+   * read and its grace has not run out. Either way the window has its k.
    */
-  private ByteBuffer readSplit(Split split, Range range) throws IOException {
-    StripeGeometry g = range.geometry;
-    ByteBuffer buffer = pool.acquire(range.length);
-    boolean handed = false;
-    long start = g.splitOffset(range.from);
-    try (SplitSource.SplitStream in = source.open(split, start)) {
-      int at = 0;
-      for (int s = range.from; s < range.to; s++) {
-        int cell = (int) g.cellLength(s);
-        in.readFully(buffer, at, cell, range::done);
-        int crc = SplitWriter.crc32c(buffer.duplicate().limit(at + cell).position(at));
-        int expected = range.layout.getCrc32C(g.checksumIndex(split.getIndex(), s));
-        if (crc != expected) {
-          throw new IOException("split " + split.getPath() + " is corrupt in stripe " + s
-              + " (CRC32C " + Integer.toHexString(crc) + ", expected "
-              + Integer.toHexString(expected) + ")");
+  private static boolean waitForData(Map<Future<Arrived>, Integer> waiting, int k,
+      boolean replicated, long graceEnds) {
+    if (replicated || System.nanoTime() >= graceEnds) {
+      return false;
+    }
+    for (int index : waiting.values()) {
+      if (index < k) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Reads a data split's range into its place in the array, slice by slice, checking each cell's
+   * CRC32C; returns null (nothing staged).
+   */
+  private ByteBuffer readInPlace(Split split, int position, Window window) throws IOException {
+    StripeGeometry g = window.geometry;
+    byte[] slice = SCRATCH.get();
+    CRC32C crc = new CRC32C();
+    try (SplitSource.SplitStream in = source.open(split, g.splitOffset(window.from))) {
+      long left = window.splitBytes;
+      for (int s = window.from; s < window.to; s++) {
+        long cell = g.cellLength(s);
+        crc.reset();
+        for (long inCell = 0; inCell < cell; ) {
+          stopIfDone(split, window, left);
+          int n = in.read(slice, 0, (int) Math.min(slice.length, cell - inCell));
+          if (n < 0) {
+            throw ended(split, g.splitOffset(s) + inCell);
+          }
+          crc.update(slice, 0, n);
+          if (!window.place(slice, 0, s, position, inCell, n)) {
+            stopIfDone(split, window, left);
+          }
+          inCell += n;
+          left -= n;
         }
+        checkCrc(split, window, s, (int) crc.getValue());
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Reads a split's range into a pooled buffer, checking each cell's CRC32C; the buffer goes back
+   * to the pool if the read fails or arrives after the window stopped wanting it.
+   */
+  private ByteBuffer readStaged(Split split, Window window) throws IOException {
+    StripeGeometry g = window.geometry;
+    ByteBuffer buffer = pool.acquire(window.splitBytes);
+    byte[] slice = SCRATCH.get();
+    CRC32C crc = new CRC32C();
+    boolean handed = false;
+    try (SplitSource.SplitStream in = source.open(split, g.splitOffset(window.from))) {
+      long left = window.splitBytes;
+      int at = 0;
+      for (int s = window.from; s < window.to; s++) {
+        int cell = (int) g.cellLength(s);
+        crc.reset();
+        for (int inCell = 0; inCell < cell; ) {
+          stopIfDone(split, window, left);
+          int n = in.read(slice, 0, Math.min(slice.length, cell - inCell));
+          if (n < 0) {
+            throw ended(split, g.splitOffset(s) + inCell);
+          }
+          crc.update(slice, 0, n);
+          buffer.duplicate().position(at + inCell).put(slice, 0, n);
+          inCell += n;
+          left -= n;
+        }
+        checkCrc(split, window, s, (int) crc.getValue());
         at += cell;
       }
-      buffer.position(0).limit(range.length);
-      handed = range.offer(buffer);
+      buffer.position(0).limit(window.splitBytes);
+      handed = window.offer(buffer);
       if (!handed) {
         statistics.addDiscarded();
         throw new IOException("read whole but not needed: k splits arrived first");
@@ -274,14 +469,48 @@ final class LateBindingReader {
     }
   }
 
-  /** Rebuilds the data splits not read, stripe by stripe, from the k that were. */
-  private void decodeMissing(Range range, ByteBuffer[] units) {
-    Layout layout = range.layout;
+  /** Ends a read the window no longer wants, counting the rest of its range as unread. */
+  private void stopIfDone(Split split, Window window, long left) throws IOException {
+    if (window.done()) {
+      ClientMetrics.READS_STOPPED_EARLY.inc();
+      statistics.addUnread(split.getWorker().getHost(), left);
+      throw new IOException("stopped part-way: k splits arrived first");
+    }
+  }
+
+  private static IOException ended(Split split, long at) {
+    return new IOException("split " + split.getPath() + " ended at byte " + at);
+  }
+
+  private static void checkCrc(Split split, Window window, int stripe, int crc)
+      throws IOException {
+    int expected = window.layout.getCrc32C(window.geometry.checksumIndex(split.getIndex(), stripe));
+    if (crc != expected) {
+      throw new IOException("split " + split.getPath() + " is corrupt in stripe " + stripe
+          + " (CRC32C " + Integer.toHexString(crc) + ", expected " + Integer.toHexString(expected)
+          + ")");
+    }
+  }
+
+  /** A replicated object's copy that was staged: its object bytes into the array. */
+  private static void placeStaged(Window window, ByteBuffer copy, int position) {
+    copy.duplicate().position(0)
+        .get(window.target, window.offset, (int) window.objectBytes);
+  }
+
+  /**
+   * Rebuilds the data splits not in place, stripe by stripe, from the k that arrived: the decoder
+   * takes direct buffers, so the data cells in the array are copied into pooled cells first (the
+   * padding zero, as the writer coded it), and each rebuilt cell's object bytes copied into place.
+   */
+  private void decodeMissing(Window window, boolean[] inPlace, ByteBuffer[] staged) {
+    Layout layout = window.layout;
     RedundancyScheme scheme = SchemeProtos.of(layout);
     int k = scheme.dataSplits();
+    int n = scheme.splits();
     List<Integer> missing = new ArrayList<>();
     for (int i = 0; i < k; i++) {
-      if (units[i] == null) {
+      if (!inPlace[i]) {
         missing.add(i);
       }
     }
@@ -290,27 +519,54 @@ final class LateBindingReader {
     }
     long began = System.nanoTime();
     int[] erased = missing.stream().mapToInt(Integer::intValue).toArray();
+    StripeGeometry g = window.geometry;
+    int maxCell = (int) g.cellLength(window.from);
+    ByteBuffer[] cells = new ByteBuffer[n];
     ByteBuffer[] outputs = new ByteBuffer[erased.length];
-    for (int i = 0; i < erased.length; i++) {
-      outputs[i] = pool.acquire(range.length);
-    }
-    StripeGeometry g = range.geometry;
-    long start = g.splitOffset(range.from);
-    for (int s = range.from; s < range.to; s++) {
-      int at = (int) (g.splitOffset(s) - start);
-      int end = at + (int) g.cellLength(s);
-      ByteBuffer[] in = new ByteBuffer[units.length];
-      for (int i = 0; i < units.length; i++) {
-        in[i] = units[i] == null ? null : units[i].duplicate().limit(end).position(at);
+    try {
+      for (int i = 0; i < k; i++) {
+        if (inPlace[i]) {
+          cells[i] = pool.acquire(maxCell);
+        }
       }
-      ByteBuffer[] out = new ByteBuffer[erased.length];
       for (int i = 0; i < erased.length; i++) {
-        out[i] = outputs[i].duplicate().limit(end).position(at);
+        outputs[i] = pool.acquire(maxCell);
       }
-      ReedSolomon.coder(k, scheme.paritySplits()).decode(in, erased, out);
-    }
-    for (int i = 0; i < erased.length; i++) {
-      units[erased[i]] = outputs[i];
+      long start = g.splitOffset(window.from);
+      for (int s = window.from; s < window.to; s++) {
+        int cell = (int) g.cellLength(s);
+        int at = (int) (g.splitOffset(s) - start);
+        ByteBuffer[] in = new ByteBuffer[n];
+        for (int i = 0; i < n; i++) {
+          if (i < k && inPlace[i]) {
+            in[i] = cells[i].clear().limit(cell);
+            int object = window.objectBytesAt(s, i, 0, cell);
+            if (object > 0) {
+              in[i].duplicate().put(window.target, window.arrayIndex(s, i, 0), object);
+            }
+            for (int p = object; p < cell; p++) {
+              in[i].put(p, (byte) 0);
+            }
+          } else if (staged[i] != null) {
+            in[i] = staged[i].duplicate().limit(at + cell).position(at);
+          }
+        }
+        ByteBuffer[] out = new ByteBuffer[erased.length];
+        for (int i = 0; i < erased.length; i++) {
+          out[i] = outputs[i].clear().limit(cell);
+        }
+        ReedSolomon.coder(k, scheme.paritySplits()).decode(in, erased, out);
+        for (int i = 0; i < erased.length; i++) {
+          int object = window.objectBytesAt(s, erased[i], 0, cell);
+          if (object > 0) {
+            outputs[i].duplicate().position(0)
+                .get(window.target, window.arrayIndex(s, erased[i], 0), object);
+          }
+        }
+      }
+    } finally {
+      releaseAll(cells);
+      releaseAll(outputs);
     }
     statistics.addDecode(System.nanoTime() - began);
   }

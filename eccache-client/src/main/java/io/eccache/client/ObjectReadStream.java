@@ -8,6 +8,8 @@ import io.eccache.common.proto.LookupResponse;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -16,8 +18,9 @@ import java.util.concurrent.Future;
  * The one read path: every GET, into an array ({@link #readAll()}) or as a stream, and eccache's own
  * reads (ASYNC persist, rewrite) go through it. The object comes window by window, each window a
  * late-binding read of whole stripes, the next one read ahead while the caller consumes this one;
- * memory stays at two windows whatever the object's size. An object that fits one window is read
- * once and copied once, into the caller's array or buffer.
+ * memory stays at two windows whatever the object's size. {@link #readAll()}, and a positioned read
+ * of whole windows, read straight into the caller's array (the next window ahead into its own part
+ * of it); a stream reads into two window arrays it reuses.
  *
  * <p>When a window cannot be read from the cache, the rest of the object comes from its
  * {@link UnderStoreCopy} (which says whether there is one, and of which version), and the copy is
@@ -78,6 +81,8 @@ final class ObjectReadStream extends SeekableObjectStream {
   private InputStream fallback;
   private boolean recached;
   private boolean closed;
+  /** Window arrays not in use, for the next windows. */
+  private final List<byte[]> spare = new ArrayList<>(2);
 
   private ObjectReadStream(ClientContext context, LateBindingReader reader, LookupResponse lookup,
       String key, long size, int delta, UnderStoreCopy copy) {
@@ -214,9 +219,19 @@ final class ObjectReadStream extends SeekableObjectStream {
     int last = geometry.stripeOf(end - 1);
     while (p < end) {
       int from = geometry.stripeOf(p);
-      StripeWindow window;
+      int to = Math.min(last + 1, from + windowStripes);
+      long windowStart = geometry.objectOffset(from);
+      long windowEnd = Math.min(size, geometry.objectOffset(to));
       try {
-        window = reader.read(lookup, delta, from, Math.min(last + 1, from + windowStripes));
+        if (windowStart == p && windowEnd <= end) {
+          // The whole window is wanted: straight into the caller's array.
+          reader.read(lookup, delta, from, to, b, off + (int) (p - at));
+          p = windowEnd;
+        } else {
+          try (StripeWindow window = readWindow(from, to)) {
+            p += window.copy(p, b, off + (int) (p - at), (int) (end - p));
+          }
+        }
       } catch (IOException e) {
         context.statistics().addFallback();
         try (InputStream in = copy.openAt(p, e)) {
@@ -227,14 +242,6 @@ final class ObjectReadStream extends SeekableObjectStream {
           copy.recache(null);
         }
         return;
-      }
-      try {
-        long stop = Math.min(end, window.objectEnd());
-        while (p < stop) {
-          p += window.copy(p, b, off + (int) (p - at), (int) (stop - p));
-        }
-      } finally {
-        window.close();
       }
     }
   }
@@ -279,27 +286,61 @@ final class ObjectReadStream extends SeekableObjectStream {
     }
     EcCacheClient.checkArraySize(key, size);
     byte[] object = new byte[(int) size];
-    while (position < size) {
-      if (fallback != null) {
-        int n = fallback.readNBytes(object, (int) position, (int) (size - position));
-        context.statistics().addFallbackBytes(n);
-        if (n < size - position) {
-          throw new IOException("the under store's copy of '" + key + "' ended at byte "
-              + (position + n) + " of " + size);
-        }
-        position = size;
-      } else if (current == null || position >= current.objectEnd()) {
-        advance();
-      } else {
-        int n = current.copyTo(position, object, (int) position);
-        position += n;
-      }
+    if (fallback == null) {
+      readCachedInto(object);
     }
     if (fallback != null) {
+      int n = fallback.readNBytes(object, (int) position, (int) (size - position));
+      context.statistics().addFallbackBytes(n);
+      if (n < size - position) {
+        throw new IOException("the under store's copy of '" + key + "' ended at byte "
+            + (position + n) + " of " + size);
+      }
+      position = size;
       recached = true;
       copy.recache(object);
     }
     return object;
+  }
+
+  /**
+   * Reads the cached object into {@code object}, window by window, straight into place, the next
+   * window read ahead (into its own part of the array) while this thread reads the current one.
+   * When a window cannot be read, the rest comes from the under store: {@link #fallback} is set at
+   * {@link #position}, once the window read ahead no longer writes into the array.
+   */
+  private void readCachedInto(byte[] object) throws IOException {
+    Future<?> next = null;
+    for (int from = 0; from < geometry.stripes(); ) {
+      int to = Math.min(geometry.stripes(), from + windowStripes);
+      Future<?> current = next;
+      next = null;
+      if (to < geometry.stripes()) {
+        int aheadFrom = to;
+        int aheadTo = Math.min(geometry.stripes(), to + windowStripes);
+        next = context.readAhead().submit(() -> {
+          reader.read(lookup, delta, aheadFrom, aheadTo, object,
+              (int) geometry.objectOffset(aheadFrom));
+          return null;
+        });
+      }
+      try {
+        if (current != null) {
+          await(current);
+        } else {
+          reader.read(lookup, delta, from, to, object, (int) geometry.objectOffset(from));
+        }
+      } catch (IOException e) {
+        if (next != null) {
+          awaitQuietly(next); // it writes into the array until it returns
+        }
+        fallback = copy.openAt(position, e);
+        context.statistics().addFallback();
+        return;
+      }
+      position = Math.min(size, geometry.objectOffset(to));
+      from = to;
+    }
   }
 
   @Override
@@ -373,11 +414,52 @@ final class ObjectReadStream extends SeekableObjectStream {
   }
 
   private StripeWindow readWindow(int from) throws IOException {
-    int to = Math.min(geometry.stripes(), from + windowStripes);
-    return reader.read(lookup, delta, from, to);
+    return readWindow(from, Math.min(geometry.stripes(), from + windowStripes));
   }
 
-  private static StripeWindow await(Future<StripeWindow> f) throws IOException {
+  /** Stripes {@code [from, to)} into one of this stream's window arrays. */
+  private StripeWindow readWindow(int from, int to) throws IOException {
+    long start = geometry.objectOffset(from);
+    long end = Math.min(size, geometry.objectOffset(to));
+    byte[] bytes = windowArray((int) (end - start));
+    try {
+      reader.read(lookup, delta, from, to, bytes, 0);
+    } catch (IOException | RuntimeException e) {
+      recycle(bytes);
+      throw e;
+    }
+    return new StripeWindow(bytes, start, end, this::recycle);
+  }
+
+  /**
+   * An array for a window of {@code bytes}: a stream reuses its windows' arrays (at most two are
+   * in use, the current window and the one read ahead) rather than allocating and zeroing one per
+   * window.
+   */
+  private byte[] windowArray(int bytes) {
+    synchronized (spare) {
+      for (int i = 0; i < spare.size(); i++) {
+        if (spare.get(i).length >= bytes) {
+          return spare.remove(i);
+        }
+      }
+    }
+    return new byte[Math.max(bytes, (int) Math.min(size, maxWindowBytes()))];
+  }
+
+  private long maxWindowBytes() {
+    return (long) windowStripes * geometry.k() * geometry.cellSize();
+  }
+
+  private void recycle(byte[] bytes) {
+    synchronized (spare) {
+      if (spare.size() < 2) {
+        spare.add(bytes);
+      }
+    }
+  }
+
+  private static <T> T await(Future<T> f) throws IOException {
     try {
       return f.get();
     } catch (ExecutionException e) {
@@ -385,6 +467,17 @@ final class ObjectReadStream extends SeekableObjectStream {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while reading ahead", e);
+    }
+  }
+
+  /** Waits for {@code f} to end, whatever its outcome (its reads end within their timeouts). */
+  private static void awaitQuietly(Future<?> f) {
+    try {
+      f.get();
+    } catch (ExecutionException ignored) {
+      // its failure is not this read's
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -55,23 +55,38 @@ final class SplitRebuilder {
     int maxCell = g.stripes() == 0 ? 0 : (int) g.cellLength(0);
     try (SplitWriter out = SplitWriter.open(context, layout.getKey(), scheme, targets,
         g.splitSize(), maxCell, 0)) {
+      byte[] window = new byte[(int) Math.min(g.objectSize(), windowStripes * stripeBytes)];
       for (int from = 0; from < g.stripes(); from += windowStripes) {
         int to = Math.min(g.stripes(), from + windowStripes);
         long windowSplitBytes = g.splitOffset(to - 1) + g.cellLength(to - 1) - g.splitOffset(from);
         acquire(bandwidth, k * windowSplitBytes);
-        try (StripeWindow window = reader.read(lookup, replica ? 0 : 1, from, to)) {
-          moved[0] += k * windowSplitBytes;
+        reader.read(lookup, replica ? 0 : 1, from, to, window, 0);
+        moved[0] += k * windowSplitBytes;
+        // The coder takes direct cells, padded with zeros as the writer coded them; the writes
+        // hold them until drained.
+        List<ByteBuffer> cells = new ArrayList<>();
+        try {
           for (int s = from; s < to; s++) {
             int cell = (int) g.cellLength(s);
-            int at = (int) (g.splitOffset(s) - g.splitOffset(from));
             ByteBuffer[] data = new ByteBuffer[k];
             for (int i = 0; i < k; i++) {
-              data[i] = window.data(i).limit(at + cell).position(at);
+              data[i] = context.pool().acquire(cell);
+              cells.add(data[i]);
+              long at = g.objectOffset(s) + (long) i * cell;
+              int object = (int) Math.max(0, Math.min(cell, g.objectSize() - at));
+              if (object > 0) {
+                data[i].duplicate().put(window, (int) (at - g.objectOffset(from)), object);
+              }
+              for (int p = object; p < cell; p++) {
+                data[i].put(p, (byte) 0);
+              }
             }
             acquire(bandwidth, (long) targets.size() * cell);
             crcs.add(out.writeStripe(data, cell));
           }
-          out.drain(); // the window's buffers go back to the pool when it closes
+          out.drain();
+        } finally {
+          cells.forEach(context.pool()::release);
         }
       }
       out.finish();

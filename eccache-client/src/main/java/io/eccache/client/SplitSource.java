@@ -3,14 +3,13 @@ package io.eccache.client;
 import io.eccache.common.proto.Split;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.function.BooleanSupplier;
 
 /**
  * Where the {@link LateBindingReader} gets a split's bytes: the seam between the reader's policy
  * (which splits, how many, what counts as arrived, CRC checks, decoding) and the I/O. In production
  * it is {@link AlluxioSplitSource}, reading the split file on its worker; tests stand in fakes that
- * are slow, fail, corrupt bytes or never answer.
+ * are slow, fail, corrupt bytes or never answer. Whether a read is still wanted is the reader's
+ * to check, between the slices it asks for.
  */
 interface SplitSource {
   /**
@@ -22,13 +21,11 @@ interface SplitSource {
   /** One open split, read forward. */
   interface SplitStream extends Closeable {
     /**
-     * Reads exactly {@code length} bytes, the next ones of the split, into {@code dst} at absolute
-     * index {@code at} ({@code dst}'s position and limit are not used nor moved). A read may take a
-     * while: it checks {@code stop} between slices and, once it says so, fails with an
-     * IOException.
+     * Reads the next bytes of the split into {@code b}: at least one and at most {@code len},
+     * blocking until some arrive; -1 at the split's end.
      *
-     * @throws IOException if the split ends early, its worker fails, or {@code stop} said so
+     * @throws IOException if its worker fails
      */
-    void readFully(ByteBuffer dst, int at, int length, BooleanSupplier stop) throws IOException;
+    int read(byte[] b, int off, int len) throws IOException;
   }
 }

@@ -36,6 +36,16 @@ class DirectBufferPoolTest {
   }
 
   @Test
+  void sizesALargeBufferToWhatIsAskedNotToAPowerOfTwo() {
+    DirectBufferPool pool = new DirectBufferPool(64L << 20);
+    ByteBuffer split = pool.acquire(26_843_546); // a 256 MiB object's split range at k = 10
+    assertEquals(26_869_760, split.capacity(), "rounded up to 64 KiB, not to 32 MiB");
+    pool.release(split);
+    assertSame(split, pool.acquire(26_843_546 - 1000), "the same size class comes back");
+    assertEquals(1, pool.allocations());
+  }
+
+  @Test
   void alignsForTheCoder() {
     ByteBuffer b = new DirectBufferPool(0).acquire(100);
     assertEquals(4096, b.capacity());

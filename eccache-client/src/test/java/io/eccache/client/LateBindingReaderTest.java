@@ -9,6 +9,7 @@ import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.FileInfo;
 import alluxio.grpc.WorkerNetAddress;
+import io.eccache.common.ReadChoice;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
@@ -27,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,7 +56,18 @@ class LateBindingReaderTest {
   @BeforeEach
   void encodeAnObject() {
     new Random(12).nextBytes(object);
-    StripeGeometry g = new StripeGeometry(OBJECT, K, CELL);
+    encode(object, CELL);
+    assertEquals(2, StripeGeometry.of(layout).stripes());
+    io = Executors.newFixedThreadPool(8);
+    pool = new DirectBufferPool(64L << 20);
+    source = new FakeSource();
+    statistics = new ReadStatistics();
+    reader = reader(ReadChoice.RANDOM);
+  }
+
+  /** Codes {@code bytes} as the writer does (padding zero) into {@link #splits} and the layout. */
+  private void encode(byte[] bytes, long cellSize) {
+    StripeGeometry g = new StripeGeometry(bytes.length, K, cellSize);
     splits = new byte[K + R][(int) g.splitSize()];
     Integer[] crcs = new Integer[g.checksums(K + R)];
     for (int s = 0; s < g.stripes(); s++) {
@@ -66,8 +77,8 @@ class LateBindingReaderTest {
       for (int i = 0; i < K; i++) {
         data[i] = ReedSolomon.allocateAligned(cell);
         long from = g.objectOffset(s) + (long) i * cell;
-        int len = (int) Math.max(0, Math.min(cell, OBJECT - from));
-        data[i].put(object, (int) Math.min(from, OBJECT), len).clear(); // zero padded
+        int len = (int) Math.max(0, Math.min(cell, bytes.length - from));
+        data[i].put(bytes, (int) Math.min(from, bytes.length), len).clear(); // zero padded
       }
       for (int i = 0; i < R; i++) {
         parity[i] = ReedSolomon.allocateAligned(cell);
@@ -81,14 +92,17 @@ class LateBindingReaderTest {
     }
     layout = Layout.newBuilder().setKey("fake").setWriteId("w1").setDirectory("/fake/w1")
         .setScheme(SchemeProtos.toProto(RedundancyScheme.erasureCoded(K, R)))
-        .setObjectSize(OBJECT).setCellSize(CELL).setSplitSize(g.splitSize())
+        .setObjectSize(bytes.length).setCellSize(cellSize).setSplitSize(g.splitSize())
         .addAllCrc32C(java.util.Arrays.asList(crcs)).build();
-    assertEquals(2, g.stripes());
-    io = Executors.newFixedThreadPool(8);
-    pool = new DirectBufferPool(64L << 20);
-    source = new FakeSource();
-    statistics = new ReadStatistics();
-    reader = new LateBindingReader(source, io, pool, statistics, TIMEOUT_MS);
+  }
+
+  private LateBindingReader reader(ReadChoice choice) {
+    return reader(choice, TimeUnit.MILLISECONDS.toNanos(1));
+  }
+
+  /** Data-first waits at least {@code graceNanos} for a data split once k splits arrived. */
+  private LateBindingReader reader(ReadChoice choice, long graceNanos) {
+    return new LateBindingReader(source, io, pool, statistics, TIMEOUT_MS, choice, graceNanos);
   }
 
   @AfterEach
@@ -108,22 +122,104 @@ class LateBindingReaderTest {
 
   @Test
   void aStragglerDoesNotHoldTheReadUpAndGivesItsBufferBack() throws Exception {
-    source.behave(0, Behaviour.SLOW); // a data split: the k fastest include parities, so decode
+    source.behave(3, Behaviour.SLOW); // a parity, staged in a pooled buffer
+    reader = reader(ReadChoice.DATA_FIRST);
     long began = System.nanoTime();
     assertArrayEquals(object, read(lookup(K + R), R)); // all five asked for
     long ms = (System.nanoTime() - began) / 1_000_000;
     assertTrue(ms < 5_000, "the read waited for the straggler: " + ms + " ms");
     assertTrue(source.slowStarted.await(10, TimeUnit.SECONDS), "the straggler was asked too");
-    // The other extra read may still be finishing after the read returned; then only the
+    // The other parity may still be finishing after the read returned; then only the
     // straggler's buffer is out.
     awaitOutstanding(1);
     assertEquals(1, pool.outstanding(), "the straggler holds its buffer while it reads");
-    long discarded = statistics.discardedReads();
-    source.slow.countDown(); // it finishes now, long after the window stopped wanting it
+    source.slow.countDown(); // it goes on now, long after the window stopped wanting it
     assertAllBuffersBack();
-    // Read whole and thrown away: counted as discarded by this reader (the JVM-wide counter may
-    // also move with reads of other tests' clients still ending).
-    assertEquals(discarded + 1, statistics.discardedReads());
+    assertEquals(0, statistics.decodes(), "the three data splits came first: nothing decoded");
+  }
+
+  @Test
+  void aStragglerCopyingIntoTheArrayStopsWhenTheReadReturns() throws Exception {
+    // A data split, read straight into the caller's array, answers only after the read returned,
+    // and with bad bytes: whatever it does then, the array must keep the decoded object.
+    source.behave(0, Behaviour.SLOW_CORRUPT);
+    byte[] out = read(lookup(K + R), R);
+    assertArrayEquals(object, out);
+    assertEquals(1, statistics.decodes(), "data split 0 was rebuilt from a parity");
+    assertTrue(source.slowStarted.await(10, TimeUnit.SECONDS), "the straggler was asked too");
+    source.slow.countDown();
+    awaitClosed(K + R);
+    assertArrayEquals(object, out, "a read that ended after the GET changed its bytes");
+    assertTrue(statistics.unreadBytesByWorker().getOrDefault("worker-0", 0L) > 0,
+        "the straggler was stopped part-way: " + statistics.unreadBytesByWorker());
+    assertAllBuffersBack();
+  }
+
+  @Test
+  void dataFirstDecodesOnlyWhenADataSplitIsMissing() throws Exception {
+    // A grace long enough that a healthy data split always comes before it ends.
+    reader = reader(ReadChoice.DATA_FIRST, TimeUnit.SECONDS.toNanos(10));
+    for (int i = 0; i < 20; i++) {
+      assertArrayEquals(object, read(lookup(K + R), 1));
+    }
+    assertEquals(0, statistics.decodes(), "healthy data-first reads never decode");
+    source.behave(1, Behaviour.FAIL);
+    assertArrayEquals(object, read(lookup(K + R), 1));
+    assertEquals(1, statistics.decodes(), "a failed data split is rebuilt from a parity");
+    source.reset();
+    source.behave(2, Behaviour.SLOW);
+    reader = reader(ReadChoice.DATA_FIRST, TimeUnit.MILLISECONDS.toNanos(20));
+    assertArrayEquals(object, read(lookup(K + R), 1));
+    assertEquals(2, statistics.decodes(), "a data split late past its grace is rebuilt too");
+    source.slow.countDown();
+    assertAllBuffersBack();
+  }
+
+  @Test
+  void hundredsOfReadsWithFailuresLeaveNoBufferOut() throws Exception {
+    // Late binding with delta = 1 on both choices, a split failing, one corrupt, one slow: every
+    // buffer a read takes comes back, and the pool stops growing once it holds what is in flight.
+    Random random = new Random(7);
+    Behaviour[] trouble = {Behaviour.FAIL, Behaviour.CORRUPT, Behaviour.NORMAL};
+    long grownBy = 0;
+    for (int i = 0; i < 300; i++) {
+      source.behave(random.nextInt(K + R), trouble[i % trouble.length]);
+      reader = reader(i % 2 == 0 ? ReadChoice.RANDOM : ReadChoice.DATA_FIRST);
+      assertArrayEquals(object, read(lookup(K + R), 1), "read " + i);
+      source.reset();
+      if (i == 99) {
+        grownBy = pool.allocations();
+      }
+    }
+    assertAllBuffersBack();
+    assertTrue(pool.allocations() - grownBy <= 4, "the pool kept allocating after 100 reads: "
+        + grownBy + " then " + pool.allocations());
+  }
+
+  @Test
+  void aLastStripeWithAWholeCellOfPaddingReadsAndDecodes() throws Exception {
+    // 3 full stripes of 3 x 4 bytes, then 1 byte: a last stripe of 1-byte cells, two all padding.
+    byte[] small = new byte[37];
+    new Random(5).nextBytes(small);
+    encode(small, 4);
+    StripeGeometry g = StripeGeometry.of(layout);
+    for (int delta = 0; delta <= R; delta++) {
+      for (int failed = -1; failed < K; failed++) {
+        source.reset();
+        if (failed >= 0) {
+          source.behave(failed, Behaviour.FAIL);
+        }
+        for (int from = 0; from < g.stripes(); from++) {
+          int to = Math.min(g.stripes(), from + 2);
+          long start = g.objectOffset(from);
+          byte[] out = new byte[(int) (Math.min(small.length, g.objectOffset(to)) - start)];
+          reader.read(lookup(K + R), delta, from, to, out, 0);
+          assertArrayEquals(java.util.Arrays.copyOfRange(small, (int) start, (int) start
+              + out.length), out, "stripes " + from + "-" + to + ", split " + failed + " failed");
+        }
+      }
+    }
+    assertAllBuffersBack();
   }
 
   @Test
@@ -183,13 +279,11 @@ class LateBindingReaderTest {
     assertAllBuffersBack();
   }
 
-  /** Reads the whole object as one window and copies it out, giving the window back. */
+  /** Reads the whole object (two stripes, one window) into a new array. */
   private byte[] read(LookupResponse lookup, int delta) throws IOException {
-    try (StripeWindow window = reader.read(lookup, delta, 0, 2)) {
-      byte[] out = new byte[OBJECT];
-      assertEquals(OBJECT, window.copyTo(0, out, 0));
-      return out;
-    }
+    byte[] out = new byte[OBJECT];
+    reader.read(lookup, delta, 0, 2, out, 0);
+    return out;
   }
 
   /** A lookup in which the first {@code live} splits are on live workers. */
@@ -211,6 +305,15 @@ class LateBindingReaderTest {
     assertEquals(0, pool.outstanding(), "buffers not given back to the pool");
   }
 
+  /** Waits up to 10 s for {@code streams} split streams to be closed. */
+  private void awaitClosed(int streams) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (source.closed.get() < streams && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertEquals(streams, source.closed.get(), "split reads still running");
+  }
+
   /** Waits up to 10 s for the pool to have {@code buffers} out (reads end asynchronously). */
   private void awaitOutstanding(int buffers) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -219,17 +322,23 @@ class LateBindingReaderTest {
     }
   }
 
-  private enum Behaviour { NORMAL, SLOW, FAIL, CORRUPT, SILENT }
+  private enum Behaviour { NORMAL, SLOW, SLOW_CORRUPT, FAIL, CORRUPT, SILENT }
 
   /** The splits from memory, each behaving as told. */
   private final class FakeSource implements SplitSource {
     final CountDownLatch slow = new CountDownLatch(1);
     final CountDownLatch slowStarted = new CountDownLatch(1);
-    private final Map<Integer, Behaviour> behaviour = new ConcurrentHashMap<>();
+    private final Map<Integer, Behaviour> behaviours = new ConcurrentHashMap<>();
+    /** Streams closed: every read ends by closing its stream. */
+    final AtomicInteger closed = new AtomicInteger();
     private final Map<Integer, AtomicInteger> opens = new ConcurrentHashMap<>();
 
     void behave(int index, Behaviour b) {
-      behaviour.put(index, b);
+      behaviours.put(index, b);
+    }
+
+    void reset() {
+      behaviours.clear();
     }
 
     int opened(int index) {
@@ -240,8 +349,12 @@ class LateBindingReaderTest {
     public SplitStream open(Split split, long offset) throws IOException {
       int index = split.getIndex();
       opens.computeIfAbsent(index, i -> new AtomicInteger()).incrementAndGet();
-      Behaviour b = behaviour.getOrDefault(index, Behaviour.NORMAL);
-      if (b == Behaviour.FAIL) {
+      Behaviour behaviour = behaviours.getOrDefault(index, Behaviour.NORMAL);
+      if (behaviour == Behaviour.SLOW || behaviour == Behaviour.SLOW_CORRUPT) {
+        slowStarted.countDown();
+        awaitQuietly(slow); // deaf to the reader: it answers when it answers
+      }
+      if (behaviour == Behaviour.FAIL) {
         throw new IOException("worker-" + index + " refused");
       }
       byte[] bytes = splits[index];
@@ -249,26 +362,31 @@ class LateBindingReaderTest {
         private int position = (int) offset;
 
         @Override
-        public void readFully(ByteBuffer dst, int at, int length, BooleanSupplier stop)
-            throws IOException {
-          if (b == Behaviour.SLOW) {
-            slowStarted.countDown();
-            awaitQuietly(slow); // deaf to stop: it finishes when it finishes
-          } else if (b == Behaviour.SILENT) {
-            while (!stop.getAsBoolean()) {
-              sleepQuietly(5);
-            }
-            throw new IOException("cancelled");
+        public int read(byte[] b, int off, int len) throws IOException {
+          if (behaviour == Behaviour.SILENT) {
+            // No answer past the reader's timeout, then Alluxio's own stream timeout ends it.
+            sleepQuietly(2 * TIMEOUT_MS);
+            throw new IOException("worker-" + index + " timed out");
           }
-          dst.duplicate().position(at).put(bytes, position, length);
-          if (b == Behaviour.CORRUPT && position > 0) {
-            dst.put(at, (byte) (dst.get(at) ^ 0x5a)); // the second stripe's cell
+          if (position == bytes.length) {
+            return -1;
           }
-          position += length;
+          // A few KiB at a time, as a socket hands them over.
+          int n = Math.min(Math.min(len, bytes.length - position), 24 << 10);
+          System.arraycopy(bytes, position, b, off, n);
+          boolean corrupt = behaviour == Behaviour.SLOW_CORRUPT
+              || behaviour == Behaviour.CORRUPT && position >= CELL; // the second stripe's cell
+          if (corrupt) {
+            b[off] ^= 0x5a;
+          }
+          position += n;
+          return n;
         }
 
         @Override
-        public void close() {}
+        public void close() {
+          closed.incrementAndGet();
+        }
       };
     }
   }

@@ -39,6 +39,19 @@ public final class ClientKeys {
               + " wait for a thread and late binding races fewer splits than it asked for.")
           .setIsBuiltIn(false).buildUnregistered(), null);
 
+  /** Which k + Δ splits a GET reads. */
+  public static final PropertyKey READ_CHOICE = KeyRegistry.register(
+      PropertyKey.Builder.enumBuilder("alluxio.user.eccache.read.choice", ReadChoice.class)
+          .setDefaultValue(ReadChoice.RANDOM)
+          .setScope(Scope.CLIENT)
+          .setDescription("Which k + delta splits of an erasure-coded object a GET reads: RANDOM,"
+              + " any k + delta of the live splits uniformly at random (the paper's choice: the"
+              + " load spreads over every split's worker, and a GET that misses a data split"
+              + " decodes), or DATA_FIRST, the k data splits plus delta random parities (a"
+              + " healthy GET copies the data into place and never decodes; the data splits'"
+              + " workers carry more of the load).")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
   /** How much of an object a streaming GET reads per late-binding round. */
   public static final PropertyKey STREAM_WINDOW = KeyRegistry.register(
       PropertyKey.Builder.dataSizeBuilder("alluxio.user.eccache.stream.window")
@@ -73,7 +86,7 @@ public final class ClientKeys {
 
   /** Every client key, in documentation order. */
   public static final List<PropertyKey> ALL =
-      List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, STREAM_WINDOW, MAINTENANCE_BANDWIDTH, CLI_TIMEOUT);
+      List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, READ_CHOICE, STREAM_WINDOW, MAINTENANCE_BANDWIDTH, CLI_TIMEOUT);
 
   private ClientKeys() {}
 }

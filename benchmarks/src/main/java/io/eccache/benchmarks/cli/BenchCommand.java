@@ -12,6 +12,7 @@ import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
+import io.eccache.common.ReadChoice;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.LoopbackShaper;
 import java.io.PrintStream;
@@ -73,6 +74,11 @@ final class BenchCommand implements Callable<Integer> {
       + "placement, sequence); tables show the median [min–max] (default: 3 quick, 5 full, 1 "
       + "tiny).")
   Integer repeats;
+
+  @Option(names = "--read-choice", description = "Which k + delta splits EC-Cache's GETs read:"
+      + " ${COMPLETION-CANDIDATES} (alluxio.user.eccache.read.choice; default ${DEFAULT-VALUE},"
+      + " the paper's).")
+  ReadChoice readChoice = ReadChoice.RANDOM;
 
   @Mixin WorkloadOptions workload;
 
@@ -146,6 +152,7 @@ final class BenchCommand implements Callable<Integer> {
         .property(MasterKeys.DEFAULT_K, WorkloadOptions.or(workload.k, 10))
         .property(MasterKeys.DEFAULT_R, WorkloadOptions.or(workload.r, 1))
         .property(ClientKeys.IO_THREADS, ioThreads(chosen))
+        .property(ClientKeys.READ_CHOICE, readChoice)
         .start();
         LoopbackShaper shaper = shape(embedded)) {
       if (shaper == null) {
@@ -231,6 +238,7 @@ final class BenchCommand implements Callable<Integer> {
         new alluxio.conf.InstancedConfiguration(cluster.configuration().copyProperties());
     conf.set(ClientKeys.IO_THREADS, Math.max(conf.getInt(ClientKeys.IO_THREADS),
         ioThreads(possible)));
+    conf.set(ClientKeys.READ_CHOICE, readChoice);
     try (FileSystemContext context = FileSystemContext.create(conf)) {
       BenchCluster remote = BenchCluster.remote(context);
       progress.printf("eccache bench (%s): %d workers at %s, unshaped%n", profile,

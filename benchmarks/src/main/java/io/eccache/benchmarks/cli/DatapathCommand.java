@@ -9,7 +9,9 @@ import io.eccache.benchmarks.datapath.DatapathSettings;
 import io.eccache.benchmarks.datapath.RoundResult;
 import io.eccache.benchmarks.report.RunStamp;
 import io.eccache.cli.ExitCodes;
+import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
+import io.eccache.common.ReadChoice;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -66,6 +68,10 @@ final class DatapathCommand implements Callable<Integer> {
       + " 1,2, one round, two objects, two operations per thread.")
   boolean tiny;
 
+  @Option(names = "--read-choice", description = "Which k + delta splits eccache's GETs read:"
+      + " ${COMPLETION-CANDIDATES} (alluxio.user.eccache.read.choice; default ${DEFAULT-VALUE}).")
+  ReadChoice readChoice = ReadChoice.RANDOM;
+
   @Mixin WorkloadOptions workload;
 
   @Spec CommandSpec spec;
@@ -80,6 +86,7 @@ final class DatapathCommand implements Callable<Integer> {
     RunStamp stamp = RunStamp.capture(Paths.get("."), TypedCommand.of(spec, "datapath"));
     List<RoundResult> results;
     int ioThreads;
+    String summary;
     try (EmbeddedCluster cluster = EmbeddedCluster.builder().workers(s.workers)
         .workerMemoryBytes(s.workerMemoryBytes)
         .property(MasterKeys.DEFAULT_K, s.k).property(MasterKeys.DEFAULT_R, s.r)
@@ -91,6 +98,7 @@ final class DatapathCommand implements Callable<Integer> {
         // Reads go over the network from the worker, never to its files directly (also the
         // cluster's own default; said here because the comparison depends on it).
         .property(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false)
+        .property(ClientKeys.READ_CHOICE, readChoice)
         .start()) {
       List<WorkerNetAddress> workers = new ArrayList<>();
       for (int i = 0; i < cluster.workerCount(); i++) {
@@ -100,10 +108,11 @@ final class DatapathCommand implements Callable<Integer> {
           cluster.fileSystem(), workers, line -> progress.println("datapath: " + line));
       results = bench.run(s);
       ioThreads = bench.ioThreads();
+      // Written before the cluster closes: closing many workers' streams can take minutes.
+      summary = DatapathReport.write(out, results, s, "in-process, " + s.workers
+          + " workers on 127.0.0.2-" + (s.workers + 1) + ", unshaped loopback, short-circuit off,"
+          + " read choice " + readChoice, ioThreads, stamp);
     }
-    String summary = DatapathReport.write(out, results, s, "in-process, " + s.workers
-        + " workers on 127.0.0.2-" + (s.workers + 1) + ", unshaped loopback, short-circuit off",
-        ioThreads, stamp);
     System.out.println(summary);
     progress.printf("eccache-bench datapath: report written to %s%n", out.resolve("summary.md"));
     return ExitCodes.OK;

@@ -1,0 +1,19 @@
+package io.eccache.common;
+
+/**
+ * Which k + Δ splits a GET reads of an erasure-coded object (replicated objects read one copy at
+ * random either way).
+ */
+public enum ReadChoice {
+  /**
+   * The paper's choice (section 4.3): k + Δ of the live splits uniformly at random. Load spreads
+   * over every split's worker, but a GET that does not get all k data splits first decodes.
+   */
+  RANDOM,
+  /**
+   * The k data splits plus Δ parities chosen at random: a healthy GET copies the data straight into
+   * place and decodes only when a data split is missing, slow or corrupt; the workers holding data
+   * splits carry more of the load than those holding parities.
+   */
+  DATA_FIRST
+}
