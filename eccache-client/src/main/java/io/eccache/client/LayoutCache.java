@@ -165,9 +165,12 @@ final class LayoutCache implements AutoCloseable {
     return new Found(fresh, false);
   }
 
-  /** Forgets {@code key}'s layout: this client changed the key (PUT, delete, evict). */
+  /**
+   * Forgets {@code key}'s layout: this client changed the key (PUT, delete, evict). A null key (a
+   * call refused for bad input) is ignored.
+   */
   void invalidate(String key) {
-    if (layouts == null) {
+    if (layouts == null || key == null) {
       return;
     }
     epochs.incrementAndGet(stripe(key));
@@ -181,7 +184,9 @@ final class LayoutCache implements AutoCloseable {
    */
   void forget(String key) {
     invalidate(key);
-    pending.remove(key);
+    if (key != null) {
+      pending.remove(key);
+    }
   }
 
   /** A read of {@code used} failed: drop it (unless a newer layout replaced it already). */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.conf.Configuration;
 import alluxio.conf.InstancedConfiguration;
+import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import io.eccache.common.ClientKeys;
@@ -18,7 +19,9 @@ import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
 import io.eccache.testkit.TestData;
 import java.io.InputStream;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -149,6 +152,21 @@ class LayoutCacheTest {
     conf.set(ClientKeys.LAYOUT_CACHE_TTL, "1s");
     conf.set(ClientKeys.LAYOUT_CACHE_MAX_ENTRIES, -1);
     assertThrows(IllegalArgumentException.class, () -> EcCacheClient.create(conf));
+  }
+
+  @Test
+  void aBadReadReportIsRefusedWholeBeforeAnythingCounts() throws Exception {
+    long reported = cache.stats().readsReported();
+    var coordinator = cache.context().coordinator();
+    Map<String, Long> badCount = new LinkedHashMap<>();
+    badCount.put("lc/fine", 3L);
+    badCount.put("lc/zero", 0L);
+    assertThrows(InvalidArgumentException.class, () -> coordinator.reportReads(badCount));
+    assertThrows(InvalidArgumentException.class,
+        () -> coordinator.reportReads(Map.of("lc/fine", 3L, "", 1L)));
+    assertEquals(reported, cache.stats().readsReported(), "nothing of a refused report counts");
+    coordinator.reportReads(Map.of("lc/fine", 3L));
+    assertEquals(reported + 3, cache.stats().readsReported());
   }
 
   @Test
