@@ -37,7 +37,9 @@ import java.util.concurrent.TimeUnit;
  * cell to its split file (pinned to its worker, cache only), and finally commits with a CRC32C per
  * cell; until the commit, readers see the previous version or nothing. Objects up to k cells
  * ({@code alluxio.master.eccache.cell.size}, 4 MB) are one stripe, each split a plain 1/k as in the paper.
- * A GET is one lookup and a {@link LateBindingReader late-binding} parallel read, window by window
+ * A GET is one lookup (none while the client has the key's layout cached, for at most
+ * {@code alluxio.user.eccache.layout.cache.ttl}: see {@link #get(String, int)}) and a
+ * {@link LateBindingReader late-binding} parallel read, window by window
  * ({@link ObjectReadStream}), into an array ({@link #get(String)}) or as a stream
  * ({@link #openStream(String)}): one read path with one fallback to S3. S3 is the source of
  * truth: a GET of a key that is only in the under store (at {@code alluxio.eccache.ufs.prefix}/key),
@@ -143,6 +145,11 @@ public final class EcCacheClient implements AutoCloseable {
   /**
    * The object stored under {@code key}: reads k + Δ splits in parallel and finishes with the first
    * k that arrive intact.
+   *
+   * <p>Which version: this client's own PUTs, deletes and evicts are seen at once. After another
+   * client overwrites or deletes the key, a GET may return the previous version, whole, for at most
+   * {@code alluxio.user.eccache.layout.cache.ttl} (the client reuses a key's looked-up layout that
+   * long; 0 turns that off), never a mix of versions.
    *
    * @param delta extra splits to read beyond k (0 = exactly k, no protection against stragglers)
    * @throws alluxio.exception.status.NotFoundException if there is no such key
@@ -271,8 +278,9 @@ public final class EcCacheClient implements AutoCloseable {
   }
 
   /**
-   * Thrown out of a GET's first window read from a cached layout that failed, when a new lookup
-   * finds the same write: the GET reads it again from {@link #fresh}, never mixing two writes.
+   * Thrown out of a GET into an array whose cached layout could not be read, when a new lookup
+   * finds the same write (its splits moved): the GET reads it again, whole, from {@link #fresh},
+   * never mixing two writes.
    */
   private static final class RetryFresh extends IOException {
     final transient ObjectReadStream fresh;

@@ -156,11 +156,11 @@ final class LayoutCache implements AutoCloseable {
     long epoch = epochs.get(stripe);
     LookupResponse fresh = coordinator.lookup(key);
     if (allLive(fresh)) {
-      layouts.put(key, fresh);
-      // An invalidation since the lookup began may have run before the put: undo it then.
-      if (epochs.get(stripe) != epoch) {
-        layouts.asMap().remove(key, fresh);
-      }
+      // Kept only if no invalidation ran since the lookup began. Atomic with the invalidation's
+      // remove (which follows its epoch bump), so no GET that begins after this client's PUT,
+      // delete or evict returned can find a layout from before it.
+      layouts.asMap().compute(key,
+          (k, current) -> epochs.get(stripe) == epoch ? fresh : current);
     }
     return new Found(fresh, false);
   }
