@@ -196,6 +196,11 @@ final class LayoutCache implements AutoCloseable {
     }
   }
 
+  /** Test hook: caches {@code lookup} as if a GET had just looked it up (no checks). */
+  void putForTest(LookupResponse lookup) {
+    layouts.put(lookup.getLayout().getKey(), lookup);
+  }
+
   /** Whether {@code key}'s layout is cached now (tests). */
   boolean holds(String key) {
     return layouts != null && layouts.getIfPresent(key) != null;

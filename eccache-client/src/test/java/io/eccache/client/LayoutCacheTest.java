@@ -170,6 +170,27 @@ class LayoutCacheTest {
   }
 
   @Test
+  void aGetWhoseCachedLayoutIsOutOfDateReadsTheSameWriteFromANewLookup() throws Exception {
+    byte[] data = TestData.randomBytes(SIZE, 10);
+    cache.put("lc/moved", data, PutOptions.code(2, 1)); // cache only: no S3 copy to fall to
+    // A cached layout of the same write that no longer says where its splits are: here two of
+    // three marked not live (as after a repair moved them), so it cannot give k = 2.
+    LookupResponse current = cache.context().coordinator().lookup("lc/moved", true);
+    LookupResponse.Builder stale = current.toBuilder();
+    stale.setSplits(0, stale.getSplits(0).toBuilder().setLive(false));
+    stale.setSplits(1, stale.getSplits(1).toBuilder().setLive(false));
+    cache.context().layouts().putForTest(stale.build());
+    cache.readStatistics().reset();
+    long before = lookups();
+    assertArrayEquals(data, cache.get("lc/moved"), "read again from the new lookup, whole");
+    assertArrayEquals(java.util.Arrays.copyOfRange(data, 1000, 2000),
+        cache.get("lc/moved", 1000, 1000));
+    assertEquals(before + 1, lookups(), "the next GET looked the key up (counted once)");
+    assertEquals(0, cache.readStatistics().fallbacks(), "nothing from S3 (it has no copy)");
+    cache.delete("lc/moved");
+  }
+
+  @Test
   void aLayoutWhoseReadsFailedIsLookedUpAgain() throws Exception {
     byte[] data = TestData.randomBytes(SIZE, 8);
     cache.put("lc/failing", data, PutOptions.code(3, 1)); // cache only: no S3 copy to fall to
