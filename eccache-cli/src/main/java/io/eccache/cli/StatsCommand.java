@@ -59,8 +59,8 @@ final class StatsCommand implements Callable<Integer>, ClusterCommand {
       return ExitCodes.OK;
     }
     out.printf("coordinator: %d live workers, %d objects%n", stats.liveWorkers(), stats.objects());
-    out.printf("lookups %d, commits %d, workers lost %d%n", stats.lookups(),
-        stats.commits(), stats.workersLost());
+    out.printf("lookups %d, reads from cached layouts %d, commits %d, workers lost %d%n",
+        stats.lookups(), stats.readsReported(), stats.commits(), stats.workersLost());
     out.printf("re-tuning: %d passes, splits added %d, dropped %d, repaired %d, repartitions %d,"
         + " %s moved, tasks pending %d, failed %d%n", stats.retunePasses(),
         stats.splitsAdded(), stats.splitsDropped(), stats.splitsRepaired(),
@@ -93,6 +93,7 @@ final class StatsCommand implements Callable<Integer>, ClusterCommand {
     m.put("allocations", s.allocations());
     m.put("commits", s.commits());
     m.put("lookups", s.lookups());
+    m.put("readsReported", s.readsReported());
     m.put("workersLost", s.workersLost());
     m.put("splitsAdded", s.splitsAdded());
     m.put("splitsDropped", s.splitsDropped());

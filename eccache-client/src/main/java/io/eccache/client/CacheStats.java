@@ -48,9 +48,14 @@ public final class CacheStats {
     return stats.getCommits();
   }
 
-  /** Lookups (each GET makes one). */
+  /** Lookups counted as reads: a GET makes one unless its client had the key's layout cached. */
   public long lookups() {
     return stats.getLookups();
+  }
+
+  /** GETs clients served from cached layouts (no lookup), as they reported them. */
+  public long readsReported() {
+    return stats.getReadsReported();
   }
 
   public long workersLost() {
@@ -104,7 +109,7 @@ public final class CacheStats {
   @Override
   public String toString() {
     return "CacheStats{liveWorkers=" + liveWorkers() + ", objects=" + objects() + ", lookups="
-        + lookups() + ", commits=" + commits() + ", workersLost=" + workersLost()
+        + lookups() + ", readsReported=" + readsReported() + ", commits=" + commits() + ", workersLost=" + workersLost()
         + ", splitsAdded=" + splitsAdded() + ", splitsDropped=" + splitsDropped()
         + ", splitsRepaired=" + splitsRepaired() + ", repartitions=" + repartitions()
         + ", tasksPending=" + tasksPending() + ", tasksFailed=" + tasksFailed()

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>the Alluxio {@link FileSystemContext} (its own, or one shared with the application, which
  *       it then never closes) and the {@link FileSystem} over it;
- *   <li>the {@link CoordinatorClient};
+ *   <li>the {@link CoordinatorClient} and the {@link LayoutCache} of looked-up layouts;
  *   <li>three executors: {@link #io()} for split reads and writes, {@link #readAhead()} for
  *       streaming GETs' next window (it waits on split reads, so it is not {@code io}), and
  *       {@link #background()} for ASYNC persists and re-caching, one at a time;
@@ -57,6 +57,7 @@ final class ClientContext implements AutoCloseable {
   private final boolean ownsAlluxio;
   private final FileSystem fs;
   private final CoordinatorClient coordinator;
+  private final LayoutCache layouts;
   private final ExecutorService io;
   private final ExecutorService readAhead;
   private final ExecutorService background;
@@ -79,6 +80,7 @@ final class ClientContext implements AutoCloseable {
     this.fs = FileSystem.Factory.create(alluxio);
     this.coordinator = new CoordinatorClient(
         MasterClientContext.newBuilder(alluxio.getClientContext()).build());
+    this.layouts = LayoutCache.create(coordinator, conf);
     this.io = Executors.newFixedThreadPool(ioThreads, daemonThreads("eccache-io-"));
     this.readAhead = Executors.newCachedThreadPool(daemonThreads("eccache-readahead-"));
     this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
@@ -103,9 +105,10 @@ final class ClientContext implements AutoCloseable {
     return new ClientContext(alluxio, false);
   }
 
-  /** The split I/O threads configured; at least 1. */
+  /** The split I/O threads configured; at least 1. Checks the layout cache's settings too. */
   private static int ioThreads(AlluxioConfiguration conf) {
     EcCacheKeys.registerAll();
+    LayoutCache.check(conf);
     int ioThreads = conf.getInt(ClientKeys.IO_THREADS);
     if (ioThreads < 1) {
       throw new IllegalArgumentException(ClientKeys.IO_THREADS.getName() + " must be at least 1,"
@@ -129,6 +132,11 @@ final class ClientContext implements AutoCloseable {
 
   CoordinatorClient coordinator() {
     return coordinator;
+  }
+
+  /** The layouts GETs reuse, and the reads served from them not yet reported. */
+  LayoutCache layouts() {
+    return layouts;
   }
 
   /** Split reads and writes. */
@@ -254,6 +262,7 @@ final class ClientContext implements AutoCloseable {
 
   /** Closes the coordinator client and, if it is ours, the Alluxio context. */
   private void release() {
+    layouts.close(); // its last read report needs the coordinator client
     coordinator.close();
     if (ownsAlluxio) {
       try {

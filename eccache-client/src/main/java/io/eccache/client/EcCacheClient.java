@@ -37,7 +37,9 @@ import java.util.concurrent.TimeUnit;
  * cell to its split file (pinned to its worker, cache only), and finally commits with a CRC32C per
  * cell; until the commit, readers see the previous version or nothing. Objects up to k cells
  * ({@code alluxio.master.eccache.cell.size}, 4 MB) are one stripe, each split a plain 1/k as in the paper.
- * A GET is one lookup and a {@link LateBindingReader late-binding} parallel read, window by window
+ * A GET is one lookup (none while the client has the key's layout cached, for at most
+ * {@code alluxio.user.eccache.layout.cache.ttl}: see {@link #get(String, int)}) and a
+ * {@link LateBindingReader late-binding} parallel read, window by window
  * ({@link ObjectReadStream}), into an array ({@link #get(String)}) or as a stream
  * ({@link #openStream(String)}): one read path with one fallback to S3. S3 is the source of
  * truth: a GET of a key that is only in the under store (at {@code alluxio.eccache.ufs.prefix}/key),
@@ -121,7 +123,14 @@ public final class EcCacheClient implements AutoCloseable {
   private void timedPut(String key, ByteSource source, long length, PutOptions options)
       throws IOException {
     long began = System.nanoTime();
-    AllocateResponse written = writer.put(key, source, length, options, null, null);
+    AllocateResponse written;
+    try {
+      written = writer.put(key, source, length, options, null, null);
+    } finally {
+      // Also when it failed: a commit may have landed before the error (the writer drops the
+      // layout after every commit it sees; this covers one it could not see).
+      context.layouts().invalidate(key);
+    }
     if (options.writeMode() == WriteMode.ASYNC) {
       underStore.persistLater(key, written);
     }
@@ -137,6 +146,11 @@ public final class EcCacheClient implements AutoCloseable {
    * The object stored under {@code key}: reads k + Δ splits in parallel and finishes with the first
    * k that arrive intact.
    *
+   * <p>Which version: this client's own PUTs, deletes and evicts are seen at once. After another
+   * client overwrites or deletes the key, a GET may return the previous version, whole, for at most
+   * {@code alluxio.user.eccache.layout.cache.ttl} (the client reuses a key's looked-up layout that
+   * long; 0 turns that off), never a mix of versions.
+   *
    * @param delta extra splits to read beyond k (0 = exactly k, no protection against stragglers)
    * @throws alluxio.exception.status.NotFoundException if there is no such key
    * @throws InvalidArgumentException if the object is too large for an array: use
@@ -145,11 +159,19 @@ public final class EcCacheClient implements AutoCloseable {
   public byte[] get(String key, int delta) throws IOException {
     long began = System.nanoTime();
     byte[] object;
-    try (ObjectReadStream in = open(key, delta)) {
-      object = in.readAll();
+    try {
+      object = readAll(open(key, delta, true));
+    } catch (RetryFresh stale) {
+      object = readAll(stale.fresh); // the cached layout failed: once more, looked up anew
     }
     ClientMetrics.GET_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
     return object;
+  }
+
+  private static byte[] readAll(ObjectReadStream stream) throws IOException {
+    try (ObjectReadStream in = stream) {
+      return in.readAll();
+    }
   }
 
   /**
@@ -169,16 +191,26 @@ public final class EcCacheClient implements AutoCloseable {
     }
     long began = System.nanoTime();
     byte[] range;
-    try (ObjectReadStream in = open(key, 1)) {
+    try {
+      range = readRange(open(key, 1, true), key, offset, length);
+    } catch (RetryFresh stale) {
+      range = readRange(stale.fresh, key, offset, length);
+    }
+    ClientMetrics.GET_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+    return range;
+  }
+
+  private static byte[] readRange(ObjectReadStream stream, String key, long offset, int length)
+      throws IOException {
+    try (ObjectReadStream in = stream) {
       if (offset > in.size() - length) { // checked before the array is allocated
         throw new EOFException("bytes [" + offset + ", " + (offset + length) + ") of '" + key
             + "' are not inside the object (" + in.size() + " bytes)");
       }
-      range = new byte[length];
+      byte[] range = new byte[length];
       in.readFully(offset, range, 0, length);
+      return range;
     }
-    ClientMetrics.GET_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);
-    return range;
   }
 
   /** The object stored under {@code key} as a stream, read with Δ = 1; see {@link #openStream(String, int)}. */
@@ -199,26 +231,84 @@ public final class EcCacheClient implements AutoCloseable {
    * @throws alluxio.exception.status.NotFoundException if there is no such key
    */
   public SeekableObjectStream openStream(String key, int delta) throws IOException {
-    return open(key, delta);
+    return open(key, delta, false);
   }
 
   /**
-   * The one read path of both: one lookup, then the cached version with its own S3 copy to finish
-   * from, or, for a key the cache does not hold, the under store's copy.
+   * The one read path of both: the key's layout (reused from the {@link LayoutCache} while it is
+   * fresh, else one lookup), then the cached version with its own S3 copy to finish from, or, for
+   * a key the cache does not hold, the under store's copy.
+   *
+   * <p>When the cache cannot serve a window of a reused layout, that layout is dropped, and before
+   * the read turns to S3 the key is looked up anew: if it still holds the same write (its splits
+   * may have moved since), a GET into an array ({@code intoArray}: nothing handed out yet) starts
+   * again from the new layout ({@link RetryFresh}); a stream goes on to S3 as before. Either way
+   * the next GET looks it up.
    */
-  private ObjectReadStream open(String key, int delta) throws IOException {
+  private ObjectReadStream open(String key, int delta, boolean intoArray) throws IOException {
     if (delta < 0) {
       throw new IllegalArgumentException("delta (extra reads) must be >= 0, not " + delta);
     }
     ObjectKeys.check(key);
-    LookupResponse lookup;
+    LayoutCache.Found found;
     try {
-      lookup = context.coordinator().lookup(key);
+      found = context.layouts().forRead(key);
     } catch (NotFoundException notCached) {
+      context.layouts().invalidate(key);
       return underStore.readThrough(key, notCached);
     }
-    return ObjectReadStream.cached(context, reader, lookup, delta,
-        underStore.copyOf(lookup.getLayout()));
+    LookupResponse lookup = found.lookup;
+    ObjectReadStream.UnderStoreCopy copy = underStore.copyOf(lookup.getLayout());
+    ObjectReadStream.UnderStoreCopy dropOnFailure = new ObjectReadStream.UnderStoreCopy() {
+      @Override
+      public InputStream openAt(long position, IOException cause) throws IOException {
+        context.layouts().readFailed(lookup);
+        if (found.cached && intoArray) {
+          retryFresh(key, delta, lookup, cause);
+        }
+        return copy.openAt(position, cause);
+      }
+
+      @Override
+      public void recache(byte[] whole) {
+        copy.recache(whole);
+      }
+    };
+    return ObjectReadStream.cached(context, reader, lookup, delta, dropOnFailure);
+  }
+
+  /**
+   * Thrown out of a GET into an array whose cached layout could not be read, when a new lookup
+   * finds the same write (its splits moved): the GET reads it again, whole, from {@link #fresh},
+   * never mixing two writes.
+   */
+  private static final class RetryFresh extends IOException {
+    final transient ObjectReadStream fresh;
+
+    RetryFresh(ObjectReadStream fresh, IOException cause) {
+      super("the cached layout could not be read; reading the same write from a new lookup",
+          cause);
+      this.fresh = fresh;
+    }
+  }
+
+  /** Throws {@link RetryFresh} when {@code key} still holds the write {@code stale} names. */
+  private void retryFresh(String key, int delta, LookupResponse stale, IOException cause)
+      throws RetryFresh {
+    LookupResponse fresh;
+    try {
+      fresh = context.coordinator().lookup(key, true); // the read was counted already
+    } catch (AlluxioStatusException gone) {
+      return; // replaced or deleted: finish the version the GET began with, or fail as before
+    }
+    // Same write, split locations or statuses changed: worth one more read. (Target and
+    // popularity may differ without the splits changing.)
+    if (fresh.getLayout().getWriteId().equals(stale.getLayout().getWriteId())
+        && !(fresh.getLayout().equals(stale.getLayout())
+            && fresh.getSplitsList().equals(stale.getSplitsList()))) {
+      throw new RetryFresh(ObjectReadStream.cached(context, reader, fresh, delta,
+          underStore.copyOf(fresh.getLayout())), cause);
+    }
   }
 
   /** Refuses, typed and before allocating, an object larger than a Java array. */
@@ -245,7 +335,11 @@ public final class EcCacheClient implements AutoCloseable {
    * @see #evict(String)
    */
   public boolean delete(String key) throws AlluxioStatusException {
-    return context.coordinator().delete(ObjectKeys.check(key), false);
+    try {
+      return context.coordinator().delete(ObjectKeys.check(key), false);
+    } finally {
+      context.layouts().forget(key);
+    }
   }
 
   /**
@@ -253,7 +347,21 @@ public final class EcCacheClient implements AutoCloseable {
    * stays, and the next GET reads it from there and caches it again. Returns whether it was cached.
    */
   public boolean evict(String key) throws AlluxioStatusException {
-    return context.coordinator().delete(ObjectKeys.check(key), true);
+    try {
+      return context.coordinator().delete(ObjectKeys.check(key), true);
+    } finally {
+      context.layouts().forget(key);
+    }
+  }
+
+  /**
+   * Sends the coordinator, now, the GETs this client served from cached layouts and has not
+   * reported yet (a background task does so every {@code alluxio.user.eccache.read.report.interval}).
+   * Test hook: a test that ticks the coordinator's clock and runs a re-tuning pass itself calls
+   * this first, so the pass counts every read made before.
+   */
+  void reportCachedReads() throws AlluxioStatusException {
+    context.layouts().report();
   }
 
   /** The keys that start with {@code prefix}. */

@@ -126,6 +126,7 @@ final class ObjectWriter {
       commit.setConditional(true).setExpectedWriteId(replaces);
     }
     context.coordinator().commit(commit.build());
+    context.layouts().invalidate(key); // this client's GETs see its own write at once
     return allocation;
   }
 

@@ -161,7 +161,8 @@ class RedundancyIntegrationTest {
 
   /**
    * Drives re-tuning and maintenance until {@code condition} holds, with no scheduler to wait for.
-   * One round: {@code load} reads for a while, the coordinator's clock moves one popularity period
+   * One round: {@code load} reads for a while (most GETs from cached layouts, their reads reported
+   * before the clock moves), the coordinator's clock moves one popularity period
    * (so the pass folds that period and measures its request rate), one re-tuning pass runs, and the
    * maintainer carries out what it queued. Fails after {@value #MAX_ROUNDS} rounds, listing every
    * object's state and the coordinator's counters.
@@ -181,6 +182,9 @@ class RedundancyIntegrationTest {
       if (load != null) {
         load.awaitReads(READS_PER_PERIOD);
       }
+      // GETs served from cached layouts reach the coordinator in a report, every second in the
+      // background: send it now, so this period counts them, as it counted lookups.
+      cache.reportCachedReads();
       coordinator.clock().advance(PERIOD);
       coordinator.retuner().heartbeat(Long.MAX_VALUE);
       for (int batch = 0; batch < 50 && maintainer.runOnce() > 0; batch++) {
@@ -327,6 +331,24 @@ class RedundancyIntegrationTest {
     assertEquals(again.scheme().splits(), again.liveSplits(), again.toString());
     assertArrayEquals(data, cache.get(key));
     assertEquals(1, cache.readStatistics().fallbacks(), "the second GET is served by the cache");
+  }
+
+  @Test
+  void readsServedFromCachedLayoutsCountAsPopularity() throws Exception {
+    byte[] data = objects.get("ec/o4");
+    long lookups = cache.stats().lookups();
+    long reported = cache.stats().readsReported();
+    int gets = 12;
+    for (int i = 0; i < gets; i++) {
+      assertArrayEquals(data, cache.get("ec/o4"));
+    }
+    cache.reportCachedReads();
+    assertEquals(lookups + 1, cache.stats().lookups(), "one lookup, the other GETs cached");
+    assertEquals(reported + gets - 1, cache.stats().readsReported());
+    cluster.coordinator().clock().advance(PERIOD);
+    cluster.coordinator().retuner().heartbeat(Long.MAX_VALUE);
+    // Agar's EWMA with weight 0.8 over a key nobody read before: every GET counted once.
+    assertEquals(0.8 * gets, stat("ec/o4").popularity(), 1e-9, stat("ec/o4").toString());
   }
 
   private static int parities(String key) {

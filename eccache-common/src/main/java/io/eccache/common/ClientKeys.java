@@ -84,9 +84,45 @@ public final class ClientKeys {
               + " option overrides it. Programs using EcCacheClient keep Alluxio's own values.")
           .setIsBuiltIn(false).buildUnregistered(), null);
 
+  /** How long a client reuses a key's looked-up layout before asking the coordinator again. */
+  public static final PropertyKey LAYOUT_CACHE_TTL = KeyRegistry.register(
+      PropertyKey.Builder.durationBuilder("alluxio.user.eccache.layout.cache.ttl")
+          .setDefaultValue("3s")
+          .setScope(Scope.CLIENT)
+          .setDescription("How long a client serves GETs of a key from the layout it looked up"
+              + " last, without asking the coordinator. After another client overwrites or"
+              + " deletes the key, GETs here return the previous version (whole, never mixed) for"
+              + " at most this long; this client's own PUTs, deletes and evicts are seen at once."
+              + " Must be shorter than alluxio.master.eccache.retired.grace (as this client's"
+              + " configuration holds it), which keeps a replaced version readable; 0 turns the"
+              + " cache off (one lookup per GET).")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
+  /** How many keys' layouts a client keeps. */
+  public static final PropertyKey LAYOUT_CACHE_MAX_ENTRIES = KeyRegistry.register(
+      PropertyKey.Builder.intBuilder("alluxio.user.eccache.layout.cache.max.entries")
+          .setDefaultValue(10000)
+          .setScope(Scope.CLIENT)
+          .setDescription("Keys whose layouts one client keeps (least recently used go first);"
+              + " each holds a layout with one file status per split, a few KB. 0 turns the cache off.")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
+  /** How often a client reports the reads served from cached layouts. */
+  public static final PropertyKey READ_REPORT_INTERVAL = KeyRegistry.register(
+      PropertyKey.Builder.durationBuilder("alluxio.user.eccache.read.report.interval")
+          .setDefaultValue("1s")
+          .setScope(Scope.CLIENT)
+          .setDescription("How often a client sends the coordinator the count of GETs per key it"
+              + " served from cached layouts (one ReportReads RPC, none when there were none), so"
+              + " popularity-driven redundancy still sees every read. Counts not yet sent are sent"
+              + " when the client closes; a failed report is retried with the next one.")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
   /** Every client key, in documentation order. */
   public static final List<PropertyKey> ALL =
-      List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, READ_CHOICE, STREAM_WINDOW, MAINTENANCE_BANDWIDTH, CLI_TIMEOUT);
+      List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, READ_CHOICE, STREAM_WINDOW,
+          LAYOUT_CACHE_TTL, LAYOUT_CACHE_MAX_ENTRIES, READ_REPORT_INTERVAL, MAINTENANCE_BANDWIDTH,
+          CLI_TIMEOUT);
 
   private ClientKeys() {}
 }

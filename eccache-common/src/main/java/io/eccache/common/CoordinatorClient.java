@@ -103,6 +103,15 @@ public final class CoordinatorClient extends AbstractMasterClient {
         .setStatOnly(statOnly).build()), LOG, "Lookup", "key=%s", key);
   }
 
+  /**
+   * Reports GETs served from cached layouts, per key (each count > 0): the coordinator counts them
+   * as accesses, as it counts a {@link #lookup(String)}.
+   */
+  public void reportReads(java.util.Map<String, Long> reads) throws AlluxioStatusException {
+    retryRPC(() -> stub.reportReads(io.eccache.common.proto.ReportReadsRequest.newBuilder()
+        .putAllReads(reads).build()), LOG, "ReportReads", "keys=%s", reads.size());
+  }
+
   /** Up to {@code maxTasks} maintenance tasks, each leased to this caller. */
   public PlanResponse plan(int maxTasks) throws AlluxioStatusException {
     return retryRPC(() -> stub.plan(PlanRequest.newBuilder().setMaxTasks(maxTasks).build()), LOG,

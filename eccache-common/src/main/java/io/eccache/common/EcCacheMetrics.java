@@ -48,8 +48,10 @@ public final class EcCacheMetrics {
   // Coordinator (master): gauges over its counters and its last re-tuning pass.
   /** Gauge: objects stored. */
   public static final String OBJECTS = "EcCacheObjects";
-  /** Gauge: lookups served (each GET is one). */
+  /** Gauge: lookups served (a GET whose client had not cached the key's layout). */
   public static final String LOOKUPS = "EcCacheLookups";
+  /** Gauge: GETs clients served from cached layouts, as they reported them (ReportReads). */
+  public static final String READS_REPORTED = "EcCacheReadsReported";
   /** Gauge: splits (parities, copies) added for popular objects. */
   public static final String SPLITS_ADDED = "EcCacheSplitsAdded";
   /** Gauge: splits dropped from objects that cooled. */

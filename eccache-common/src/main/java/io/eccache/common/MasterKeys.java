@@ -64,7 +64,9 @@ public final class MasterKeys {
           .setDescription("A replaced or deleted version's splits stay readable this long"
               + " (renamed under <root>/retired/, block ids kept), so GETs and streams that"
               + " looked it up before finish it; then the sweep removes them. A stream slower"
-              + " than this fails with a typed error instead of returning another version."),
+              + " than this fails with a typed error instead of returning another version."
+              + " Clients' alluxio.user.eccache.layout.cache.ttl must be shorter (a client checks"
+              + " against the value its own configuration holds: set both when lowering it)."),
       "alluxio.eccache.retired.grace");
 
   /** Largest stripe cell. */
@@ -101,9 +103,10 @@ public final class MasterKeys {
   public static final PropertyKey POPULARITY_PERIOD = master(
       PropertyKey.Builder.durationBuilder("alluxio.master.eccache.popularity.period")
           .setDefaultValue("1min")
-          .setDescription("Accesses (lookups) are counted per period and folded into the"
-              + " popularity EWMA when it ends. Popularity is soft state: after a master restart"
-              + " it is rebuilt from new lookups."), "alluxio.eccache.popularity.period");
+          .setDescription("Accesses (lookups, and GETs clients served from cached layouts and"
+              + " reported) are counted per period and folded into the popularity EWMA when it"
+              + " ends. Popularity is soft state: after a master restart it is rebuilt from new"
+              + " accesses."), "alluxio.eccache.popularity.period");
 
   /** Weight of the latest period in the popularity EWMA. */
   public static final PropertyKey POPULARITY_WEIGHT = master(

@@ -264,7 +264,21 @@ public final class RedundancyScheme {
   }
 
   private static String name(char prefix, int n) {
-    return n < 10 ? prefix + "0" + n : prefix + Integer.toString(n);
+    String[] names = prefix == 'd' ? DATA_NAMES : prefix == 'p' ? PARITY_NAMES : COPY_NAMES;
+    return names[n];
+  }
+
+  // Every split name made once: the coordinator names each split of every lookup it answers.
+  private static final String[] DATA_NAMES = names('d');
+  private static final String[] PARITY_NAMES = names('p');
+  private static final String[] COPY_NAMES = names('r');
+
+  private static String[] names(char prefix) {
+    String[] names = new String[MAX_SPLITS];
+    for (int n = 0; n < MAX_SPLITS; n++) {
+      names[n] = n < 10 ? prefix + "0" + n : prefix + Integer.toString(n);
+    }
+    return names;
   }
 
   /** For people: "RS(10,2)", "3 copies" or "4 partitions". */

@@ -3,6 +3,7 @@ package io.eccache.coordinator;
 import alluxio.Server;
 import alluxio.conf.Configuration;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.status.InvalidArgumentException;
 import alluxio.grpc.GrpcService;
 import alluxio.grpc.ServiceType;
 import alluxio.heartbeat.HeartbeatExecutor;
@@ -125,7 +126,12 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     Heartbeats.register();
     // Registered once, here: start() runs again on every promotion. Placement reads the live list at
     // each allocation, so the listener only has to count.
+    // Lookups decide liveness from a view the layout store keeps; every change renews it.
+    blockMaster.registerLostWorkerFoundListener(address -> layouts.workersChanged());
+    blockMaster.registerWorkerDeleteListener(address -> layouts.workersChanged());
+    blockMaster.registerNewWorkerConfListener((address, conf) -> layouts.workersChanged());
     blockMaster.registerWorkerLostListener(address -> {
+      layouts.workersChanged();
       metrics.workersLost.incrementAndGet();
       LOG.info("eccache: worker {}:{} lost; no new splits go there, its splits are planned for"
           + " repair", address.getHost(), address.getRpcPort());
@@ -242,6 +248,33 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     RedundancyScheme target = retuner.target(key);
     return described.setTarget(target != null ? SchemeProtos.toProto(target)
         : described.getLayout().getScheme()).setPopularity(retuner.popularity(key)).build();
+  }
+
+  /** The most keys one {@code ReportReads} may name (a client sends one report per second). */
+  static final int MAX_REPORTED_KEYS = 100_000;
+
+  /**
+   * Counts reads clients served from cached layouts as accesses, as {@link #lookup(String)} counts
+   * one. The whole report is checked before anything is counted.
+   *
+   * @throws InvalidArgumentException for a bad key, a count below 1 or too many keys
+   */
+  void reportReads(Map<String, Long> reads) throws InvalidArgumentException {
+    if (reads.size() > MAX_REPORTED_KEYS) {
+      throw new InvalidArgumentException("a read report names " + reads.size() + " keys, more"
+          + " than " + MAX_REPORTED_KEYS + ": send it in parts");
+    }
+    long total = 0;
+    for (Map.Entry<String, Long> e : reads.entrySet()) {
+      ObjectKeys.check(e.getKey());
+      if (e.getValue() < 1) {
+        throw new InvalidArgumentException("a read report counts " + e.getValue() + " reads of '"
+            + e.getKey() + "': each count must be at least 1");
+      }
+      total += e.getValue();
+    }
+    reads.forEach(retuner::recordAccesses);
+    metrics.readsReported.addAndGet(total);
   }
 
   ListResponse list(String prefix) throws IOException, AlluxioException {

@@ -19,6 +19,8 @@ final class CoordinatorMetrics {
   final AtomicLong allocations = new AtomicLong();
   final AtomicLong commits = new AtomicLong();
   final AtomicLong lookups = new AtomicLong();
+  /** GETs clients served from cached layouts and reported (ReportReads); not in {@link #lookups}. */
+  final AtomicLong readsReported = new AtomicLong();
   final AtomicLong workersLost = new AtomicLong();
   final AtomicLong splitsAdded = new AtomicLong();
   final AtomicLong splitsDropped = new AtomicLong();
@@ -45,6 +47,7 @@ final class CoordinatorMetrics {
     gauges.put(EcCacheMetrics.OBJECTS,
         () -> schemeStats.values().stream().mapToLong(SchemeStats::getObjects).sum());
     gauges.put(EcCacheMetrics.LOOKUPS, lookups::get);
+    gauges.put(EcCacheMetrics.READS_REPORTED, readsReported::get);
     gauges.put(EcCacheMetrics.SPLITS_ADDED, splitsAdded::get);
     gauges.put(EcCacheMetrics.SPLITS_DROPPED, splitsDropped::get);
     gauges.put(EcCacheMetrics.SPLITS_REPAIRED, splitsRepaired::get);
@@ -77,6 +80,7 @@ final class CoordinatorMetrics {
         .setSplitsRepaired(splitsRepaired.get()).setRepartitions(repartitions.get())
         .setMaintenanceBytes(maintenanceBytes.get()).setTasksPending(tasksPending)
         .setTasksFailed(tasksFailed.get()).setRetunePasses(retunePasses.get())
+        .setReadsReported(readsReported.get())
         .addAllSchemes(schemeStats.values()).build();
   }
 }

@@ -66,6 +66,15 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
   }
 
   @Override
+  public void reportReads(io.eccache.common.proto.ReportReadsRequest request,
+      StreamObserver<io.eccache.common.proto.ReportReadsResponse> out) {
+    RpcUtils.call(LOG, () -> {
+      master.reportReads(request.getReadsMap());
+      return io.eccache.common.proto.ReportReadsResponse.getDefaultInstance();
+    }, "ReportReads", "keys=%s", out, request.getReadsCount());
+  }
+
+  @Override
   public void lookup(LookupRequest request, StreamObserver<LookupResponse> out) {
     // An unknown key is an answer, not a failure worth a WARN line.
     RpcUtils.call(LOG, () -> master.lookup(request.getKey(), request.getStatOnly()), "Lookup", true,

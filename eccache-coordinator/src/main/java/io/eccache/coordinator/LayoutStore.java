@@ -118,7 +118,7 @@ final class LayoutStore implements Retuner.Namespace {
       return null; // allocated and never committed, or deleted while a PUT was writing
     }
     try {
-      Layout layout = Layout.parseFrom(ByteString.copyFrom(bytes));
+      Layout layout = Layout.parseFrom(bytes);
       SchemeProtos.of(layout); // a layout without a valid scheme is unreadable, not an object
       return layout;
     } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
@@ -151,7 +151,11 @@ final class LayoutStore implements Retuner.Namespace {
     });
   }
 
-  /** The committed layout of {@code key} with every split's status and live location. */
+  /**
+   * The committed layout of {@code key} with every split's status and live location: what a
+   * lookup costs the master is one getFileInfo of the object's directory (its layout xattr, which
+   * no listing of a directory's children carries) and one listStatus of the write's directory.
+   */
   LookupResponse.Builder describe(String key) throws IOException, AlluxioException {
     return asMaster(() -> {
       Layout layout = read(paths.objectDirectory(key));
@@ -163,38 +167,110 @@ final class LayoutStore implements Retuner.Namespace {
   }
 
   /** The layout with every split's file status and live location (call as the master). */
-  LookupResponse.Builder describe(Layout layout, Set<String> liveWorkers)
+  LookupResponse.Builder describe(Layout layout, Set<HostPort> liveWorkers)
       throws IOException, AlluxioException {
-    Map<String, FileInfo> files = new HashMap<>();
-    for (FileInfo f : fs.listStatus(new AlluxioURI(layout.getDirectory()), noSyncList())) {
+    List<FileInfo> listed = fs.listStatus(new AlluxioURI(layout.getDirectory()), noSyncList());
+    Map<String, FileInfo> files = new HashMap<>(listed.size() * 2);
+    for (FileInfo f : listed) {
       files.put(f.getName(), f);
     }
     LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
     RedundancyScheme scheme = SchemeProtos.of(layout);
     for (int i = 0; i < scheme.splits(); i++) {
-      String name = scheme.splitName(i);
-      Split.Builder split = Split.newBuilder().setIndex(i)
-          .setPath(layout.getDirectory() + "/" + name);
+      String name = scheme.splitName(i); // made once per name, not per lookup
+      Split.Builder split = Split.newBuilder().setIndex(i);
       FileInfo info = files.get(name);
       WorkerNetAddress where = info == null ? null : location(info);
       if (info != null) {
-        split.setStatus(GrpcUtils.toProto(info));
+        split.setPath(info.getPath()).setStatus(GrpcUtils.toProto(info));
+      } else {
+        split.setPath(layout.getDirectory() + "/" + name);
       }
       if (where != null) {
         split.setWorker(GrpcUtils.toProto(where))
-            .setLive(liveWorkers.contains(where.getHost() + ":" + where.getRpcPort()));
+            .setLive(liveWorkers.contains(new HostPort(where.getHost(), where.getRpcPort())));
       }
       response.addSplits(split);
     }
     return response;
   }
 
-  Set<String> liveWorkerIds() throws UnavailableException {
-    Set<String> live = new HashSet<>();
-    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
-      live.add(w.getAddress().getHost() + ":" + w.getAddress().getRpcPort());
+  /** A worker as liveness is decided: host and RPC port. */
+  static final class HostPort {
+    private final String host;
+    private final int port;
+
+    HostPort(String host, int port) {
+      this.host = host;
+      this.port = port;
     }
-    return live;
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof HostPort && ((HostPort) o).port == port
+          && ((HostPort) o).host.equals(host);
+    }
+
+    @Override
+    public int hashCode() {
+      return host.hashCode() * 31 + port;
+    }
+  }
+
+  /** The live workers, with the counts and change generation they were taken at. */
+  private static final class LiveView {
+    final Set<HostPort> ids;
+    final int workers;
+    final int lost;
+    final long generation;
+    final long madeNanos;
+
+    LiveView(Set<HostPort> ids, int workers, int lost, long generation, long madeNanos) {
+      this.ids = ids;
+      this.workers = workers;
+      this.lost = lost;
+      this.generation = generation;
+      this.madeNanos = madeNanos;
+    }
+  }
+
+  /** The longest a live-worker view is used without the block master's counts moving. */
+  private static final long LIVE_VIEW_MAX_AGE_NANOS = 1_000_000_000L;
+  private final java.util.concurrent.atomic.AtomicLong workerChanges =
+      new java.util.concurrent.atomic.AtomicLong();
+  private volatile LiveView liveView;
+
+  /**
+   * Called on every worker change the block master reports (lost, found again, registered,
+   * removed): the next lookup makes a new live-worker view.
+   */
+  void workersChanged() {
+    workerChanges.incrementAndGet();
+  }
+
+  /**
+   * The live workers' host and RPC port, from a view kept across lookups instead of the block
+   * master's worker list per lookup: made again when a worker change was reported
+   * ({@link #workersChanged}), when the block master's live or lost worker count moved (caught
+   * even without a listener), or after {@value #LIVE_VIEW_MAX_AGE_NANOS} ns at most.
+   */
+  Set<HostPort> liveWorkerIds() throws UnavailableException {
+    long changes = workerChanges.get();
+    int workers = blockMaster.getWorkerCount();
+    int lost = blockMaster.getLostWorkerCount();
+    long now = System.nanoTime();
+    LiveView view = liveView;
+    if (view != null && view.generation == changes && view.workers == workers
+        && view.lost == lost && now - view.madeNanos < LIVE_VIEW_MAX_AGE_NANOS) {
+      return view.ids;
+    }
+    Set<HostPort> live = new HashSet<>();
+    for (WorkerNetAddress w : blockMaster.getWorkerAddresses()) {
+      live.add(new HostPort(w.getHost(), w.getRpcPort()));
+    }
+    Set<HostPort> ids = Set.copyOf(live);
+    liveView = new LiveView(ids, workers, lost, changes, now);
+    return ids;
   }
 
   @Override
@@ -208,7 +284,7 @@ final class LayoutStore implements Retuner.Namespace {
 
   @Override
   public List<Retuner.Placed> objects() throws IOException, AlluxioException {
-    Set<String> liveIds = liveWorkerIds();
+    Set<HostPort> liveIds = liveWorkerIds();
     List<Retuner.Placed> placed = new ArrayList<>();
     for (Layout layout : list("").getObjectsList()) {
       LookupResponse described;

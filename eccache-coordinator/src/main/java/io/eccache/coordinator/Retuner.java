@@ -97,6 +97,11 @@ final class Retuner implements HeartbeatExecutor {
     popularity.record(key);
   }
 
+  /** Counts {@code reads} reads of {@code key} (served from a client's cached layout). */
+  void recordAccesses(String key, long reads) {
+    popularity.record(key, reads);
+  }
+
   /** {@code key}'s average reads per period as of the last fold. */
   double popularity(String key) {
     return popularity.popularity(key);
@@ -133,7 +138,8 @@ final class Retuner implements HeartbeatExecutor {
         popularity.roll();
         lastRollMs = now;
       }
-      long seenLookups = metrics.lookups.get();
+      // Reads served from clients' cached layouts are requests too, reported instead of looked up.
+      long seenLookups = metrics.lookups.get() + metrics.readsReported.get();
       double rate = (seenLookups - lookupsAtLastPass) * 1000.0 / Math.max(1, now - lastPassMs);
       lookupsAtLastPass = seenLookups;
       lastPassMs = now;

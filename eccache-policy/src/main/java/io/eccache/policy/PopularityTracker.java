@@ -48,10 +48,25 @@ public final class PopularityTracker {
    * @param key the object read
    */
   public void record(String key) {
+    record(key, 1);
+  }
+
+  /**
+   * Counts {@code accesses} accesses to {@code key} in the current period at once (reads a client
+   * served from a cached layout and reported together).
+   *
+   * @param key the object read
+   * @param accesses how many times, at least 1
+   * @throws IllegalArgumentException if {@code accesses} is less than 1
+   */
+  public void record(String key, long accesses) {
     Objects.requireNonNull(key, "key");
+    if (accesses < 1) {
+      throw new IllegalArgumentException("accesses must be at least 1, not " + accesses);
+    }
     lock.readLock().lock();
     try {
-      counts.computeIfAbsent(key, unused -> new LongAdder()).increment();
+      counts.computeIfAbsent(key, unused -> new LongAdder()).add(accesses);
     } finally {
       lock.readLock().unlock();
     }

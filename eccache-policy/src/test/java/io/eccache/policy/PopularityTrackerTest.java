@@ -56,6 +56,19 @@ class PopularityTrackerTest {
   }
 
   @Test
+  void accessesReportedTogetherCountAsManySingleOnes() {
+    PopularityTracker tracker = new PopularityTracker(0.8);
+    tracker.record("a");
+    tracker.record("a", 9); // reads a client served from a cached layout, reported at once
+    tracker.roll();
+    assertEquals(8.0, tracker.popularity("a"), TOLERANCE);
+    assertThrows(IllegalArgumentException.class, () -> tracker.record("a", 0));
+    assertThrows(IllegalArgumentException.class, () -> tracker.record("a", -3));
+    tracker.roll();
+    assertEquals(1.6, tracker.popularity("a"), TOLERANCE, "refused counts are not counted");
+  }
+
+  @Test
   void coldKeysAreForgottenOnceBelowOneMillionth() {
     // 8 * 0.2^9 = 4.1e-6 is kept; 8 * 0.2^10 = 8.2e-7 is dropped.
     PopularityTracker tracker = new PopularityTracker(0.8);
