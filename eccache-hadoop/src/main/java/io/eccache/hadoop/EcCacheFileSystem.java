@@ -9,6 +9,7 @@ import io.eccache.client.EcCacheClient;
 import io.eccache.client.PutOptions;
 import io.eccache.client.SeekableObjectStream;
 import io.eccache.client.WriteMode;
+import io.eccache.common.ClientKeys;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -104,6 +105,13 @@ public class EcCacheFileSystem extends FileSystem {
             + " configuration (set for eccache://); check its spelling");
       }
       alluxio.set(PropertyKey.fromString(key), conf.get(key));
+    }
+    if (!alluxio.isSetByUser(ClientKeys.LAYOUT_CACHE_TTL)) {
+      // getFileStatus asks the coordinator each time; a cached layout could pair a new file's
+      // length with the previous version's bytes (a reader seeking to a footer by length) until
+      // the TTL ends. A file system keeps status and bytes from the same version: no cache,
+      // unless the user sets the TTL (for files never overwritten while read).
+      alluxio.set(ClientKeys.LAYOUT_CACHE_TTL, "0");
     }
     if (name.getHost() != null) {
       alluxio.set(PropertyKey.MASTER_HOSTNAME, name.getHost());

@@ -109,6 +109,25 @@ class EcCacheFileSystemTest {
   }
 
   @Test
+  void aFileOverwrittenByAnotherClientIsReadAsItsStatusSays() throws Exception {
+    Path p = new Path(base, "overwritten");
+    write(p, bytes(1000, 21));
+    assertArrayEquals(bytes(1000, 21), read(p)); // would cache its layout, were the cache on
+    try (FileSystem other = FileSystem.newInstance(HadoopTestCluster.uri(), new Configuration());
+        FSDataOutputStream out = other.create(p, true)) {
+      out.write(bytes(3000, 22));
+    }
+    // Length and bytes from one version: a reader seeking to a footer by length gets that footer.
+    assertEquals(3000, fs.getFileStatus(p).getLen());
+    try (FSDataInputStream in = fs.open(p)) {
+      byte[] tail = new byte[8];
+      in.readFully(2992, tail);
+      assertArrayEquals(Arrays.copyOfRange(bytes(3000, 22), 2992, 3000), tail);
+    }
+    assertArrayEquals(bytes(3000, 22), read(p));
+  }
+
+  @Test
   void createOpenSeekAndPositionedReads() throws Exception {
     byte[] data = bytes(300_001, 1); // 3 stripes of RS(2,1) with 64 KB cells
     Path p = new Path(base, "f.bin");
