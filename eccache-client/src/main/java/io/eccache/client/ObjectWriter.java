@@ -80,7 +80,12 @@ final class ObjectWriter {
     }
     // The whole object's SHA-256, as the bytes stream past (no second pass), for stat and sha256sum.
     MessageDigest sha256 = sha256();
-    source = ByteSource.digesting(source, sha256);
+    byte[] whole = ByteSource.wholeArray(source);
+    if (whole != null) {
+      sha256.update(whole); // the StripedWriter writes the data cells from the array itself
+    } else {
+      source = ByteSource.digesting(source, sha256);
+    }
     AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
         .setObjectSize(length);
     options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))

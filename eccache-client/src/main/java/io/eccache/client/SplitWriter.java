@@ -31,7 +31,7 @@ import java.util.zip.CRC32C;
  * {@link #finish()} returns, {@link #close()} cancels every split file. Not thread-safe.
  */
 final class SplitWriter implements AutoCloseable {
-  /** Bytes per write call: the stream API takes arrays, so cells pass through this chunk. */
+  /** Bytes per write call: the stream API takes arrays, so direct cells pass through this chunk. */
   private static final ThreadLocal<byte[]> CHUNK = ThreadLocal.withInitial(() -> new byte[1 << 20]);
 
   /** One split to write: its index in the scheme, its file and the worker it is pinned to. */
@@ -55,6 +55,9 @@ final class SplitWriter implements AutoCloseable {
   private final SplitFailures failures;
   /** Parity cells, two sets: one being written while the next stripe is coded into the other. */
   private final ByteBuffer[][] parity;
+  /** Direct copies of heap data cells for the coder (ISA-L reads direct memory); made when needed. */
+  private ByteBuffer[] coderInput;
+  private final int maxCell;
   private final List<Future<?>> inFlight = new ArrayList<>();
   private final List<Integer> inFlightIndex = new ArrayList<>();
   private int stripes;
@@ -68,6 +71,7 @@ final class SplitWriter implements AutoCloseable {
     this.targets = targets;
     this.outs = new FileOutStream[targets.size()];
     this.failures = new SplitFailures(targets.size(), tolerated);
+    this.maxCell = maxCell;
     int parities = 0;
     if (scheme.kind() == RedundancyScheme.Kind.ERASURE_CODED) {
       for (Target t : targets) {
@@ -88,13 +92,18 @@ final class SplitWriter implements AutoCloseable {
    * @param splitSize bytes each split will hold, or -1 when not known yet
    * @param maxCell the largest cell a stripe will have
    * @param tolerated how many splits may fail and be left out
+   * @param createParents whether the split files' directory may have to be made (a repair's
+   *     target); false for a new write, whose directory the coordinator made at the allocation
+   *     (the master then skips the parent walk, and a directory removed meanwhile fails the write
+   *     instead of coming back empty)
    * @throws DeadlineExceededException if a file does not open within the I/O timeout
    */
   static SplitWriter open(ClientContext context, String key, RedundancyScheme scheme,
-      List<Target> targets, long splitSize, int maxCell, int tolerated) throws IOException {
+      List<Target> targets, long splitSize, int maxCell, int tolerated, boolean createParents)
+      throws IOException {
     SplitWriter writer = new SplitWriter(context, key, scheme, targets, maxCell, tolerated);
     try {
-      writer.openAll(splitSize);
+      writer.openAll(splitSize, createParents);
       return writer;
     } catch (IOException | RuntimeException e) {
       writer.close();
@@ -102,14 +111,14 @@ final class SplitWriter implements AutoCloseable {
     }
   }
 
-  private void openAll(long splitSize) throws IOException {
+  private void openAll(long splitSize, boolean createParents) throws IOException {
     CreateFilePOptions options = CreateFilePOptions.newBuilder()
         .setWriteType(WritePType.MUST_CACHE)
         .setReplicationMax(1)
         // One block per split, so a split lives on exactly one worker (1 TiB when not known yet).
         .setBlockSizeBytes(splitSize < 0 ? 1L << 40 : Math.max(splitSize, 1 << 20))
         .setOverwrite(true)
-        .setRecursive(true)
+        .setRecursive(createParents)
         .buildPartial();
     List<Future<FileOutStream>> opening = new ArrayList<>();
     for (Target t : targets) {
@@ -145,9 +154,11 @@ final class SplitWriter implements AutoCloseable {
 
   /**
    * Writes one stripe: codes the parity cells the targets need from {@code data} (k cells of
-   * {@code cellLength} bytes each, between position and limit), computes every target's CRC32C, waits for the
-   * previous stripe's writes and starts this one's. {@code data} must stay unchanged until the next
-   * call, {@link #drain()} or {@link #finish()}.
+   * {@code cellLength} bytes each, between position and limit), computes every target's CRC32C,
+   * waits for the previous stripe's writes and starts this one's. {@code data} must stay unchanged
+   * until the next call, {@link #drain()} or {@link #finish()}. Data cells may be direct or heap
+   * buffers: heap cells (a PUT's own array) are written as they are, and copied only for the
+   * coder when parity is coded.
    *
    * @return the CRC32C of each target's cell, in target order
    */
@@ -167,7 +178,7 @@ final class SplitWriter implements AutoCloseable {
     }
     if (coded.length > 0 && cellLength > 0) {
       long began = System.nanoTime();
-      ReedSolomon.coder(cells.length, coded.length).encode(cells, coded);
+      ReedSolomon.coder(cells.length, coded.length).encode(direct(cells, cellLength), coded);
       context.statistics().addEncode(System.nanoTime() - began);
     }
     ByteBuffer[] units = new ByteBuffer[targets.size()];
@@ -200,6 +211,32 @@ final class SplitWriter implements AutoCloseable {
     }
     stripes++;
     return crcs;
+  }
+
+  /**
+   * {@code cells} if they are all direct, else direct copies of them (made once per writer and
+   * reused: the coder is done with them when encode returns).
+   */
+  private ByteBuffer[] direct(ByteBuffer[] cells, int cellLength) {
+    boolean allDirect = true;
+    for (ByteBuffer c : cells) {
+      allDirect &= c.isDirect();
+    }
+    if (allDirect) {
+      return cells;
+    }
+    if (coderInput == null) {
+      coderInput = new ByteBuffer[cells.length];
+      for (int i = 0; i < cells.length; i++) {
+        coderInput[i] = context.pool().acquire(maxCell);
+      }
+    }
+    ByteBuffer[] copies = new ByteBuffer[cells.length];
+    for (int i = 0; i < cells.length; i++) {
+      copies[i] = coderInput[i].duplicate().clear().limit(cellLength);
+      copies[i].put(cells[i].duplicate()).flip();
+    }
+    return copies;
   }
 
   /** Waits for the writes in flight (the I/O timeout at most; a silent split counts as failed). */
@@ -256,6 +293,12 @@ final class SplitWriter implements AutoCloseable {
         context.pool().release(set[i]);
         set[i] = null;
       }
+    }
+    if (coderInput != null) {
+      for (ByteBuffer b : coderInput) {
+        context.pool().release(b);
+      }
+      coderInput = null;
     }
   }
 
@@ -325,8 +368,16 @@ final class SplitWriter implements AutoCloseable {
     return (int) crc.getValue();
   }
 
-  /** Writes {@code src}'s remaining bytes to {@code out} through a per-thread chunk. */
+  /**
+   * Writes {@code src}'s remaining bytes to {@code out}: a heap buffer's straight from its array,
+   * a direct one's through a per-thread chunk.
+   */
   static void copy(ByteBuffer src, OutputStream out) throws IOException {
+    if (src.hasArray()) {
+      out.write(src.array(), src.arrayOffset() + src.position(), src.remaining());
+      src.position(src.limit());
+      return;
+    }
     byte[] chunk = CHUNK.get();
     while (src.hasRemaining()) {
       int len = Math.min(chunk.length, src.remaining());
