@@ -7,6 +7,7 @@ import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.WorkerNetAddress;
 import alluxio.grpc.WritePType;
 import io.eccache.common.RedundancyScheme;
+import io.eccache.common.StripeGeometry;
 import io.eccache.isal.ReedSolomon;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -33,6 +34,16 @@ import java.util.zip.CRC32C;
 final class SplitWriter implements AutoCloseable {
   /** Bytes per write call: the stream API takes arrays, so direct cells pass through this chunk. */
   private static final ThreadLocal<byte[]> CHUNK = ThreadLocal.withInitial(() -> new byte[1 << 20]);
+
+  /** Whether the split files exist, and if not, whether their directory does. */
+  enum Files {
+    /** Created by the coordinator with the allocation (empty, incomplete): opened, not created. */
+    CREATED,
+    /** To be created in a directory that exists (a new write's, made at the allocation). */
+    CREATE,
+    /** To be created, with their directory if it is missing (a repair's targets). */
+    CREATE_WITH_PARENTS
+  }
 
   /** One split to write: its index in the scheme, its file and the worker it is pinned to. */
   static final class Target {
@@ -92,18 +103,15 @@ final class SplitWriter implements AutoCloseable {
    * @param splitSize bytes each split will hold, or -1 when not known yet
    * @param maxCell the largest cell a stripe will have
    * @param tolerated how many splits may fail and be left out
-   * @param createParents whether the split files' directory may have to be made (a repair's
-   *     target); false for a new write, whose directory the coordinator made at the allocation
-   *     (the master then skips the parent walk, and a directory removed meanwhile fails the write
-   *     instead of coming back empty)
+   * @param files whether the split files are to be created, and how
    * @throws DeadlineExceededException if a file does not open within the I/O timeout
    */
   static SplitWriter open(ClientContext context, String key, RedundancyScheme scheme,
-      List<Target> targets, long splitSize, int maxCell, int tolerated, boolean createParents)
+      List<Target> targets, long splitSize, int maxCell, int tolerated, Files files)
       throws IOException {
     SplitWriter writer = new SplitWriter(context, key, scheme, targets, maxCell, tolerated);
     try {
-      writer.openAll(splitSize, createParents);
+      writer.openAll(splitSize, files);
       return writer;
     } catch (IOException | RuntimeException e) {
       writer.close();
@@ -111,20 +119,21 @@ final class SplitWriter implements AutoCloseable {
     }
   }
 
-  private void openAll(long splitSize, boolean createParents) throws IOException {
+  private void openAll(long splitSize, Files files) throws IOException {
     CreateFilePOptions options = CreateFilePOptions.newBuilder()
         .setWriteType(WritePType.MUST_CACHE)
         .setReplicationMax(1)
         // One block per split, so a split lives on exactly one worker (1 TiB when not known yet).
-        .setBlockSizeBytes(splitSize < 0 ? 1L << 40 : Math.max(splitSize, 1 << 20))
+        .setBlockSizeBytes(StripeGeometry.splitBlockSize(splitSize))
         .setOverwrite(true)
-        .setRecursive(createParents)
+        .setRecursive(files == Files.CREATE_WITH_PARENTS)
         .buildPartial();
     List<Future<FileOutStream>> opening = new ArrayList<>();
     for (Target t : targets) {
       CreateFilePOptions pinned = options.toBuilder().setWorkerLocation(t.worker).build();
-      opening.add(context.io().submit(() -> context.fs().createFile(new AlluxioURI(t.path),
-          pinned)));
+      AlluxioURI uri = new AlluxioURI(t.path);
+      opening.add(context.io().submit(() -> files == Files.CREATED
+          ? context.openCreated(uri, pinned) : context.fs().createFile(uri, pinned)));
     }
     IOException failure = null;
     long timeoutMs = context.ioTimeoutMs();

@@ -77,9 +77,12 @@ final class StripedWriter {
         : new Stripe[] {new Stripe(k, cell), new Stripe(k, cell)};
     List<int[]> crcs = new ArrayList<>();
     Future<?> persisting = null;
-    // The coordinator made the write's directory at the allocation: no parent to create here.
+    // The coordinator made the write's directory, and (a coordinator of this version) its split
+    // files, at the allocation.
+    SplitWriter.Files files = allocation.getSplitFilesCreated() ? SplitWriter.Files.CREATED
+        : SplitWriter.Files.CREATE;
     try (SplitWriter splits = SplitWriter.open(context, layout.getKey(), scheme, targets,
-        layout.getSplitSize(), cell, scheme.toleratedLosses(), false)) {
+        layout.getSplitSize(), cell, scheme.toleratedLosses(), files)) {
       if (whole != null) {
         StripeGeometry g = new StripeGeometry(whole.length, k, cell);
         for (int s = 0; s < g.stripes(); s++) {
