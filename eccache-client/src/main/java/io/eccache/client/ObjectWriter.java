@@ -78,14 +78,8 @@ final class ObjectWriter {
       }
       source = ByteSource.concat(head, source);
     }
-    // The whole object's SHA-256, as the bytes stream past (no second pass), for stat and sha256sum.
+    // The whole object's SHA-256, as the bytes pass (no second pass), for stat and sha256sum.
     MessageDigest sha256 = sha256();
-    byte[] whole = ByteSource.wholeArray(source);
-    if (whole != null) {
-      sha256.update(whole); // the StripedWriter writes the data cells from the array itself
-    } else {
-      source = ByteSource.digesting(source, sha256);
-    }
     AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
         .setObjectSize(length);
     options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))
@@ -98,7 +92,7 @@ final class ObjectWriter {
         ? underStore.openForWrite(key, allocation.getStagingPath()) : null;
     StripedWriter.Result written;
     try {
-      written = striped.write(allocation, source, length, persist);
+      written = striped.write(allocation, source, length, persist, sha256);
       if (!written.failed.isEmpty()) {
         rewriteFailedSplits(allocation, written);
       }

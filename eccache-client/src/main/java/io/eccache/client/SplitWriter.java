@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +71,8 @@ final class SplitWriter implements AutoCloseable {
   private ByteBuffer[] coderInput;
   private final int maxCell;
   private final List<Future<?>> inFlight = new ArrayList<>();
+  /** Each split's last write, which its close follows. */
+  private final CompletableFuture<?>[] lastWrite;
   private final List<Integer> inFlightIndex = new ArrayList<>();
   private int stripes;
   private boolean finished;
@@ -81,6 +84,7 @@ final class SplitWriter implements AutoCloseable {
     this.scheme = scheme;
     this.targets = targets;
     this.outs = new FileOutStream[targets.size()];
+    this.lastWrite = new CompletableFuture<?>[targets.size()];
     this.failures = new SplitFailures(targets.size(), tolerated);
     this.maxCell = maxCell;
     int parities = 0;
@@ -207,7 +211,7 @@ final class SplitWriter implements AutoCloseable {
       FileOutStream out = outs[j];
       ByteBuffer unit = units[j];
       int slot = j;
-      track(j, context.io().submit(() -> {
+      lastWrite[j] = CompletableFuture.runAsync(() -> {
         try {
           copy(unit, out);
           ClientMetrics.BYTES_WRITTEN.inc(cellLength);
@@ -215,8 +219,8 @@ final class SplitWriter implements AutoCloseable {
           failures.record(slot, e);
           cancelQuietly(out);
         }
-        return null;
-      }));
+      }, context.io());
+      track(j, lastWrite[j]);
     }
     stripes++;
     return crcs;
@@ -250,31 +254,37 @@ final class SplitWriter implements AutoCloseable {
 
   /** Waits for the writes in flight (the I/O timeout at most; a silent split counts as failed). */
   void drain() throws IOException {
-    awaitAll("writing stripe " + (stripes - 1) + " of '" + key + "'");
+    awaitAll("writing stripe " + (stripes - 1) + " of '" + key + "'", 1);
   }
 
   /**
    * Completes every split file that did not fail; returns the indexes (in the scheme) of the splits
-   * that failed, at most {@code tolerated}.
+   * that failed, at most {@code tolerated}. Each split is closed as soon as its own last write
+   * ends, not after the slowest split's: a split's close waits for the master (block commit and
+   * file completion), and those waits of different splits then overlap their writes.
    */
   List<Integer> finish() throws IOException {
-    drain();
     for (int j = 0; j < outs.length; j++) {
       if (failures.failed(j)) {
         continue;
       }
       FileOutStream out = outs[j];
       int slot = j;
-      track(j, context.io().submit(() -> {
+      Runnable close = () -> {
+        if (failures.failed(slot)) {
+          return; // its last write failed and cancelled it
+        }
         try {
           out.close(); // completes the split's block on its worker
         } catch (IOException | RuntimeException e) {
           failures.record(slot, e);
         }
-        return null;
-      }));
+      };
+      track(j, lastWrite[j] == null ? CompletableFuture.runAsync(close, context.io())
+          : lastWrite[j].thenRunAsync(close, context.io()));
     }
-    awaitAll("completing the split files of '" + key + "'");
+    // The last stripe's writes (when not drained yet) and the closes: an I/O timeout for each.
+    awaitAll("writing the last stripe and completing the split files of '" + key + "'", 2);
     finished = true;
     List<Integer> failed = new ArrayList<>();
     for (int j : failures.indexes()) {
@@ -288,7 +298,7 @@ final class SplitWriter implements AutoCloseable {
   public void close() {
     if (!finished) {
       try {
-        awaitAll("cleaning up");
+        awaitAll("cleaning up", 1);
       } catch (IOException ignored) {
         // already failing; the first error is the one reported
       }
@@ -317,13 +327,13 @@ final class SplitWriter implements AutoCloseable {
   }
 
   /**
-   * Waits for every task, the I/O timeout at most in all. A split whose task has not finished by
+   * Waits for every task, {@code steps} I/O timeouts at most in all. A split whose task has not finished by
    * then counts as failed (its stream is abandoned, the split written elsewhere if the code
    * allows). Clears the list.
    */
-  private void awaitAll(String what) throws IOException {
+  private void awaitAll(String what, int steps) throws IOException {
     IOException failure = null;
-    long timeoutMs = context.ioTimeoutMs();
+    long timeoutMs = steps * context.ioTimeoutMs();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     for (int t = 0; t < inFlight.size(); t++) {
       try {
@@ -332,7 +342,8 @@ final class SplitWriter implements AutoCloseable {
         failure = failure != null ? failure : IoErrors.asIOException(e.getCause());
       } catch (TimeoutException e) {
         failures.record(inFlightIndex.get(t), new DeadlineExceededException(what + " took more"
-            + " than " + timeoutMs + " ms (alluxio.user.eccache.io.timeout): a worker does not"
+            + " than " + timeoutMs + " ms (" + (steps == 1 ? "" : steps + " x ")
+            + "alluxio.user.eccache.io.timeout): a worker does not"
             + " answer; check it, then try again"));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -12,6 +12,7 @@ import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.Split;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -57,9 +58,10 @@ final class StripedWriter {
    * returned, to be rebuilt on other workers before the commit; one more failure fails the write.
    *
    * @param expectedSize the size the allocation was made for, or -1 when not known
+   * @param digest fed every object byte, in order, as the stripes are written
    */
   Result write(AllocateResponse allocation, ByteSource source, long expectedSize,
-      FileOutStream persist) throws IOException {
+      FileOutStream persist, MessageDigest digest) throws IOException {
     Layout layout = allocation.getLayout();
     RedundancyScheme scheme = SchemeProtos.of(layout);
     int k = scheme.dataSplits();
@@ -72,6 +74,9 @@ final class StripedWriter {
     byte[] whole = ByteSource.wholeArray(source);
     if (whole != null && whole.length != expectedSize) {
       whole = null; // the checks below name the mismatch
+    }
+    if (whole == null) {
+      source = ByteSource.digesting(source, digest);
     }
     Stripe[] sets = whole != null ? new Stripe[0]
         : new Stripe[] {new Stripe(k, cell), new Stripe(k, cell)};
@@ -90,16 +95,18 @@ final class StripedWriter {
           ByteBuffer[] cells = arrayCells(whole, Math.toIntExact(g.objectOffset(s)),
               Math.toIntExact(g.dataBytes(s)), k, cellLen);
           crcs.add(splits.writeStripe(cells, cellLen));
+          // while the stripe is being written
+          digest.update(whole, Math.toIntExact(g.objectOffset(s)), Math.toIntExact(g.dataBytes(s)));
           if (persist != null) {
             awaitPersist(persisting, layout.getKey());
             persisting = persist(cells, k, cellLen, Math.toIntExact(g.dataBytes(s)), persist,
                 layout.getKey());
           }
         }
-        splits.drain();
+        List<Integer> failed = splits.finish(); // each split closed after its own last write
         awaitPersist(persisting, layout.getKey());
         persisting = null;
-        return new Result(whole.length, splitMajor(crcs, n), splits.finish());
+        return new Result(whole.length, splitMajor(crcs, n), failed);
       }
       long total = 0;
       for (int s = 0; ; s++) {
