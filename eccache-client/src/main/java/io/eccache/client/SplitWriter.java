@@ -67,7 +67,7 @@ final class SplitWriter implements AutoCloseable {
   private final SplitFailures failures;
   /** Parity cells, two sets: one being written while the next stripe is coded into the other. */
   private final ByteBuffer[][] parity;
-  /** Direct copies of heap data cells for the coder (ISA-L reads direct memory); made when needed. */
+  /** Direct copies of heap data cells for the coder (ISA-L reads direct memory); made if needed. */
   private ByteBuffer[] coderInput;
   private final int maxCell;
   private final List<Future<?>> inFlight = new ArrayList<>();
@@ -327,9 +327,9 @@ final class SplitWriter implements AutoCloseable {
   }
 
   /**
-   * Waits for every task, {@code steps} I/O timeouts at most in all. A split whose task has not finished by
-   * then counts as failed (its stream is abandoned, the split written elsewhere if the code
-   * allows). Clears the list.
+   * Waits for every task, {@code steps} I/O timeouts at most in all. A split whose task has not
+   * finished by then counts as failed (its stream is abandoned, the split written elsewhere if the
+   * code allows). Clears the list.
    */
   private void awaitAll(String what, int steps) throws IOException {
     IOException failure = null;

@@ -25,10 +25,10 @@ import java.util.concurrent.TimeoutException;
  * {@link SplitWriter}, which codes the r parity cells and appends cell i to split file i, each
  * split pinned to its worker. Stripe s + 1 is read while stripe s is written, so memory stays at
  * two stripes whatever the object's size. An object given as one array is not staged: its data
- * cells are views of the array (only a zero-padded last cell is a copy). A whole-copy (replica) layout writes the same bytes to
- * every copy. A THROUGH write also copies the object to the under store as it goes. Up to the
- * scheme's tolerated losses may fail and are returned, to be written elsewhere; on any other
- * failure every stream is cancelled and nothing is committed.
+ * cells are views of the array (only a zero-padded last cell is a copy). A whole-copy (replica)
+ * layout writes the same bytes to every copy. A THROUGH write also copies the object to the under
+ * store as it goes. Up to the scheme's tolerated losses may fail and are returned, to be written
+ * elsewhere; on any other failure every stream is cancelled and nothing is committed.
  */
 final class StripedWriter {
   private final ClientContext context;
