@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 
-/** Where a PUT's bytes come from: an array (copied once) or a stream (through a small chunk). */
+/**
+ * Where a PUT's bytes come from: an array (its data cells written from it as they are) or a stream
+ * (through a small chunk).
+ */
 abstract class ByteSource {
   /** Fills {@code dst} up to its limit; returns the bytes put, less only at the end of the data. */
   abstract int fill(ByteBuffer dst) throws IOException;
@@ -17,17 +20,34 @@ abstract class ByteSource {
   }
 
   static ByteSource of(byte[] data) {
-    return new ByteSource() {
-      private int at;
+    return new ArraySource(data);
+  }
 
-      @Override
-      int fill(ByteBuffer dst) {
-        int n = Math.min(dst.remaining(), data.length - at);
-        dst.put(data, at, n);
-        at += n;
-        return n;
-      }
-    };
+  /**
+   * The whole object as one array when {@code source} is an array no byte of which was read yet,
+   * so a PUT can write its data cells from it without staging them; else null.
+   */
+  static byte[] wholeArray(ByteSource source) {
+    return source instanceof ArraySource && ((ArraySource) source).at == 0
+        ? ((ArraySource) source).data : null;
+  }
+
+  /** The bytes of a caller's array (never copied until read). */
+  private static final class ArraySource extends ByteSource {
+    private final byte[] data;
+    private int at;
+
+    ArraySource(byte[] data) {
+      this.data = data;
+    }
+
+    @Override
+    int fill(ByteBuffer dst) {
+      int n = Math.min(dst.remaining(), data.length - at);
+      dst.put(data, at, n);
+      at += n;
+      return n;
+    }
   }
 
   /** {@code head}, then what {@code rest} yields. */

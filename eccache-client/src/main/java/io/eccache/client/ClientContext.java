@@ -1,11 +1,17 @@
 package io.eccache.client;
 
+import alluxio.AlluxioURI;
 import alluxio.client.block.BlockWorkerInfo;
+import alluxio.client.file.AlluxioFileOutStream;
+import alluxio.client.file.FileOutStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
+import alluxio.client.file.options.OutStreamOptions;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.PropertyKey;
+import alluxio.grpc.CreateFilePOptions;
 import alluxio.master.MasterClientContext;
+import alluxio.util.FileSystemOptionsUtils;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.ReadChoice;
 import io.eccache.common.CoordinatorClient;
@@ -128,6 +134,19 @@ final class ClientContext implements AutoCloseable {
 
   FileSystem fs() {
     return fs;
+  }
+
+  /**
+   * A stream writing the file at {@code uri} that the coordinator created already (empty,
+   * incomplete), with {@code options} as a {@code createFile} would take them: as
+   * {@link FileSystem#createFile} opens the file it created, without the CreateFile RPC. Its first
+   * write asks the master for the block id and its close completes the file, as for any file.
+   */
+  FileOutStream openCreated(AlluxioURI uri, CreateFilePOptions options) throws IOException {
+    AlluxioConfiguration conf = alluxio.getPathConf(uri);
+    CreateFilePOptions merged = FileSystemOptionsUtils.createFileDefaults(conf).toBuilder()
+        .mergeFrom(options).build();
+    return new AlluxioFileOutStream(uri, new OutStreamOptions(merged, alluxio, conf), alluxio);
   }
 
   CoordinatorClient coordinator() {

@@ -78,9 +78,8 @@ final class ObjectWriter {
       }
       source = ByteSource.concat(head, source);
     }
-    // The whole object's SHA-256, as the bytes stream past (no second pass), for stat and sha256sum.
+    // The whole object's SHA-256, as the bytes pass (no second pass), for stat and sha256sum.
     MessageDigest sha256 = sha256();
-    source = ByteSource.digesting(source, sha256);
     AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
         .setObjectSize(length);
     options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))
@@ -93,7 +92,7 @@ final class ObjectWriter {
         ? underStore.openForWrite(key, allocation.getStagingPath()) : null;
     StripedWriter.Result written;
     try {
-      written = striped.write(allocation, source, length, persist);
+      written = striped.write(allocation, source, length, persist, sha256);
       if (!written.failed.isEmpty()) {
         rewriteFailedSplits(allocation, written);
       }

@@ -54,7 +54,7 @@ final class SplitRebuilder {
     int windowStripes = (int) Math.max(1, context.streamWindowBytes() / stripeBytes);
     int maxCell = g.stripes() == 0 ? 0 : (int) g.cellLength(0);
     try (SplitWriter out = SplitWriter.open(context, layout.getKey(), scheme, targets,
-        g.splitSize(), maxCell, 0)) {
+        g.splitSize(), maxCell, 0, SplitWriter.Files.CREATE_WITH_PARENTS)) {
       byte[] window = new byte[(int) Math.min(g.objectSize(), windowStripes * stripeBytes)];
       for (int from = 0; from < g.stripes(); from += windowStripes) {
         int to = Math.min(g.stripes(), from + windowStripes);

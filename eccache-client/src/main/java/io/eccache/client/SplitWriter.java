@@ -7,12 +7,14 @@ import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.WorkerNetAddress;
 import alluxio.grpc.WritePType;
 import io.eccache.common.RedundancyScheme;
+import io.eccache.common.StripeGeometry;
 import io.eccache.isal.ReedSolomon;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +33,18 @@ import java.util.zip.CRC32C;
  * {@link #finish()} returns, {@link #close()} cancels every split file. Not thread-safe.
  */
 final class SplitWriter implements AutoCloseable {
-  /** Bytes per write call: the stream API takes arrays, so cells pass through this chunk. */
+  /** Bytes per write call: the stream API takes arrays, so direct cells pass through this chunk. */
   private static final ThreadLocal<byte[]> CHUNK = ThreadLocal.withInitial(() -> new byte[1 << 20]);
+
+  /** Whether the split files exist, and if not, whether their directory does. */
+  enum Files {
+    /** Created by the coordinator with the allocation (empty, incomplete): opened, not created. */
+    CREATED,
+    /** To be created in a directory that exists (a new write's, made at the allocation). */
+    CREATE,
+    /** To be created, with their directory if it is missing (a repair's targets). */
+    CREATE_WITH_PARENTS
+  }
 
   /** One split to write: its index in the scheme, its file and the worker it is pinned to. */
   static final class Target {
@@ -55,7 +67,12 @@ final class SplitWriter implements AutoCloseable {
   private final SplitFailures failures;
   /** Parity cells, two sets: one being written while the next stripe is coded into the other. */
   private final ByteBuffer[][] parity;
+  /** Direct copies of heap data cells for the coder (ISA-L reads direct memory); made if needed. */
+  private ByteBuffer[] coderInput;
+  private final int maxCell;
   private final List<Future<?>> inFlight = new ArrayList<>();
+  /** Each split's last write, which its close follows. */
+  private final CompletableFuture<?>[] lastWrite;
   private final List<Integer> inFlightIndex = new ArrayList<>();
   private int stripes;
   private boolean finished;
@@ -67,7 +84,9 @@ final class SplitWriter implements AutoCloseable {
     this.scheme = scheme;
     this.targets = targets;
     this.outs = new FileOutStream[targets.size()];
+    this.lastWrite = new CompletableFuture<?>[targets.size()];
     this.failures = new SplitFailures(targets.size(), tolerated);
+    this.maxCell = maxCell;
     int parities = 0;
     if (scheme.kind() == RedundancyScheme.Kind.ERASURE_CODED) {
       for (Target t : targets) {
@@ -88,13 +107,15 @@ final class SplitWriter implements AutoCloseable {
    * @param splitSize bytes each split will hold, or -1 when not known yet
    * @param maxCell the largest cell a stripe will have
    * @param tolerated how many splits may fail and be left out
+   * @param files whether the split files are to be created, and how
    * @throws DeadlineExceededException if a file does not open within the I/O timeout
    */
   static SplitWriter open(ClientContext context, String key, RedundancyScheme scheme,
-      List<Target> targets, long splitSize, int maxCell, int tolerated) throws IOException {
+      List<Target> targets, long splitSize, int maxCell, int tolerated, Files files)
+      throws IOException {
     SplitWriter writer = new SplitWriter(context, key, scheme, targets, maxCell, tolerated);
     try {
-      writer.openAll(splitSize);
+      writer.openAll(splitSize, files);
       return writer;
     } catch (IOException | RuntimeException e) {
       writer.close();
@@ -102,20 +123,21 @@ final class SplitWriter implements AutoCloseable {
     }
   }
 
-  private void openAll(long splitSize) throws IOException {
+  private void openAll(long splitSize, Files files) throws IOException {
     CreateFilePOptions options = CreateFilePOptions.newBuilder()
         .setWriteType(WritePType.MUST_CACHE)
         .setReplicationMax(1)
         // One block per split, so a split lives on exactly one worker (1 TiB when not known yet).
-        .setBlockSizeBytes(splitSize < 0 ? 1L << 40 : Math.max(splitSize, 1 << 20))
+        .setBlockSizeBytes(StripeGeometry.splitBlockSize(splitSize))
         .setOverwrite(true)
-        .setRecursive(true)
+        .setRecursive(files == Files.CREATE_WITH_PARENTS)
         .buildPartial();
     List<Future<FileOutStream>> opening = new ArrayList<>();
     for (Target t : targets) {
       CreateFilePOptions pinned = options.toBuilder().setWorkerLocation(t.worker).build();
-      opening.add(context.io().submit(() -> context.fs().createFile(new AlluxioURI(t.path),
-          pinned)));
+      AlluxioURI uri = new AlluxioURI(t.path);
+      opening.add(context.io().submit(() -> files == Files.CREATED
+          ? context.openCreated(uri, pinned) : context.fs().createFile(uri, pinned)));
     }
     IOException failure = null;
     long timeoutMs = context.ioTimeoutMs();
@@ -145,9 +167,11 @@ final class SplitWriter implements AutoCloseable {
 
   /**
    * Writes one stripe: codes the parity cells the targets need from {@code data} (k cells of
-   * {@code cellLength} bytes each, between position and limit), computes every target's CRC32C, waits for the
-   * previous stripe's writes and starts this one's. {@code data} must stay unchanged until the next
-   * call, {@link #drain()} or {@link #finish()}.
+   * {@code cellLength} bytes each, between position and limit), computes every target's CRC32C,
+   * waits for the previous stripe's writes and starts this one's. {@code data} must stay unchanged
+   * until the next call, {@link #drain()} or {@link #finish()}. Data cells may be direct or heap
+   * buffers: heap cells (a PUT's own array) are written as they are, and copied only for the
+   * coder when parity is coded.
    *
    * @return the CRC32C of each target's cell, in target order
    */
@@ -167,7 +191,7 @@ final class SplitWriter implements AutoCloseable {
     }
     if (coded.length > 0 && cellLength > 0) {
       long began = System.nanoTime();
-      ReedSolomon.coder(cells.length, coded.length).encode(cells, coded);
+      ReedSolomon.coder(cells.length, coded.length).encode(direct(cells, cellLength), coded);
       context.statistics().addEncode(System.nanoTime() - began);
     }
     ByteBuffer[] units = new ByteBuffer[targets.size()];
@@ -187,7 +211,7 @@ final class SplitWriter implements AutoCloseable {
       FileOutStream out = outs[j];
       ByteBuffer unit = units[j];
       int slot = j;
-      track(j, context.io().submit(() -> {
+      lastWrite[j] = CompletableFuture.runAsync(() -> {
         try {
           copy(unit, out);
           ClientMetrics.BYTES_WRITTEN.inc(cellLength);
@@ -195,40 +219,72 @@ final class SplitWriter implements AutoCloseable {
           failures.record(slot, e);
           cancelQuietly(out);
         }
-        return null;
-      }));
+      }, context.io());
+      track(j, lastWrite[j]);
     }
     stripes++;
     return crcs;
   }
 
+  /**
+   * {@code cells} if they are all direct, else direct copies of them (made once per writer and
+   * reused: the coder is done with them when encode returns).
+   */
+  private ByteBuffer[] direct(ByteBuffer[] cells, int cellLength) {
+    boolean allDirect = true;
+    for (ByteBuffer c : cells) {
+      allDirect &= c.isDirect();
+    }
+    if (allDirect) {
+      return cells;
+    }
+    if (coderInput == null) {
+      coderInput = new ByteBuffer[cells.length];
+      for (int i = 0; i < cells.length; i++) {
+        coderInput[i] = context.pool().acquire(maxCell);
+      }
+    }
+    ByteBuffer[] copies = new ByteBuffer[cells.length];
+    for (int i = 0; i < cells.length; i++) {
+      copies[i] = coderInput[i].duplicate().clear().limit(cellLength);
+      copies[i].put(cells[i].duplicate()).flip();
+    }
+    return copies;
+  }
+
   /** Waits for the writes in flight (the I/O timeout at most; a silent split counts as failed). */
   void drain() throws IOException {
-    awaitAll("writing stripe " + (stripes - 1) + " of '" + key + "'");
+    awaitAll("writing stripe " + (stripes - 1) + " of '" + key + "'", 1);
   }
 
   /**
    * Completes every split file that did not fail; returns the indexes (in the scheme) of the splits
-   * that failed, at most {@code tolerated}.
+   * that failed, at most {@code tolerated}. Each split is closed as soon as its own last write
+   * ends, not after the slowest split's: a split's close waits for the master (block commit and
+   * file completion), and those waits of different splits then overlap their writes.
    */
   List<Integer> finish() throws IOException {
-    drain();
     for (int j = 0; j < outs.length; j++) {
       if (failures.failed(j)) {
         continue;
       }
       FileOutStream out = outs[j];
       int slot = j;
-      track(j, context.io().submit(() -> {
+      Runnable close = () -> {
+        if (failures.failed(slot)) {
+          return; // its last write failed and cancelled it
+        }
         try {
           out.close(); // completes the split's block on its worker
         } catch (IOException | RuntimeException e) {
           failures.record(slot, e);
         }
-        return null;
-      }));
+      };
+      track(j, lastWrite[j] == null ? CompletableFuture.runAsync(close, context.io())
+          : lastWrite[j].thenRunAsync(close, context.io()));
     }
-    awaitAll("completing the split files of '" + key + "'");
+    // The last stripe's writes (when not drained yet) and the closes: an I/O timeout for each.
+    awaitAll("writing the last stripe and completing the split files of '" + key + "'", 2);
     finished = true;
     List<Integer> failed = new ArrayList<>();
     for (int j : failures.indexes()) {
@@ -242,7 +298,7 @@ final class SplitWriter implements AutoCloseable {
   public void close() {
     if (!finished) {
       try {
-        awaitAll("cleaning up");
+        awaitAll("cleaning up", 1);
       } catch (IOException ignored) {
         // already failing; the first error is the one reported
       }
@@ -257,6 +313,12 @@ final class SplitWriter implements AutoCloseable {
         set[i] = null;
       }
     }
+    if (coderInput != null) {
+      for (ByteBuffer b : coderInput) {
+        context.pool().release(b);
+      }
+      coderInput = null;
+    }
   }
 
   private void track(int slot, Future<?> future) {
@@ -265,13 +327,13 @@ final class SplitWriter implements AutoCloseable {
   }
 
   /**
-   * Waits for every task, the I/O timeout at most in all. A split whose task has not finished by
-   * then counts as failed (its stream is abandoned, the split written elsewhere if the code
-   * allows). Clears the list.
+   * Waits for every task, {@code steps} I/O timeouts at most in all. A split whose task has not
+   * finished by then counts as failed (its stream is abandoned, the split written elsewhere if the
+   * code allows). Clears the list.
    */
-  private void awaitAll(String what) throws IOException {
+  private void awaitAll(String what, int steps) throws IOException {
     IOException failure = null;
-    long timeoutMs = context.ioTimeoutMs();
+    long timeoutMs = steps * context.ioTimeoutMs();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     for (int t = 0; t < inFlight.size(); t++) {
       try {
@@ -280,7 +342,8 @@ final class SplitWriter implements AutoCloseable {
         failure = failure != null ? failure : IoErrors.asIOException(e.getCause());
       } catch (TimeoutException e) {
         failures.record(inFlightIndex.get(t), new DeadlineExceededException(what + " took more"
-            + " than " + timeoutMs + " ms (alluxio.user.eccache.io.timeout): a worker does not"
+            + " than " + timeoutMs + " ms (" + (steps == 1 ? "" : steps + " x ")
+            + "alluxio.user.eccache.io.timeout): a worker does not"
             + " answer; check it, then try again"));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -325,8 +388,16 @@ final class SplitWriter implements AutoCloseable {
     return (int) crc.getValue();
   }
 
-  /** Writes {@code src}'s remaining bytes to {@code out} through a per-thread chunk. */
+  /**
+   * Writes {@code src}'s remaining bytes to {@code out}: a heap buffer's straight from its array,
+   * a direct one's through a per-thread chunk.
+   */
   static void copy(ByteBuffer src, OutputStream out) throws IOException {
+    if (src.hasArray()) {
+      out.write(src.array(), src.arrayOffset() + src.position(), src.remaining());
+      src.position(src.limit());
+      return;
+    }
     byte[] chunk = CHUNK.get();
     while (src.hasRemaining()) {
       int len = Math.min(chunk.length, src.remaining());

@@ -6,11 +6,13 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.UnavailableException;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
+import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.Split;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -22,10 +24,11 @@ import java.util.concurrent.TimeoutException;
  * Writes one allocated PUT stripe by stripe: reads k cells from the source and hands them to the
  * {@link SplitWriter}, which codes the r parity cells and appends cell i to split file i, each
  * split pinned to its worker. Stripe s + 1 is read while stripe s is written, so memory stays at
- * two stripes whatever the object's size. A whole-copy (replica) layout writes the same bytes to
- * every copy. A THROUGH write also copies the object to the under store as it goes. Up to the
- * scheme's tolerated losses may fail and are returned, to be written elsewhere; on any other
- * failure every stream is cancelled and nothing is committed.
+ * two stripes whatever the object's size. An object given as one array is not staged: its data
+ * cells are views of the array (only a zero-padded last cell is a copy). A whole-copy (replica)
+ * layout writes the same bytes to every copy. A THROUGH write also copies the object to the under
+ * store as it goes. Up to the scheme's tolerated losses may fail and are returned, to be written
+ * elsewhere; on any other failure every stream is cancelled and nothing is committed.
  */
 final class StripedWriter {
   private final ClientContext context;
@@ -55,9 +58,10 @@ final class StripedWriter {
    * returned, to be rebuilt on other workers before the commit; one more failure fails the write.
    *
    * @param expectedSize the size the allocation was made for, or -1 when not known
+   * @param digest fed every object byte, in order, as the stripes are written
    */
   Result write(AllocateResponse allocation, ByteSource source, long expectedSize,
-      FileOutStream persist) throws IOException {
+      FileOutStream persist, MessageDigest digest) throws IOException {
     Layout layout = allocation.getLayout();
     RedundancyScheme scheme = SchemeProtos.of(layout);
     int k = scheme.dataSplits();
@@ -67,11 +71,43 @@ final class StripedWriter {
     for (Split split : allocation.getSplitsList()) {
       targets.add(new SplitWriter.Target(split.getIndex(), split.getPath(), split.getWorker()));
     }
-    Stripe[] sets = {new Stripe(k, cell), new Stripe(k, cell)};
+    byte[] whole = ByteSource.wholeArray(source);
+    if (whole != null && whole.length != expectedSize) {
+      whole = null; // the checks below name the mismatch
+    }
+    if (whole == null) {
+      source = ByteSource.digesting(source, digest);
+    }
+    Stripe[] sets = whole != null ? new Stripe[0]
+        : new Stripe[] {new Stripe(k, cell), new Stripe(k, cell)};
     List<int[]> crcs = new ArrayList<>();
     Future<?> persisting = null;
+    // The coordinator made the write's directory, and (a coordinator of this version) its split
+    // files, at the allocation.
+    SplitWriter.Files files = allocation.getSplitFilesCreated() ? SplitWriter.Files.CREATED
+        : SplitWriter.Files.CREATE;
     try (SplitWriter splits = SplitWriter.open(context, layout.getKey(), scheme, targets,
-        layout.getSplitSize(), cell, scheme.toleratedLosses())) {
+        layout.getSplitSize(), cell, scheme.toleratedLosses(), files)) {
+      if (whole != null) {
+        StripeGeometry g = new StripeGeometry(whole.length, k, cell);
+        for (int s = 0; s < g.stripes(); s++) {
+          int cellLen = Math.toIntExact(g.cellLength(s));
+          ByteBuffer[] cells = arrayCells(whole, Math.toIntExact(g.objectOffset(s)),
+              Math.toIntExact(g.dataBytes(s)), k, cellLen);
+          crcs.add(splits.writeStripe(cells, cellLen));
+          // while the stripe is being written
+          digest.update(whole, Math.toIntExact(g.objectOffset(s)), Math.toIntExact(g.dataBytes(s)));
+          if (persist != null) {
+            awaitPersist(persisting, layout.getKey());
+            persisting = persist(cells, k, cellLen, Math.toIntExact(g.dataBytes(s)), persist,
+                layout.getKey());
+          }
+        }
+        List<Integer> failed = splits.finish(); // each split closed after its own last write
+        awaitPersist(persisting, layout.getKey());
+        persisting = null;
+        return new Result(whole.length, splitMajor(crcs, n), failed);
+      }
       long total = 0;
       for (int s = 0; ; s++) {
         Stripe stripe = sets[s & 1];
@@ -117,9 +153,32 @@ final class StripedWriter {
           // already failing; the first error is the one reported
         }
       }
-      sets[0].release();
-      sets[1].release();
+      for (Stripe set : sets) {
+        set.release();
+      }
     }
+  }
+
+  /**
+   * One stripe's k data cells of {@code cellLen} bytes as views of the caller's array, so they are
+   * written without staging: {@code bytes} object bytes from {@code from}, cell i holding the i-th
+   * run of {@code cellLen}. Only a cell the object ends in (or after) is a copy, zero-padded to
+   * {@code cellLen}, as the layout's cells are.
+   */
+  private static ByteBuffer[] arrayCells(byte[] data, int from, int bytes, int k, int cellLen) {
+    ByteBuffer[] cells = new ByteBuffer[k];
+    for (int i = 0; i < k; i++) {
+      int at = Math.min(bytes, i * cellLen);
+      int len = Math.min(cellLen, bytes - at);
+      if (len == cellLen) {
+        cells[i] = ByteBuffer.wrap(data, from + at, cellLen).slice();
+      } else {
+        byte[] padded = new byte[cellLen];
+        System.arraycopy(data, from + at, padded, 0, len);
+        cells[i] = ByteBuffer.wrap(padded);
+      }
+    }
+    return cells;
   }
 
   /** Copies one stripe's object bytes (not the padding) to the under store, on an I/O thread. */

@@ -72,6 +72,15 @@ public final class StripeGeometry {
     return cellSize;
   }
 
+  /**
+   * The Alluxio block size of a split file holding {@code splitSize} bytes (-1: not known yet):
+   * one block per split, so a split lives on exactly one worker (1 TiB when not known yet, at
+   * least 1 MiB).
+   */
+  public static long splitBlockSize(long splitSize) {
+    return splitSize < 0 ? 1L << 40 : Math.max(splitSize, 1 << 20);
+  }
+
   /** Number of stripes, the last possibly short. */
   public int stripes() {
     return fullStripes + (lastCell > 0 ? 1 : 0);

@@ -115,7 +115,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         Configuration.getBytes(MasterKeys.PARTITION_SERVER_BANDWIDTH));
     this.writes = new WriteSessions(layouts, fileSystemMaster, blockMaster, underStore, sweeper,
         chooser, popularity, metrics, clock, allocationTimeoutMs,
-        Configuration.getBytes(MasterKeys.CELL_SIZE), random);
+        Configuration.getBytes(MasterKeys.CELL_SIZE), random, this::getExecutorService);
     this.queue = new MaintenanceQueue(layouts, fileSystemMaster, metrics, clock,
         Configuration.getMs(MasterKeys.MAINTENANCE_LEASE));
     this.retuner = new Retuner(layouts, popularity, chooser, planner, queue, metrics, clock,

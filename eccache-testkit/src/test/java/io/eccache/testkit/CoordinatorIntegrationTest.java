@@ -63,7 +63,10 @@ class CoordinatorIntegrationTest {
         .setScheme(SchemeProtos.toProto(RedundancyScheme.erasureCoded(k, r))).build());
   }
 
-  /** Writes every split with its index as content, each pinned to its worker, and commits. */
+  /**
+   * Writes every split with its index as content, each pinned to its worker, and commits. The
+   * coordinator created the split files empty; this writer replaces them, as a client may.
+   */
   private static AllocateResponse put(String key, long size, int k, int r) throws Exception {
     AllocateResponse a = allocate(key, size, k, r);
     CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
@@ -73,7 +76,8 @@ class CoordinatorIntegrationTest {
       java.util.Arrays.fill(content, (byte) s.getIndex());
       try (FileOutStream out = cluster.fileSystem().createFile(new AlluxioURI(s.getPath()),
           CreateFilePOptions.newBuilder().setWriteType(WritePType.MUST_CACHE)
-              .setWorkerLocation(s.getWorker()).setReplicationMax(1).build())) {
+              .setWorkerLocation(s.getWorker()).setReplicationMax(1).setOverwrite(true)
+              .build())) {
         out.write(content);
       }
       commit.addCrc32C(s.getIndex());
