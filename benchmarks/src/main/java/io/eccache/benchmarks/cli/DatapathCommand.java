@@ -95,6 +95,8 @@ final class DatapathCommand implements Callable<Integer> {
         .property(MasterKeys.POPULARITY_PERIOD, "1h")
         // Deleted PUT objects stay readable this long: short, so they free worker memory soon.
         .property(MasterKeys.RETIRED_GRACE, "2s")
+        // The client's layout cache must expire before a replaced version does.
+        .property(ClientKeys.LAYOUT_CACHE_TTL, "1s")
         // Reads go over the network from the worker, never to its files directly (also the
         // cluster's own default; said here because the comparison depends on it).
         .property(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false)
@@ -111,7 +113,8 @@ final class DatapathCommand implements Callable<Integer> {
       // Written before the cluster closes: closing many workers' streams can take minutes.
       summary = DatapathReport.write(out, results, s, "in-process, " + s.workers
           + " workers on 127.0.0.2-" + (s.workers + 1) + ", unshaped loopback, short-circuit off,"
-          + " read choice " + readChoice, ioThreads, stamp);
+          + " read choice " + readChoice + ", layout cache TTL 1 s (retired grace 2 s)", ioThreads,
+          stamp);
     }
     System.out.println(summary);
     progress.printf("eccache-bench datapath: report written to %s%n", out.resolve("summary.md"));
