@@ -276,7 +276,7 @@ final class ObjectReadStream extends SeekableObjectStream {
 
   /**
    * The whole object as an array, from a stream nothing has been read from yet: window by window,
-   * each copied once into the array (one window, read once, for an object that fits one).
+   * each read straight into its place in the array (one window for an object that fits one).
    *
    * @throws alluxio.exception.status.InvalidArgumentException if it is too large for an array
    */
