@@ -60,6 +60,12 @@ final class ObjectReadStream extends SeekableObjectStream {
     public void recache(byte[] whole) {}
   };
 
+  /**
+   * A GET into an array reads this many streaming windows per late-binding round (512 MB by
+   * default): the array holds them anyway; only the staged parities (Δ/k of it, data-first) add.
+   */
+  private static final int ARRAY_WINDOWS = 8;
+
   private final ClientContext context;
   private final LateBindingReader reader;
   private final LookupResponse lookup;
@@ -310,14 +316,17 @@ final class ObjectReadStream extends SeekableObjectStream {
    * {@link #position}, once the window read ahead no longer writes into the array.
    */
   private void readCachedInto(byte[] object) throws IOException {
+    // The array holds the whole object, so its windows need not be small: one split stream per
+    // split and window, and fewer rounds to wait on, up to what staging parities may cost.
+    int stripesPerWindow = (int) Math.min(Integer.MAX_VALUE, (long) ARRAY_WINDOWS * windowStripes);
     Future<?> next = null;
     for (int from = 0; from < geometry.stripes(); ) {
-      int to = Math.min(geometry.stripes(), from + windowStripes);
+      int to = Math.min(geometry.stripes(), from + stripesPerWindow);
       Future<?> current = next;
       next = null;
       if (to < geometry.stripes()) {
         int aheadFrom = to;
-        int aheadTo = Math.min(geometry.stripes(), to + windowStripes);
+        int aheadTo = Math.min(geometry.stripes(), to + stripesPerWindow);
         next = context.readAhead().submit(() -> {
           reader.read(lookup, delta, aheadFrom, aheadTo, object,
               (int) geometry.objectOffset(aheadFrom));
