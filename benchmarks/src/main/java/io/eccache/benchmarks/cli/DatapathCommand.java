@@ -72,6 +72,11 @@ final class DatapathCommand implements Callable<Integer> {
       + " ${COMPLETION-CANDIDATES} (alluxio.user.eccache.read.choice; default ${DEFAULT-VALUE}).")
   ReadChoice readChoice = ReadChoice.RANDOM;
 
+  @Option(names = "--journal-flush-batch", description = "The master's"
+      + " alluxio.master.journal.flush.batch.time, e.g. 5ms (docs/design.md recommends it for"
+      + " PUT latency); default: Alluxio's own (100ms).")
+  String journalFlushBatch;
+
   @Mixin WorkloadOptions workload;
 
   @Spec CommandSpec spec;
@@ -87,7 +92,7 @@ final class DatapathCommand implements Callable<Integer> {
     List<RoundResult> results;
     int ioThreads;
     String summary;
-    try (EmbeddedCluster cluster = EmbeddedCluster.builder().workers(s.workers)
+    EmbeddedCluster.Builder builder = EmbeddedCluster.builder().workers(s.workers)
         .workerMemoryBytes(s.workerMemoryBytes)
         .property(MasterKeys.DEFAULT_K, s.k).property(MasterKeys.DEFAULT_R, s.r)
         // Nothing re-tunes, repairs or adds parities while the data path is measured.
@@ -100,8 +105,11 @@ final class DatapathCommand implements Callable<Integer> {
         // Reads go over the network from the worker, never to its files directly (also the
         // cluster's own default; said here because the comparison depends on it).
         .property(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false)
-        .property(ClientKeys.READ_CHOICE, readChoice)
-        .start()) {
+        .property(ClientKeys.READ_CHOICE, readChoice);
+    if (journalFlushBatch != null) {
+      builder.property(PropertyKey.MASTER_JOURNAL_FLUSH_BATCH_TIME_MS, journalFlushBatch);
+    }
+    try (EmbeddedCluster cluster = builder.start()) {
       List<WorkerNetAddress> workers = new ArrayList<>();
       for (int i = 0; i < cluster.workerCount(); i++) {
         workers.add(GrpcUtils.toProto(cluster.workerAddress(i)));
@@ -113,7 +121,9 @@ final class DatapathCommand implements Callable<Integer> {
       // Written before the cluster closes: closing many workers' streams can take minutes.
       summary = DatapathReport.write(out, results, s, "in-process, " + s.workers
           + " workers on 127.0.0.2-" + (s.workers + 1) + ", unshaped loopback, short-circuit off,"
-          + " read choice " + readChoice + ", layout cache TTL 1 s (retired grace 2 s)", ioThreads,
+          + " read choice " + readChoice + ", layout cache TTL 1 s (retired grace 2 s), journal"
+          + " flush batch " + (journalFlushBatch == null ? "Alluxio's default" : journalFlushBatch),
+          ioThreads,
           stamp);
     }
     System.out.println(summary);
