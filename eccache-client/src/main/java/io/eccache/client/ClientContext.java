@@ -123,7 +123,8 @@ final class ClientContext implements AutoCloseable {
     return ioThreads;
   }
 
-  private static ThreadFactory daemonThreads(String prefix) {
+  /** Daemon threads named {@code prefix} and a number. */
+  static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
       Thread t = new Thread(r, prefix + n.incrementAndGet());

@@ -10,6 +10,7 @@ import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
+import io.eccache.isal.ErasureCoder;
 import io.eccache.isal.ReedSolomon;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -217,7 +218,7 @@ final class LateBindingReader {
           placeStaged(window, firstNonNull(staged), 0);
         }
       } else {
-        decodeMissing(window, inPlace, staged);
+        decodeMissing(window, scheme, inPlace, staged);
       }
     } finally {
       releaseAll(staged);
@@ -503,9 +504,8 @@ final class LateBindingReader {
    * takes direct buffers, so the data cells in the array are copied into pooled cells first (the
    * padding zero, as the writer coded it), and each rebuilt cell's object bytes copied into place.
    */
-  private void decodeMissing(Window window, boolean[] inPlace, ByteBuffer[] staged) {
-    Layout layout = window.layout;
-    RedundancyScheme scheme = SchemeProtos.of(layout);
+  private void decodeMissing(Window window, RedundancyScheme scheme, boolean[] inPlace,
+      ByteBuffer[] staged) {
     int k = scheme.dataSplits();
     int n = scheme.splits();
     List<Integer> missing = new ArrayList<>();
@@ -532,6 +532,7 @@ final class LateBindingReader {
       for (int i = 0; i < erased.length; i++) {
         outputs[i] = pool.acquire(maxCell);
       }
+      ErasureCoder coder = ReedSolomon.coder(k, scheme.paritySplits());
       long start = g.splitOffset(window.from);
       for (int s = window.from; s < window.to; s++) {
         int cell = (int) g.cellLength(s);
@@ -555,7 +556,7 @@ final class LateBindingReader {
         for (int i = 0; i < erased.length; i++) {
           out[i] = outputs[i].clear().limit(cell);
         }
-        ReedSolomon.coder(k, scheme.paritySplits()).decode(in, erased, out);
+        coder.decode(in, erased, out);
         for (int i = 0; i < erased.length; i++) {
           int object = window.objectBytesAt(s, erased[i], 0, cell);
           if (object > 0) {

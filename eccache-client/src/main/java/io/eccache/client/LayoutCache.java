@@ -92,11 +92,8 @@ final class LayoutCache implements AutoCloseable {
     }
     this.layouts = CacheBuilder.newBuilder().maximumSize(maxEntries)
         .expireAfterWrite(ttlMs, TimeUnit.MILLISECONDS).build();
-    this.reporter = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "eccache-read-report");
-      t.setDaemon(true);
-      return t;
-    });
+    this.reporter = Executors.newSingleThreadScheduledExecutor(
+        ClientContext.daemonThreads("eccache-read-report-"));
     reporter.scheduleWithFixedDelay(this::reportQuietly, reportIntervalMs, reportIntervalMs,
         TimeUnit.MILLISECONDS);
   }

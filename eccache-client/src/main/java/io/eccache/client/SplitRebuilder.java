@@ -62,32 +62,16 @@ final class SplitRebuilder {
         acquire(bandwidth, k * windowSplitBytes);
         reader.read(lookup, replica ? 0 : 1, from, to, window, 0);
         moved[0] += k * windowSplitBytes;
-        // The coder takes direct cells, padded with zeros as the writer coded them; the writes
-        // hold them until drained.
-        List<ByteBuffer> cells = new ArrayList<>();
-        try {
-          for (int s = from; s < to; s++) {
-            int cell = (int) g.cellLength(s);
-            ByteBuffer[] data = new ByteBuffer[k];
-            for (int i = 0; i < k; i++) {
-              data[i] = context.pool().acquire(cell);
-              cells.add(data[i]);
-              long at = g.objectOffset(s) + (long) i * cell;
-              int object = (int) Math.max(0, Math.min(cell, g.objectSize() - at));
-              if (object > 0) {
-                data[i].duplicate().put(window, (int) (at - g.objectOffset(from)), object);
-              }
-              for (int p = object; p < cell; p++) {
-                data[i].put(p, (byte) 0);
-              }
-            }
-            acquire(bandwidth, (long) targets.size() * cell);
-            crcs.add(out.writeStripe(data, cell));
-          }
-          out.drain();
-        } finally {
-          cells.forEach(context.pool()::release);
+        // Cells are views of the window (a last cell padded with zeros, as the writer coded it);
+        // the writes hold them until drained, before the window is read into again.
+        for (int s = from; s < to; s++) {
+          int cell = (int) g.cellLength(s);
+          ByteBuffer[] data = StripedWriter.arrayCells(window,
+              (int) (g.objectOffset(s) - g.objectOffset(from)), (int) g.dataBytes(s), k, cell);
+          acquire(bandwidth, (long) targets.size() * cell);
+          crcs.add(out.writeStripe(data, cell));
         }
+        out.drain();
       }
       out.finish();
     }

@@ -165,7 +165,7 @@ final class StripedWriter {
    * run of {@code cellLen}. Only a cell the object ends in (or after) is a copy, zero-padded to
    * {@code cellLen}, as the layout's cells are.
    */
-  private static ByteBuffer[] arrayCells(byte[] data, int from, int bytes, int k, int cellLen) {
+  static ByteBuffer[] arrayCells(byte[] data, int from, int bytes, int k, int cellLen) {
     ByteBuffer[] cells = new ByteBuffer[k];
     for (int i = 0; i < k; i++) {
       int at = Math.min(bytes, i * cellLen);
