@@ -12,6 +12,7 @@ import io.eccache.isal.ReedSolomon;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +28,10 @@ import java.util.zip.CRC32C;
  * pinned to its worker (cache only, replication max 1, one block per split), then stripe by stripe
  * takes the k data cells, codes the parity cells its splits need, computes the CRC32C of every cell
  * it writes and appends each to its split file, all splits in parallel on the context's I/O threads.
- * The writes of one stripe run while the caller prepares the next. Up to {@code tolerated} splits
+ * Each split's writes follow one another, with no barrier across splits: a data cell's write starts
+ * before the stripe's parity is coded, and a split that is done with one stripe goes on to the next
+ * while slower splits finish theirs. A stripe's buffers are reused {@link #DEPTH} stripes later,
+ * once every write of it has ended. Up to {@code tolerated} splits
  * may fail (their worker dies, refuses, or does not answer within the I/O timeout): they are left
  * out and named by {@link #finish()}, to be written elsewhere; one more fails the write. Until
  * {@link #finish()} returns, {@link #close()} cancels every split file. Not thread-safe.
@@ -35,6 +39,12 @@ import java.util.zip.CRC32C;
 final class SplitWriter implements AutoCloseable {
   /** Bytes per write call: the stream API takes arrays, so direct cells pass through this chunk. */
   private static final ThreadLocal<byte[]> CHUNK = ThreadLocal.withInitial(() -> new byte[1 << 20]);
+
+  /**
+   * Stripes whose writes may be in flight at once: the parity cells of stripe s, and a streamed
+   * PUT's data cells ({@link StripedWriter}), are reused for stripe s + DEPTH.
+   */
+  static final int DEPTH = 2;
 
   /** Whether the split files exist, and if not, whether their directory does. */
   enum Files {
@@ -65,15 +75,15 @@ final class SplitWriter implements AutoCloseable {
   private final List<Target> targets;
   private final FileOutStream[] outs;
   private final SplitFailures failures;
-  /** Parity cells, two sets: one being written while the next stripe is coded into the other. */
+  /** Parity cells, {@link #DEPTH} sets: stripe s's are written while later stripes are coded. */
   private final ByteBuffer[][] parity;
   /** Direct copies of heap data cells for the coder (ISA-L reads direct memory); made if needed. */
   private ByteBuffer[] coderInput;
   private final int maxCell;
-  private final List<Future<?>> inFlight = new ArrayList<>();
-  /** Each split's last write, which its close follows. */
+  /** Writes not yet waited for, oldest stripe first. */
+  private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+  /** Each split's last write, which its next write and its close follow. */
   private final CompletableFuture<?>[] lastWrite;
-  private final List<Integer> inFlightIndex = new ArrayList<>();
   private int stripes;
   private boolean finished;
 
@@ -93,7 +103,7 @@ final class SplitWriter implements AutoCloseable {
         parities = Math.max(parities, t.index - scheme.dataSplits() + 1);
       }
     }
-    this.parity = new ByteBuffer[2][parities];
+    this.parity = new ByteBuffer[DEPTH][parities];
     for (ByteBuffer[] set : parity) {
       for (int i = 0; i < parities; i++) {
         set[i] = context.pool().acquire(maxCell);
@@ -166,17 +176,20 @@ final class SplitWriter implements AutoCloseable {
   }
 
   /**
-   * Writes one stripe: codes the parity cells the targets need from {@code data} (k cells of
-   * {@code cellLength} bytes each, between position and limit), computes every target's CRC32C,
-   * waits for the previous stripe's writes and starts this one's. {@code data} must stay unchanged
-   * until the next call, {@link #drain()} or {@link #finish()}. Data cells may be direct or heap
-   * buffers: heap cells (a PUT's own array) are written as they are, and copied only for the
-   * coder when parity is coded.
+   * Writes one stripe: starts the data cells' writes, codes the parity cells the targets need from
+   * {@code data} (k cells of {@code cellLength} bytes each, between position and limit), computes
+   * every target's CRC32C and starts the parity cells' writes, each after its split's write of the
+   * previous stripe. {@code data} must stay unchanged until {@link #awaitStripe} of this stripe,
+   * {@link #drain()} or {@link #finish()} returns. Data cells may be direct or heap buffers: heap
+   * cells (a PUT's own array) are written as they are, and copied only for the coder when parity is
+   * coded.
    *
    * @return the CRC32C of each target's cell, in target order
    */
   int[] writeStripe(ByteBuffer[] data, int cellLength) throws IOException {
-    ByteBuffer[] parities = parity[stripes & 1];
+    int stripe = stripes;
+    awaitStripe(stripe - DEPTH); // its parity set is this one's
+    ByteBuffer[] parities = parity[stripe % DEPTH];
     ByteBuffer[] coded = new ByteBuffer[parities.length];
     for (int i = 0; i < parities.length; i++) {
       coded[i] = parities[i].duplicate().clear().limit(cellLength);
@@ -189,41 +202,57 @@ final class SplitWriter implements AutoCloseable {
             + " bytes, not " + cellLength);
       }
     }
+    Pending writes = new Pending(stripe);
+    pending.add(writes);
+    int[] crcs = new int[targets.size()];
+    // Data cells (and a replica's copies) first: their writes need nothing coded.
+    for (int j = 0; j < targets.size(); j++) {
+      int index = targets.get(j).index;
+      if (scheme.kind() == RedundancyScheme.Kind.REPLICATED || index < cells.length) {
+        ByteBuffer unit = scheme.kind() == RedundancyScheme.Kind.REPLICATED ? cells[0]
+            : cells[index];
+        startWrite(writes, j, unit.duplicate(), cellLength);
+        crcs[j] = crc32c(unit);
+      }
+    }
     if (coded.length > 0 && cellLength > 0) {
       long began = System.nanoTime();
       ReedSolomon.coder(cells.length, coded.length).encode(direct(cells, cellLength), coded);
       context.statistics().addEncode(System.nanoTime() - began);
     }
-    ByteBuffer[] units = new ByteBuffer[targets.size()];
-    int[] crcs = new int[units.length];
-    for (int j = 0; j < units.length; j++) {
+    for (int j = 0; j < targets.size(); j++) {
       int index = targets.get(j).index;
-      ByteBuffer unit = scheme.kind() == RedundancyScheme.Kind.REPLICATED ? cells[0]
-          : index < cells.length ? cells[index] : coded[index - cells.length];
-      units[j] = unit.duplicate();
-      crcs[j] = crc32c(units[j]);
-    }
-    drain(); // each stream takes one write at a time
-    for (int j = 0; j < units.length; j++) {
-      if (failures.failed(j)) {
-        continue;
+      if (scheme.kind() == RedundancyScheme.Kind.ERASURE_CODED && index >= cells.length) {
+        ByteBuffer unit = coded[index - cells.length];
+        crcs[j] = crc32c(unit);
+        startWrite(writes, j, unit.duplicate(), cellLength);
       }
-      FileOutStream out = outs[j];
-      ByteBuffer unit = units[j];
-      int slot = j;
-      lastWrite[j] = CompletableFuture.runAsync(() -> {
-        try {
-          copy(unit, out);
-          ClientMetrics.BYTES_WRITTEN.inc(cellLength);
-        } catch (IOException | RuntimeException e) {
-          failures.record(slot, e);
-          cancelQuietly(out);
-        }
-      }, context.io());
-      track(j, lastWrite[j]);
     }
     stripes++;
     return crcs;
+  }
+
+  /** Starts appending {@code unit} to split {@code j} once its previous write has ended. */
+  private void startWrite(Pending writes, int j, ByteBuffer unit, int cellLength) {
+    if (failures.failed(j)) {
+      return;
+    }
+    FileOutStream out = outs[j];
+    Runnable write = () -> {
+      if (failures.failed(j)) {
+        return; // an earlier write of this split failed (and cancelled it) or timed out
+      }
+      try {
+        copy(unit, out);
+        ClientMetrics.BYTES_WRITTEN.inc(cellLength);
+      } catch (IOException | RuntimeException e) {
+        failures.record(j, e);
+        cancelQuietly(out);
+      }
+    };
+    lastWrite[j] = lastWrite[j] == null ? CompletableFuture.runAsync(write, context.io())
+        : lastWrite[j].thenRunAsync(write, context.io());
+    writes.add(j, lastWrite[j]);
   }
 
   /**
@@ -252,9 +281,32 @@ final class SplitWriter implements AutoCloseable {
     return copies;
   }
 
+  /**
+   * Waits for every write of {@code stripe} and the stripes before it (the I/O timeout at most; a
+   * silent split counts as failed), after which their buffers may be reused. Nothing for a stripe
+   * below 0.
+   */
+  void awaitStripe(int stripe) throws IOException {
+    while (!pending.isEmpty() && pending.peek().stripe <= stripe) {
+      Pending writes = pending.poll();
+      await(writes, "writing stripe " + writes.stripe + " of '" + key + "'", 1);
+    }
+  }
+
   /** Waits for the writes in flight (the I/O timeout at most; a silent split counts as failed). */
   void drain() throws IOException {
-    awaitAll("writing stripe " + (stripes - 1) + " of '" + key + "'", 1);
+    awaitStripe(stripes - 1);
+  }
+
+  /** Every write not waited for yet, as one set, taken off {@link #pending}. */
+  private Pending inFlight() {
+    Pending all = new Pending(stripes);
+    for (Pending writes : pending) {
+      all.futures.addAll(writes.futures);
+      all.slots.addAll(writes.slots);
+    }
+    pending.clear();
+    return all;
   }
 
   /**
@@ -264,6 +316,8 @@ final class SplitWriter implements AutoCloseable {
    * file completion), and those waits of different splits then overlap their writes.
    */
   List<Integer> finish() throws IOException {
+    // The writes of the stripes still in flight, then the closes: two I/O timeouts in all.
+    Pending closes = inFlight();
     for (int j = 0; j < outs.length; j++) {
       if (failures.failed(j)) {
         continue;
@@ -280,11 +334,10 @@ final class SplitWriter implements AutoCloseable {
           failures.record(slot, e);
         }
       };
-      track(j, lastWrite[j] == null ? CompletableFuture.runAsync(close, context.io())
+      closes.add(j, lastWrite[j] == null ? CompletableFuture.runAsync(close, context.io())
           : lastWrite[j].thenRunAsync(close, context.io()));
     }
-    // The last stripe's writes (when not drained yet) and the closes: an I/O timeout for each.
-    awaitAll("writing the last stripe and completing the split files of '" + key + "'", 2);
+    await(closes, "writing the last stripes and completing the split files of '" + key + "'", 2);
     finished = true;
     List<Integer> failed = new ArrayList<>();
     for (int j : failures.indexes()) {
@@ -298,7 +351,7 @@ final class SplitWriter implements AutoCloseable {
   public void close() {
     if (!finished) {
       try {
-        awaitAll("cleaning up", 1);
+        await(inFlight(), "cleaning up", 1);
       } catch (IOException ignored) {
         // already failing; the first error is the one reported
       }
@@ -306,7 +359,6 @@ final class SplitWriter implements AutoCloseable {
         cancelQuietly(out);
       }
     }
-    inFlight.clear();
     for (ByteBuffer[] set : parity) {
       for (int i = 0; i < set.length; i++) {
         context.pool().release(set[i]);
@@ -321,27 +373,43 @@ final class SplitWriter implements AutoCloseable {
     }
   }
 
-  private void track(int slot, Future<?> future) {
-    inFlight.add(future);
-    inFlightIndex.add(slot);
+  /** The writes of one stripe (or the closes), with the split each is for. */
+  private static final class Pending {
+    final int stripe;
+    final List<Future<?>> futures = new ArrayList<>();
+    final List<Integer> slots = new ArrayList<>();
+
+    Pending(int stripe) {
+      this.stripe = stripe;
+    }
+
+    void add(int slot, Future<?> future) {
+      futures.add(future);
+      slots.add(slot);
+    }
+
   }
 
   /**
-   * Waits for every task, {@code steps} I/O timeouts at most in all. A split whose task has not
-   * finished by then counts as failed (its stream is abandoned, the split written elsewhere if the
-   * code allows). Clears the list.
+   * Waits for every task of {@code tasks}, {@code steps} I/O timeouts at most in all. A split whose
+   * task has not finished by then counts as failed (its stream is abandoned, the split written
+   * elsewhere if the code allows); the tasks of a split that failed already are not waited for.
    */
-  private void awaitAll(String what, int steps) throws IOException {
+  private void await(Pending tasks, String what, int steps) throws IOException {
     IOException failure = null;
     long timeoutMs = steps * context.ioTimeoutMs();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    for (int t = 0; t < inFlight.size(); t++) {
+    for (int t = 0; t < tasks.futures.size(); t++) {
+      int slot = tasks.slots.get(t);
+      if (failures.failed(slot) && !tasks.futures.get(t).isDone()) {
+        continue; // failed before: what it still runs is abandoned
+      }
       try {
-        inFlight.get(t).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        tasks.futures.get(t).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (ExecutionException e) {
         failure = failure != null ? failure : IoErrors.asIOException(e.getCause());
       } catch (TimeoutException e) {
-        failures.record(inFlightIndex.get(t), new DeadlineExceededException(what + " took more"
+        failures.record(slot, new DeadlineExceededException(what + " took more"
             + " than " + timeoutMs + " ms (" + (steps == 1 ? "" : steps + " x ")
             + "alluxio.user.eccache.io.timeout): a worker does not"
             + " answer; check it, then try again"));
@@ -351,8 +419,6 @@ final class SplitWriter implements AutoCloseable {
         break;
       }
     }
-    inFlight.clear();
-    inFlightIndex.clear();
     if (failure != null) {
       throw failure;
     }

@@ -23,8 +23,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Writes one allocated PUT stripe by stripe: reads k cells from the source and hands them to the
  * {@link SplitWriter}, which codes the r parity cells and appends cell i to split file i, each
- * split pinned to its worker. Stripe s + 1 is read while stripe s is written, so memory stays at
- * two stripes whatever the object's size. An object given as one array is not staged: its data
+ * split pinned to its worker. Later stripes are read while earlier ones are written, so memory
+ * stays at {@link SplitWriter#DEPTH} stripes whatever the object's size. An object given as one array is not staged: its data
  * cells are views of the array (only a zero-padded last cell is a copy). A whole-copy (replica)
  * layout writes the same bytes to every copy. A THROUGH write also copies the object to the under
  * store as it goes. Up to the scheme's tolerated losses may fail and are returned, to be written
@@ -78,8 +78,10 @@ final class StripedWriter {
     if (whole == null) {
       source = ByteSource.digesting(source, digest);
     }
-    Stripe[] sets = whole != null ? new Stripe[0]
-        : new Stripe[] {new Stripe(k, cell), new Stripe(k, cell)};
+    Stripe[] sets = new Stripe[whole != null ? 0 : SplitWriter.DEPTH];
+    for (int i = 0; i < sets.length; i++) {
+      sets[i] = new Stripe(k, cell);
+    }
     List<int[]> crcs = new ArrayList<>();
     Future<?> persisting = null;
     // The coordinator made the write's directory, and (a coordinator of this version) its split
@@ -95,14 +97,14 @@ final class StripedWriter {
           ByteBuffer[] cells = arrayCells(whole, Math.toIntExact(g.objectOffset(s)),
               Math.toIntExact(g.dataBytes(s)), k, cellLen);
           crcs.add(splits.writeStripe(cells, cellLen));
-          // while the stripe is being written
-          digest.update(whole, Math.toIntExact(g.objectOffset(s)), Math.toIntExact(g.dataBytes(s)));
           if (persist != null) {
             awaitPersist(persisting, layout.getKey());
             persisting = persist(cells, k, cellLen, Math.toIntExact(g.dataBytes(s)), persist,
                 layout.getKey());
           }
         }
+        // While the last stripes are written: every stripe's writes start before it, unhindered.
+        digest.update(whole);
         List<Integer> failed = splits.finish(); // each split closed after its own last write
         awaitPersist(persisting, layout.getKey());
         persisting = null;
@@ -110,7 +112,8 @@ final class StripedWriter {
       }
       long total = 0;
       for (int s = 0; ; s++) {
-        Stripe stripe = sets[s & 1];
+        Stripe stripe = sets[s % sets.length];
+        splits.awaitStripe(s - sets.length); // the last stripe written from this set
         int got = stripe.fill(source, k, cell);
         if (got == 0) {
           break;

@@ -183,6 +183,47 @@ class DataSafetyTest {
     assertThrows(NotFoundException.class, () -> cache.get("rm/external/x.csv"));
   }
 
+  /**
+   * A cache-only commit leaves S3 no copy of the key, whether the copy was there when the PUT was
+   * allocated (an evicted THROUGH version) or came while it wrote (a THROUGH PUT committed
+   * meanwhile): the coordinator asks S3 at the allocation and trusts that answer only when the
+   * key's version is unchanged at the commit.
+   */
+  @Test
+  void aCacheOnlyPutLeavesNoS3CopyOfItsKey() throws Exception {
+    PutOptions through = PutOptions.code(2, 1).writeMode(WriteMode.THROUGH);
+    byte[] old = bytes(40_000, 41);
+    byte[] current = bytes(40_000, 42);
+    cache.put("probe/evicted", old, through);
+    assertTrue(cache.evict("probe/evicted")); // S3 keeps it
+    cache.put("probe/evicted", current, PutOptions.code(2, 1));
+    assertArrayEquals(current, cache.get("probe/evicted"));
+    assertTrue(cache.evict("probe/evicted"));
+    assertThrows(NotFoundException.class, () -> cache.get("probe/evicted"),
+        "the evicted THROUGH version must not come back after a cache-only one");
+
+    ExecutorService putter = Executors.newSingleThreadExecutor();
+    try {
+      CountDownLatch started = new CountDownLatch(1);
+      CountDownLatch resume = new CountDownLatch(1);
+      Future<?> put = putter.submit(() -> {
+        cache.put("probe/race", new GatedStream(current, 10_000, started, resume),
+            current.length, PutOptions.code(2, 1));
+        return null;
+      });
+      assertTrue(started.await(30, TimeUnit.SECONDS)); // allocated, S3 asked: no copy yet
+      cache.put("probe/race", old, through); // commits first, with an S3 copy
+      resume.countDown();
+      put.get(60, TimeUnit.SECONDS);
+    } finally {
+      putter.shutdownNow();
+    }
+    assertArrayEquals(current, cache.get("probe/race"));
+    assertTrue(cache.evict("probe/race"));
+    assertThrows(NotFoundException.class, () -> cache.get("probe/race"),
+        "the THROUGH version committed during the cache-only PUT must be gone from S3");
+  }
+
   @Test
   void aStreamFinishesTheVersionItStartedWhileItIsReplaced() throws Exception {
     byte[] v1 = bytes(2_000_000, 40); // ten 200 KB windows

@@ -96,6 +96,17 @@ final class UnderStoreCopies {
     }
   }
 
+  /**
+   * Whether the under store holds a copy of {@code key} (its own path or a foreign plain path);
+   * asks S3 for a path Alluxio has not loaded yet. Needs no lock: a PUT asks it ahead of its
+   * commit (see {@code WriteSessions}).
+   */
+  boolean anyCopy(String key) throws IOException, AlluxioException {
+    String foreign = paths.foreignPath(key);
+    return exists(new AlluxioURI(paths.objectPath(key)))
+        || (foreign != null && exists(new AlluxioURI(foreign)));
+  }
+
   /** Removes {@code key}'s copies from the under store (its own and a foreign plain path). */
   boolean delete(String key) throws IOException, AlluxioException {
     boolean existed = deleteIfPresent(new AlluxioURI(paths.objectPath(key)));

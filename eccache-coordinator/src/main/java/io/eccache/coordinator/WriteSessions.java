@@ -176,9 +176,12 @@ final class WriteSessions {
               .setWriteType(WritePType.MUST_CACHE)));
       return null;
     });
+    Layout current = asMaster(() -> layouts.read(paths().objectDirectory(key)));
+    CompletableFuture<Boolean> underStoreCopy = probeUnderStore(key);
     createSplitFiles(writeId, splitPaths, splitFile);
     expireAbandoned();
-    pending.put(writeId, new PendingWrite(layout, clock.millis()));
+    pending.put(writeId, new PendingWrite(layout, clock.millis(),
+        current == null ? "" : current.getWriteId(), underStoreCopy));
     metrics.allocations.incrementAndGet();
     AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
         .setStagingPath(underStore.paths().stagingPath(writeId)).setSplitFilesCreated(true);
@@ -231,6 +234,25 @@ final class WriteSessions {
       throw new CancelledException("interrupted while creating the split files of write "
           + writeId);
     }
+  }
+
+  /**
+   * Asks, while the PUT writes its splits, whether S3 holds a copy of {@code key}, so a cache-only
+   * commit need not ask S3 on the PUT's path (see {@link #commitLocked}). Completes with true when
+   * it cannot tell.
+   */
+  private CompletableFuture<Boolean> probeUnderStore(String key) {
+    ExecutorService pool = executor.get();
+    if (pool == null) {
+      return CompletableFuture.completedFuture(true);
+    }
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return asMaster(() -> underStore.anyCopy(key));
+      } catch (IOException | AlluxioException | RuntimeException e) {
+        return true; // unknown: the commit asks S3 itself
+      }
+    }, pool);
   }
 
   /**
@@ -311,7 +333,7 @@ final class WriteSessions {
       if (request.getConditional()) {
         checkUnchanged(key, objectDir, request);
       }
-      commitLocked(committed.build(), objectDir);
+      commitLocked(committed.build(), objectDir, write);
       return null;
     });
     pending.remove(request.getWriteId());
@@ -342,8 +364,12 @@ final class WriteSessions {
     }
   }
 
-  /** Switches {@code objectDir} to {@code layout}; called as the master under the key's lock. */
-  private void commitLocked(Layout layout, String objectDir) throws IOException, AlluxioException {
+  /**
+   * Switches {@code objectDir} to {@code layout}, the commit of {@code write}; called as the master
+   * under the key's lock.
+   */
+  private void commitLocked(Layout layout, String objectDir, PendingWrite write)
+      throws IOException, AlluxioException {
     String key = layout.getKey();
     RedundancyScheme scheme = SchemeProtos.of(layout);
     for (int i = 0; i < scheme.splits(); i++) {
@@ -358,7 +384,7 @@ final class WriteSessions {
     Layout previous = layouts.read(objectDir);
     // One xattr update: readers see the old layout or this one, never a mix.
     layouts.write(objectDir, layout);
-    if (!layout.getPersisted()) {
+    if (!layout.getPersisted() && mayHaveUnderStoreCopy(write, previous)) {
       // A cache-only version: any copy of the key in S3 (an older THROUGH or ASYNC version,
       // evicted or not, or another tool's object) is stale now, and must not come back as the
       // object after an eviction. An overwrite in Alluxio removes it too.
@@ -368,6 +394,23 @@ final class WriteSessions {
       // Readers of the previous version finish it: its splits go after a grace period.
       sweeper.retire(previous.getDirectory(), previous.getWriteId(), clock.millis());
     }
+  }
+
+  /**
+   * Whether S3 may hold a copy of the key a cache-only commit must remove. No when the probe made
+   * at the allocation found none and no copy can have come since through eccache: the key still
+   * holds the version it held then, and that version was not persisted meanwhile (a THROUGH
+   * commit or an ASYNC persist publishes under the key's lock, and changes one or the other).
+   * Another tool writing the key's S3 name while the PUT runs is concurrent with it, and may win.
+   */
+  private static boolean mayHaveUnderStoreCopy(PendingWrite write, Layout previous) {
+    CompletableFuture<Boolean> probe = write.underStoreCopy;
+    if (!probe.isDone() || probe.join()) {
+      return true; // not answered yet (never waited for: the commit asks S3 itself), or yes
+    }
+    String previousWrite = previous == null ? "" : previous.getWriteId();
+    return !previousWrite.equals(write.previousWriteId)
+        || (previous != null && previous.getPersisted());
   }
 
   /**
@@ -448,10 +491,17 @@ final class WriteSessions {
   private static final class PendingWrite {
     final Layout layout;
     final long sinceMs;
+    /** The write id the key held at the allocation ("" for none). */
+    final String previousWriteId;
+    /** Whether S3 held a copy of the key at the allocation (true when it could not tell). */
+    final CompletableFuture<Boolean> underStoreCopy;
 
-    PendingWrite(Layout layout, long sinceMs) {
+    PendingWrite(Layout layout, long sinceMs, String previousWriteId,
+        CompletableFuture<Boolean> underStoreCopy) {
       this.layout = layout;
       this.sinceMs = sinceMs;
+      this.previousWriteId = previousWriteId;
+      this.underStoreCopy = underStoreCopy;
     }
   }
 }
