@@ -14,13 +14,11 @@ import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
-import alluxio.grpc.CreateDirectoryPOptions;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.WritePType;
 import alluxio.master.block.BlockMaster;
 import alluxio.master.file.FileSystemMaster;
-import alluxio.master.file.contexts.CreateDirectoryContext;
 import alluxio.master.file.contexts.CreateFileContext;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
@@ -162,20 +160,16 @@ final class WriteSessions {
         .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
         .setDirectory(dir).setTuned(choice.tuned).build();
     // The split files too, here in the master: the writer then makes no CreateFile call (k + r
-    // client RPCs fewer, and one round of journal flushes less on the PUT's path).
+    // client RPCs fewer, and one round of journal flushes less on the PUT's path). Their directory
+    // (and the key's) comes with them, in the same round: the first create makes it, the others
+    // find it.
     CreateFilePOptions splitFile = CreateFilePOptions.newBuilder()
-        .setWriteType(WritePType.MUST_CACHE).setReplicationMax(1).setRecursive(false)
+        .setWriteType(WritePType.MUST_CACHE).setReplicationMax(1).setRecursive(true)
         .setBlockSizeBytes(StripeGeometry.splitBlockSize(splitSize)).build();
     List<String> splitPaths = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       splitPaths.add(dir + "/" + scheme.splitName(i));
     }
-    asMaster(() -> {
-      fs.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
-          CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
-              .setWriteType(WritePType.MUST_CACHE)));
-      return null;
-    });
     Layout current = asMaster(() -> layouts.read(paths().objectDirectory(key)));
     CompletableFuture<Boolean> underStoreCopy = probeUnderStore(key);
     createSplitFiles(writeId, splitPaths, splitFile);
