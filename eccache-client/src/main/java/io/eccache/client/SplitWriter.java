@@ -67,8 +67,6 @@ final class SplitWriter implements AutoCloseable {
   private final SplitFailures failures;
   /** Parity cells, two sets: one being written while the next stripe is coded into the other. */
   private final ByteBuffer[][] parity;
-  /** Direct copies of heap data cells for the coder (ISA-L reads direct memory); made if needed. */
-  private ByteBuffer[] coderInput;
   private final int maxCell;
   private final List<Future<?>> inFlight = new ArrayList<>();
   /** Each split's last write, which its close follows. */
@@ -170,8 +168,8 @@ final class SplitWriter implements AutoCloseable {
    * {@code cellLength} bytes each, between position and limit), computes every target's CRC32C,
    * waits for the previous stripe's writes and starts this one's. {@code data} must stay unchanged
    * until the next call, {@link #drain()} or {@link #finish()}. Data cells may be direct or heap
-   * buffers: heap cells (a PUT's own array) are written as they are, and copied only for the
-   * coder when parity is coded.
+   * buffers: heap cells (a PUT's own array) are written and coded as they are, not copied
+   * (the coder pins their array for the call).
    *
    * @return the CRC32C of each target's cell, in target order
    */
@@ -191,7 +189,7 @@ final class SplitWriter implements AutoCloseable {
     }
     if (coded.length > 0 && cellLength > 0) {
       long began = System.nanoTime();
-      ReedSolomon.coder(cells.length, coded.length).encode(direct(cells, cellLength), coded);
+      ReedSolomon.coder(cells.length, coded.length).encode(cells, coded);
       context.statistics().addEncode(System.nanoTime() - began);
     }
     ByteBuffer[] units = new ByteBuffer[targets.size()];
@@ -224,32 +222,6 @@ final class SplitWriter implements AutoCloseable {
     }
     stripes++;
     return crcs;
-  }
-
-  /**
-   * {@code cells} if they are all direct, else direct copies of them (made once per writer and
-   * reused: the coder is done with them when encode returns).
-   */
-  private ByteBuffer[] direct(ByteBuffer[] cells, int cellLength) {
-    boolean allDirect = true;
-    for (ByteBuffer c : cells) {
-      allDirect &= c.isDirect();
-    }
-    if (allDirect) {
-      return cells;
-    }
-    if (coderInput == null) {
-      coderInput = new ByteBuffer[cells.length];
-      for (int i = 0; i < cells.length; i++) {
-        coderInput[i] = context.pool().acquire(maxCell);
-      }
-    }
-    ByteBuffer[] copies = new ByteBuffer[cells.length];
-    for (int i = 0; i < cells.length; i++) {
-      copies[i] = coderInput[i].duplicate().clear().limit(cellLength);
-      copies[i].put(cells[i].duplicate()).flip();
-    }
-    return copies;
   }
 
   /** Waits for the writes in flight (the I/O timeout at most; a silent split counts as failed). */
@@ -312,12 +284,6 @@ final class SplitWriter implements AutoCloseable {
         context.pool().release(set[i]);
         set[i] = null;
       }
-    }
-    if (coderInput != null) {
-      for (ByteBuffer b : coderInput) {
-        context.pool().release(b);
-      }
-      coderInput = null;
     }
   }
 
