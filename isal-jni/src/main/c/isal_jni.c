@@ -1,7 +1,7 @@
 /*
  * JNI binding of eccache's Reed-Solomon coder over Intel ISA-L.
  *
- * The Java side validates every argument before calling in (counts, sizes, directness), so these
+ * The Java side validates every argument before calling in (counts, sizes, which buffers are direct), so these
  * functions only guard what would otherwise crash the JVM and throw IllegalArgumentException for it.
  * Nothing here keeps state: the coding tables live in Java-owned direct buffers (immutable once
  * built), which makes every call reentrant and lets the garbage collector own their lifetime.
@@ -144,6 +144,131 @@ JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeAddresses(
     units[i] = (unsigned char *)(intptr_t)raw[i];
   }
   ec_encode_data(len, k, rows, (unsigned char *)(intptr_t)tables, units, units + k);
+}
+
+/*
+ * Bytes per unit coded per ec_encode_data call while Java arrays are pinned: the pins are dropped
+ * between chunks, so a garbage collection waiting for this thread's critical region waits for one
+ * chunk (11 x 256 KiB at RS(10,1): well under a millisecond), not for a whole cell.
+ */
+#define PINNED_CHUNK (256 * 1024)
+
+JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeMixed(
+    JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint len, jobjectArray directs,
+    jlongArray offsets, jintArray array_of, jobjectArray arrays) {
+  (void)cls;
+  if (!units_in_range(env, k, rows)) {
+    return;
+  }
+  if (len <= 0) {
+    return;
+  }
+  unsigned char *tbl = (*env)->GetDirectBufferAddress(env, tables);
+  if (tbl == NULL) {
+    throw_illegal_argument(env, "isal-jni: tables must be a direct buffer");
+    return;
+  }
+  const jint units = k + rows;
+  jlong offset[units];
+  jint which[units];
+  (*env)->GetLongArrayRegion(env, offsets, 0, units, offset);
+  if ((*env)->ExceptionCheck(env)) {
+    return;
+  }
+  (*env)->GetIntArrayRegion(env, array_of, 0, units, which);
+  if ((*env)->ExceptionCheck(env)) {
+    return;
+  }
+  const jint count = arrays == NULL ? 0 : (*env)->GetArrayLength(env, arrays);
+  if (count > units) {
+    throw_illegal_argument(env, "isal-jni: more arrays than units");
+    return;
+  }
+  /* Everything that calls into the JVM happens before any array is pinned. */
+  if ((*env)->EnsureLocalCapacity(env, count + 1) != 0) {
+    return; /* OutOfMemoryError pending */
+  }
+  const jint slots = count > 0 ? count : 1;
+  jbyteArray array[slots];
+  jsize length[slots];
+  /* An array is released with 0 (kept) if any output lies in it, else with JNI_ABORT. Each array
+     is pinned once per chunk however many units lie in it: where the VM pins by copying (as with
+     -Xcheck:jni), two pins of one array would write a stale copy back over the other's outputs. */
+  jint mode[slots];
+  unsigned char *pinned[slots];
+  unsigned char *direct[units];
+  unsigned char *unit[units];
+  const char *error = NULL;
+  jint got = 0;
+  for (; got < count; got++) {
+    array[got] = (jbyteArray)(*env)->GetObjectArrayElement(env, arrays, got);
+    if (array[got] == NULL) {
+      error = "isal-jni: null array";
+      break;
+    }
+    length[got] = (*env)->GetArrayLength(env, array[got]);
+    mode[got] = JNI_ABORT;
+  }
+  for (jint i = 0; i < units && error == NULL; i++) {
+    direct[i] = NULL;
+    if (which[i] < 0) {
+      unsigned char *base = NULL;
+      if (directs == NULL) {
+        base = (unsigned char *)(intptr_t)offset[i]; /* resolved in Java, position included */
+      } else {
+        jobject buffer = (*env)->GetObjectArrayElement(env, directs, i);
+        if ((*env)->ExceptionCheck(env)) {
+          error = ""; /* ArrayIndexOutOfBoundsException pending */
+          break;
+        }
+        base = buffer == NULL ? NULL : (*env)->GetDirectBufferAddress(env, buffer);
+        (*env)->DeleteLocalRef(env, buffer); /* the array references it for the whole call */
+        if (base != NULL) {
+          base += offset[i];
+        }
+      }
+      if (base == NULL) {
+        error = "isal-jni: a unit without an array must be a direct ByteBuffer";
+      }
+      direct[i] = base;
+    } else if (which[i] >= count || offset[i] < 0 || offset[i] > length[which[i]] - (jlong)len) {
+      error = "isal-jni: a unit lies outside its array";
+    } else if (i >= k) {
+      mode[which[i]] = 0;
+    }
+  }
+  for (jint done = 0; error == NULL && done < len; done += PINNED_CHUNK) {
+    const jint n = len - done < PINNED_CHUNK ? len - done : PINNED_CHUNK;
+    jint held = 0;
+    /* Critical region: no JNI calls but Get/ReleasePrimitiveArrayCritical, no allocation. */
+    while (held < count) {
+      pinned[held] = (*env)->GetPrimitiveArrayCritical(env, array[held], NULL);
+      if (pinned[held] == NULL) {
+        break;
+      }
+      held++;
+    }
+    const int all = held == count;
+    if (all) {
+      for (jint i = 0; i < units; i++) {
+        unit[i] = which[i] < 0 ? direct[i] + done : pinned[which[i]] + offset[i] + done;
+      }
+      ec_encode_data(n, k, rows, tbl, unit, unit + k);
+    }
+    while (held > 0) {
+      held--;
+      (*env)->ReleasePrimitiveArrayCritical(env, array[held], pinned[held], mode[held]);
+    }
+    if (!all) {
+      error = "isal-jni: cannot pin a byte array";
+    }
+  }
+  for (jint j = 0; j < got; j++) {
+    (*env)->DeleteLocalRef(env, array[j]);
+  }
+  if (error != NULL && error[0] != '\0' && !(*env)->ExceptionCheck(env)) {
+    throw_illegal_argument(env, error);
+  }
 }
 
 JNIEXPORT jlong JNICALL Java_io_eccache_isal_IsalNative_address(

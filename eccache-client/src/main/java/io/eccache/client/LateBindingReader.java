@@ -39,8 +39,9 @@ import java.util.zip.CRC32C;
  *
  * <p>Where the bytes go: a data split is copied, a small slice at a time, straight into its place
  * in the caller's array, so a healthy GET copies the object once after Alluxio hands it over. Only
- * parities (and a second copy of a replicated object) are staged in pooled direct buffers, which
- * the decoder needs. A read still running when the window completes (late binding's extra read, a
+ * parities (and a second copy of a replicated object) are staged in pooled direct buffers; the
+ * decoder reads the data cells where they lie in the array and writes rebuilt cells into their
+ * place, with pooled cells only for the last stripe's zero padding. A read still running when the window completes (late binding's extra read, a
  * straggler) must not touch the array after {@link #read} returns: every copy into the array holds
  * the window's read lock and checks that the window is still open, and completing takes the write
  * lock, so once it is done no copy is in progress and none starts. A data split whose cell fails
@@ -500,9 +501,12 @@ final class LateBindingReader {
   }
 
   /**
-   * Rebuilds the data splits not in place, stripe by stripe, from the k that arrived: the decoder
-   * takes direct buffers, so the data cells in the array are copied into pooled cells first (the
-   * padding zero, as the writer coded it), and each rebuilt cell's object bytes copied into place.
+   * Rebuilds the data splits not in place, stripe by stripe, from the k that arrived. The coder
+   * takes heap buffers: a data cell wholly inside the object is read where it lies in the array, and
+   * a rebuilt one is written straight into its place. Only cells the object ends in or after (the
+   * last stripe's zero padding, as the writer coded it) go through pooled cells: inputs copied and
+   * zero-padded, outputs copied into the array for their object bytes. Runs after the window
+   * finished, so no split read writes into the array meanwhile.
    */
   private void decodeMissing(Window window, RedundancyScheme scheme, boolean[] inPlace,
       ByteBuffer[] staged) {
@@ -520,18 +524,11 @@ final class LateBindingReader {
     long began = System.nanoTime();
     int[] erased = missing.stream().mapToInt(Integer::intValue).toArray();
     StripeGeometry g = window.geometry;
-    int maxCell = (int) g.cellLength(window.from);
-    ByteBuffer[] cells = new ByteBuffer[n];
+    // Pooled cells for the cells that are not wholly object bytes, taken when first needed: data
+    // inputs by position, outputs by their index in erased.
+    ByteBuffer[] padded = new ByteBuffer[k];
     ByteBuffer[] outputs = new ByteBuffer[erased.length];
     try {
-      for (int i = 0; i < k; i++) {
-        if (inPlace[i]) {
-          cells[i] = pool.acquire(maxCell);
-        }
-      }
-      for (int i = 0; i < erased.length; i++) {
-        outputs[i] = pool.acquire(maxCell);
-      }
       ErasureCoder coder = ReedSolomon.coder(k, scheme.paritySplits());
       long start = g.splitOffset(window.from);
       for (int s = window.from; s < window.to; s++) {
@@ -540,8 +537,12 @@ final class LateBindingReader {
         ByteBuffer[] in = new ByteBuffer[n];
         for (int i = 0; i < n; i++) {
           if (i < k && inPlace[i]) {
-            in[i] = cells[i].clear().limit(cell);
             int object = window.objectBytesAt(s, i, 0, cell);
+            if (object == cell) {
+              in[i] = ByteBuffer.wrap(window.target, window.arrayIndex(s, i, 0), cell);
+              continue;
+            }
+            in[i] = pooledCell(padded, i, cell);
             if (object > 0) {
               in[i].duplicate().put(window.target, window.arrayIndex(s, i, 0), object);
             }
@@ -554,21 +555,32 @@ final class LateBindingReader {
         }
         ByteBuffer[] out = new ByteBuffer[erased.length];
         for (int i = 0; i < erased.length; i++) {
-          out[i] = outputs[i].clear().limit(cell);
+          out[i] = window.objectBytesAt(s, erased[i], 0, cell) == cell
+              ? ByteBuffer.wrap(window.target, window.arrayIndex(s, erased[i], 0), cell)
+              : pooledCell(outputs, i, cell);
         }
         coder.decode(in, erased, out);
         for (int i = 0; i < erased.length; i++) {
           int object = window.objectBytesAt(s, erased[i], 0, cell);
-          if (object > 0) {
-            outputs[i].duplicate().position(0)
-                .get(window.target, window.arrayIndex(s, erased[i], 0), object);
+          if (object > 0 && object < cell) {
+            out[i].duplicate().get(window.target, window.arrayIndex(s, erased[i], 0), object);
           }
         }
       }
     } finally {
-      releaseAll(cells);
+      releaseAll(padded);
       releaseAll(outputs);
     }
     statistics.addDecode(System.nanoTime() - began);
+  }
+
+  /** {@code held[i]} as a cell of {@code cell} bytes, taken from the pool if it has none yet. */
+  private ByteBuffer pooledCell(ByteBuffer[] held, int i, int cell) {
+    if (held[i] == null || held[i].capacity() < cell) {
+      pool.release(held[i]);
+      held[i] = null;
+      held[i] = pool.acquire(cell);
+    }
+    return held[i].clear().limit(cell);
   }
 }

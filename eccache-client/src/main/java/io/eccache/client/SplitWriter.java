@@ -77,9 +77,6 @@ final class SplitWriter implements AutoCloseable {
   private final SplitFailures failures;
   /** Parity cells, {@link #DEPTH} sets: stripe s's are written while later stripes are coded. */
   private final ByteBuffer[][] parity;
-  /** Direct copies of heap data cells for the coder (ISA-L reads direct memory); made if needed. */
-  private ByteBuffer[] coderInput;
-  private final int maxCell;
   /** Writes not yet waited for, oldest stripe first. */
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   /** Each split's last write, which its next write and its close follow. */
@@ -96,7 +93,6 @@ final class SplitWriter implements AutoCloseable {
     this.outs = new FileOutStream[targets.size()];
     this.lastWrite = new CompletableFuture<?>[targets.size()];
     this.failures = new SplitFailures(targets.size(), tolerated);
-    this.maxCell = maxCell;
     int parities = 0;
     if (scheme.kind() == RedundancyScheme.Kind.ERASURE_CODED) {
       for (Target t : targets) {
@@ -181,8 +177,8 @@ final class SplitWriter implements AutoCloseable {
    * every target's CRC32C and starts the parity cells' writes, each after its split's write of the
    * previous stripe. {@code data} must stay unchanged until {@link #awaitStripe} of this stripe,
    * {@link #drain()} or {@link #finish()} returns. Data cells may be direct or heap buffers: heap
-   * cells (a PUT's own array) are written as they are, and copied only for the coder when parity is
-   * coded.
+   * cells (a PUT's own array) are written and coded as they are, not copied (the coder pins their
+   * array for the call).
    *
    * @return the CRC32C of each target's cell, in target order
    */
@@ -217,7 +213,7 @@ final class SplitWriter implements AutoCloseable {
     }
     if (coded.length > 0 && cellLength > 0) {
       long began = System.nanoTime();
-      ReedSolomon.coder(cells.length, coded.length).encode(direct(cells, cellLength), coded);
+      ReedSolomon.coder(cells.length, coded.length).encode(cells, coded);
       context.statistics().addEncode(System.nanoTime() - began);
     }
     for (int j = 0; j < targets.size(); j++) {
@@ -253,32 +249,6 @@ final class SplitWriter implements AutoCloseable {
     lastWrite[j] = lastWrite[j] == null ? CompletableFuture.runAsync(write, context.io())
         : lastWrite[j].thenRunAsync(write, context.io());
     writes.add(j, lastWrite[j]);
-  }
-
-  /**
-   * {@code cells} if they are all direct, else direct copies of them (made once per writer and
-   * reused: the coder is done with them when encode returns).
-   */
-  private ByteBuffer[] direct(ByteBuffer[] cells, int cellLength) {
-    boolean allDirect = true;
-    for (ByteBuffer c : cells) {
-      allDirect &= c.isDirect();
-    }
-    if (allDirect) {
-      return cells;
-    }
-    if (coderInput == null) {
-      coderInput = new ByteBuffer[cells.length];
-      for (int i = 0; i < cells.length; i++) {
-        coderInput[i] = context.pool().acquire(maxCell);
-      }
-    }
-    ByteBuffer[] copies = new ByteBuffer[cells.length];
-    for (int i = 0; i < cells.length; i++) {
-      copies[i] = coderInput[i].duplicate().clear().limit(cellLength);
-      copies[i].put(cells[i].duplicate()).flip();
-    }
-    return copies;
   }
 
   /**
@@ -364,12 +334,6 @@ final class SplitWriter implements AutoCloseable {
         context.pool().release(set[i]);
         set[i] = null;
       }
-    }
-    if (coderInput != null) {
-      for (ByteBuffer b : coderInput) {
-        context.pool().release(b);
-      }
-      coderInput = null;
     }
   }
 

@@ -223,6 +223,41 @@ class LateBindingReaderTest {
   }
 
   @Test
+  void aDecodeTakesNoPooledCellsForDataCellsWhollyInsideTheObject() throws Exception {
+    // A pool that keeps nothing allocates on every acquire, so its allocations count acquires.
+    // Delta = 0 and a failed data split: every read launched has ended when read() returns, and
+    // a decode always runs. Only the staged parities may take pooled buffers, plus (37-byte
+    // object) the last stripe's cells that are padding: data positions 1 and 2, in or rebuilt.
+    byte[] small = new byte[37];
+    new Random(6).nextBytes(small);
+    for (boolean padding : new boolean[] {false, true}) {
+      if (padding) {
+        encode(small, 4); // a last stripe of 1-byte cells, two all padding
+      }
+      byte[] expected = padding ? small : object;
+      int paddingCells = padding ? 2 : 0;
+      assertEquals(padding, K * StripeGeometry.of(layout).splitSize() > expected.length,
+          "whether the last stripe has padding");
+      for (int trial = 0; trial < 20; trial++) {
+        source = new FakeSource();
+        source.behave(trial % K, Behaviour.FAIL);
+        pool = new DirectBufferPool(0);
+        reader = reader(ReadChoice.RANDOM);
+        long decodes = statistics.decodes();
+        byte[] out = new byte[expected.length];
+        reader.read(lookup(K + R), 0, 0, StripeGeometry.of(layout).stripes(), out, 0);
+        assertArrayEquals(expected, out, "trial " + trial);
+        assertEquals(decodes + 1, statistics.decodes(), "a data split failed: decoded");
+        int parityReads = source.opened(K) + source.opened(K + 1);
+        assertTrue(parityReads >= 1, "a parity was read");
+        assertEquals(parityReads + paddingCells, pool.allocations(),
+            "pooled buffers: one per parity read" + (padding ? " and per padding cell" : ""));
+        assertEquals(0, pool.outstanding(), "buffers not given back to the pool");
+      }
+    }
+  }
+
+  @Test
   void aFailingSplitIsReplacedByAnother() throws Exception {
     source.behave(0, Behaviour.FAIL);
     source.behave(3, Behaviour.FAIL);

@@ -67,8 +67,8 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
     checkCount(data, "data", k);
     checkCount(parity, "parity", r);
     int len = unitLength(data, "data");
-    checkUnits(data, "data", len, false);
-    checkUnits(parity, "parity", len, true);
+    checkUnits(data, null, "data", len, false);
+    checkUnits(parity, null, "parity", len, true);
     checkNoOverlap(data, "data", parity, "parity", len);
     if (len > 0) {
       apply(encodePlan, data, parity, len);
@@ -113,8 +113,8 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
       inputs[i] = units[survivors[i]];
     }
     int len = inputs[0].remaining();
-    checkUnits(inputs, "units", len, false);
-    checkUnits(outputs, "outputs", len, true);
+    checkUnits(inputs, survivors, "units", len, false);
+    checkUnits(outputs, null, "outputs", len, true);
     checkNoOverlap(units, "units", outputs, "outputs", len);
     if (len == 0 || erased.length == 0) {
       return;
@@ -149,18 +149,19 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
   /**
    * Refuses an output that shares memory with an input or with another output: the native coder
    * reads its inputs while it writes its outputs, so such a call would write wrong parity silently
-   * (and the Java twin, which buffers, would disagree with it). Null units (erased) are skipped.
+   * (and the Java twin, which buffers, would disagree with it). Heap units share memory when they
+   * are views of one array with overlapping ranges; direct ones when their addresses overlap (known
+   * only where {@link DirectAddresses} works: only the native coder needs that). Null units (erased)
+   * and units without an accessible array (ignored survivors) are skipped.
    */
   private static void checkNoOverlap(ByteBuffer[] inputs, String inName, ByteBuffer[] outputs,
       String outName, int len) {
-    if (!DirectAddresses.AVAILABLE || len == 0) {
-      return; // no way to tell where a direct buffer's bytes are; only the native coder needs it
+    if (len == 0) {
+      return;
     }
-    long[] outStart = new long[outputs.length];
     for (int o = 0; o < outputs.length; o++) {
-      outStart[o] = DirectAddresses.of(outputs[o]) + outputs[o].position();
       for (int p = 0; p < o; p++) {
-        if (overlap(outStart[o], outStart[p], len)) {
+        if (overlap(outputs[o], outputs[p], len)) {
           throw new IllegalArgumentException(outName + "[" + o + "] and " + outName + "[" + p
               + "] share memory: every output must be a buffer of its own");
         }
@@ -170,14 +171,27 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
       if (inputs[i] == null) {
         continue;
       }
-      long in = DirectAddresses.of(inputs[i]) + inputs[i].position();
       for (int o = 0; o < outputs.length; o++) {
-        if (overlap(in, outStart[o], len)) {
+        if (overlap(inputs[i], outputs[o], len)) {
           throw new IllegalArgumentException(outName + "[" + o + "] shares memory with " + inName
-              + "[" + i + "]: an output must not overlap any input");
+              + "[" + i + "]: an output must not overlap any input"
+              + (inputs[i].isDirect() ? "" : " (the same array, overlapping ranges)"));
         }
       }
     }
+  }
+
+  /** Whether len bytes from a's position and len bytes from b's position are partly the same. */
+  private static boolean overlap(ByteBuffer a, ByteBuffer b, int len) {
+    if (a.isDirect() != b.isDirect()) {
+      return false;
+    }
+    if (a.isDirect()) {
+      return DirectAddresses.AVAILABLE && overlap(DirectAddresses.of(a) + a.position(),
+          DirectAddresses.of(b) + b.position(), len);
+    }
+    return a.hasArray() && b.hasArray() && a.array() == b.array()
+        && overlap(a.arrayOffset() + a.position(), b.arrayOffset() + b.position(), len);
   }
 
   private static boolean overlap(long a, long b, int len) {
@@ -201,15 +215,20 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
     return buffers[0].remaining();
   }
 
-  private static void checkUnits(ByteBuffer[] buffers, String name, int len, boolean written) {
-    for (int i = 0; i < buffers.length; i++) {
-      ByteBuffer b = buffers[i];
+  /** {@code indices}: the index each buffer is named by in messages, or null for its own. */
+  private static void checkUnits(ByteBuffer[] buffers, int[] indices, String name, int len,
+      boolean written) {
+    for (int at = 0; at < buffers.length; at++) {
+      ByteBuffer b = buffers[at];
+      int i = indices == null ? at : indices[at];
       if (b == null) {
         throw new IllegalArgumentException(name + "[" + i + "] is null");
       }
-      if (!b.isDirect()) {
-        throw new IllegalArgumentException(name + "[" + i
-            + "] is a heap buffer; the coder works on direct buffers (ByteBuffer.allocateDirect)");
+      if (!b.isDirect() && !b.hasArray()) {
+        // A read-only heap buffer hides its array; the native coder reads heap units through it.
+        throw new IllegalArgumentException(name + "[" + i + "] is a read-only heap buffer; the"
+            + " coder takes heap buffers with an accessible array (ByteBuffer.wrap or allocate) or"
+            + " direct buffers");
       }
       if (written && b.isReadOnly()) {
         throw new IllegalArgumentException(name + "[" + i + "] is read-only but is written to");

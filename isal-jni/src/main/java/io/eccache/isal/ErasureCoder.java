@@ -9,15 +9,25 @@ import java.nio.ByteBuffer;
  *
  * <h2>Buffer contract</h2>
  * <ul>
- *   <li>Every buffer must be a direct {@link ByteBuffer}; output buffers must be writable.</li>
+ *   <li>Every buffer is either direct or a heap buffer with an accessible array
+ *       ({@link ByteBuffer#hasArray()}: from {@code ByteBuffer.wrap} or {@code allocate}, not
+ *       read-only), and the two kinds may be mixed freely in one call. Heap units are read and
+ *       written in place (the native coder pins their arrays for the call, it does not copy them);
+ *       a unit may be any range of an array, e.g. a slice of a larger one. Output buffers must be
+ *       writable.</li>
  *   <li>A unit is the bytes between a buffer's position and its limit; all buffers in one call must
  *       have the same {@link ByteBuffer#remaining() remaining()} (the unit length). A zero length is
  *       allowed and writes nothing.</li>
  *   <li>Positions and limits are not changed, so the same buffers can be reused for the next call.</li>
- *   <li>Outputs are fully overwritten: they need not be zeroed. Outputs must not overlap inputs.</li>
+ *   <li>Outputs are fully overwritten: they need not be zeroed. Outputs must not overlap inputs or
+ *       each other, even within one array: views of the same array whose ranges overlap are
+ *       rejected.</li>
  * </ul>
- * Anything else (a heap buffer, a wrong count, unequal lengths, a null) is rejected with an
- * {@link IllegalArgumentException} that says what was wrong, before any byte is written.
+ * Anything else (a read-only heap buffer, a wrong count, unequal lengths, overlapping units, a null)
+ * is rejected with an {@link IllegalArgumentException} that says what was wrong, before any byte is
+ * written. Calls on heap units should be kept to cells, not whole objects at once: while the native
+ * coder holds an array pinned, a garbage collection may have to wait for it (it codes in chunks of
+ * 256 KiB per unit and lets go in between).
  *
  * <p>Unit indices are {@code 0..k-1} for data and {@code k..k+r-1} for parity. Parity unit
  * {@code k + i} depends only on k and i, not on r: a coder for (k, r + 1) produces the same first r
@@ -36,8 +46,9 @@ public interface ErasureCoder {
   /**
    * Computes the r parity units of k data units.
    *
-   * @param data exactly k direct buffers, read between position and limit
-   * @param parity exactly r direct writable buffers, overwritten between position and limit
+   * @param data exactly k buffers (direct or heap), read between position and limit
+   * @param parity exactly r writable buffers (direct or heap), overwritten between position and
+   *     limit
    */
   void encode(ByteBuffer[] data, ByteBuffer[] parity);
 
@@ -49,7 +60,8 @@ public interface ErasureCoder {
    *     {@code null} for the others), the rest are ignored.
    * @param erased the distinct indices of the units to rebuild, data or parity, each {@code null} in
    *     {@code units}
-   * @param outputs one direct writable buffer per entry of {@code erased}, in the same order
+   * @param outputs one writable buffer (direct or heap) per entry of {@code erased}, in the same
+   *     order
    */
   void decode(ByteBuffer[] units, int[] erased, ByteBuffer[] outputs);
 }

@@ -30,6 +30,18 @@ final class IsalNative {
    */
   static native void encodeAddresses(long tables, int k, int rows, int len, long[] addresses);
 
+  /**
+   * The same as {@link #encode} for units of which some lie in Java byte arrays: one ISA-L call per
+   * chunk of units, with every array pinned by {@code GetPrimitiveArrayCritical} (not copied) for
+   * that call only. Unit u (k inputs, then {@code rows} outputs) lies in {@code arrays[arrayOf[u]]}
+   * from byte {@code offsets[u]} when {@code arrayOf[u] >= 0}; otherwise it is direct: at address
+   * {@code offsets[u]} (position included) when {@code directs} is null, else at position
+   * {@code offsets[u]} of {@code directs[u]}. {@code arrays} holds each array once; an array holding
+   * an output is written back, the others are released unchanged.
+   */
+  static native void encodeMixed(ByteBuffer tables, int k, int rows, int len, ByteBuffer[] directs,
+      long[] offsets, int[] arrayOf, byte[][] arrays);
+
   /** JNI's {@code GetDirectBufferAddress}: checks {@link DirectAddresses} against the JVM's view. */
   static native long address(ByteBuffer direct);
 }

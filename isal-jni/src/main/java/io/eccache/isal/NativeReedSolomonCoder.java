@@ -2,11 +2,13 @@ package io.eccache.isal;
 
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The coder over ISA-L's {@code ec_encode_data} (SIMD: AVX2 or AVX-512, chosen by ISA-L at run time).
  * Its only state is immutable coding tables in Java-owned direct buffers, so there is nothing to
- * close and nothing a concurrent caller can disturb.
+ * close and nothing a concurrent caller can disturb. Direct units are passed as addresses; heap
+ * units' arrays are pinned for the native call ({@code GetPrimitiveArrayCritical}), never copied.
  */
 final class NativeReedSolomonCoder extends AbstractReedSolomonCoder<NativeReedSolomonCoder.Tables> {
   /** ISA-L's expanded coefficients for one coefficient matrix. */
@@ -45,6 +47,10 @@ final class NativeReedSolomonCoder extends AbstractReedSolomonCoder<NativeReedSo
   void apply(Tables tables, ByteBuffer[] inputs, ByteBuffer[] outputs, int len) {
     int k = inputs.length;
     int rows = outputs.length;
+    if (!allDirect(inputs) || !allDirect(outputs)) {
+      applyMixed(tables, inputs, outputs, len);
+      return;
+    }
     if (addressesInJava) {
       long[] addresses = new long[k + rows];
       for (int i = 0; i < k; i++) {
@@ -68,6 +74,57 @@ final class NativeReedSolomonCoder extends AbstractReedSolomonCoder<NativeReedSo
       positions[k + i] = outputs[i].position();
     }
     IsalNative.encode(tables.buffer, k, rows, len, inputs, outputs, positions);
+  }
+
+  /**
+   * Units of which some are heap buffers: their arrays are pinned in the native call, not copied.
+   * Each distinct array is passed once (a PUT's k data cells are usually views of one array).
+   */
+  private void applyMixed(Tables tables, ByteBuffer[] inputs, ByteBuffer[] outputs, int len) {
+    int k = inputs.length;
+    int units = k + outputs.length;
+    long[] offsets = new long[units];
+    int[] arrayOf = new int[units];
+    byte[][] arrays = new byte[units][];
+    ByteBuffer[] directs = addressesInJava ? null : new ByteBuffer[units];
+    int distinct = 0;
+    for (int u = 0; u < units; u++) {
+      ByteBuffer b = u < k ? inputs[u] : outputs[u - k];
+      if (b.isDirect()) {
+        arrayOf[u] = -1;
+        if (addressesInJava) {
+          offsets[u] = DirectAddresses.of(b) + b.position();
+        } else {
+          directs[u] = b;
+          offsets[u] = b.position();
+        }
+        continue;
+      }
+      byte[] array = b.array();
+      int index = 0;
+      while (index < distinct && arrays[index] != array) {
+        index++;
+      }
+      if (index == distinct) {
+        arrays[distinct++] = array;
+      }
+      arrayOf[u] = index;
+      offsets[u] = b.arrayOffset() + b.position();
+    }
+    IsalNative.encodeMixed(tables.buffer, k, outputs.length, len, directs, offsets, arrayOf,
+        Arrays.copyOf(arrays, distinct));
+    // Raw addresses of direct units were used: their memory must outlive the call.
+    Reference.reachabilityFence(inputs);
+    Reference.reachabilityFence(outputs);
+  }
+
+  private static boolean allDirect(ByteBuffer[] buffers) {
+    for (ByteBuffer b : buffers) {
+      if (!b.isDirect()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

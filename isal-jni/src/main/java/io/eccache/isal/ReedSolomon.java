@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * ErasureCoder coder = ReedSolomon.coder(10, 4);
- * coder.encode(data, parity);                 // 10 direct buffers in, 4 out
+ * coder.encode(data, parity);                 // 10 buffers in, 4 out (direct or heap)
  * coder.decode(units, new int[] {0}, out);    // rebuild unit 0 from any 10 of the 14
  * }</pre>
  *

@@ -43,9 +43,9 @@ class MisuseTest {
     rejects(() -> coder.encode(Stripes.random(K - 1, LEN, 1), parity), "expected 4");
     rejects(() -> coder.encode(data, Stripes.empty(R + 1, LEN)), "expected 2");
 
-    ByteBuffer[] heap = data.clone();
-    heap[2] = ByteBuffer.allocate(LEN);
-    rejects(() -> coder.encode(heap, parity), "data[2] is a heap buffer");
+    ByteBuffer[] readOnlyHeap = data.clone();
+    readOnlyHeap[2] = ByteBuffer.allocate(LEN).asReadOnlyBuffer();
+    rejects(() -> coder.encode(readOnlyHeap, parity), "data[2] is a read-only heap buffer");
 
     ByteBuffer[] withNull = data.clone();
     withNull[3] = null;
@@ -90,11 +90,12 @@ class MisuseTest {
     tooFew[2] = null;
     rejects(() -> coder.decode(tooFew, new int[] {0}, out), "only 3 of 6 units");
 
-    ByteBuffer[] heap = units.clone();
-    heap[3] = ByteBuffer.allocate(LEN);
-    rejects(() -> coder.decode(heap, new int[] {0}, out), "heap buffer");
-    rejects(() -> coder.decode(units, new int[] {0}, new ByteBuffer[] {ByteBuffer.allocate(LEN)}),
-        "outputs[0] is a heap buffer");
+    ByteBuffer[] readOnlyHeap = units.clone();
+    readOnlyHeap[3] = ByteBuffer.allocate(LEN).asReadOnlyBuffer();
+    rejects(() -> coder.decode(readOnlyHeap, new int[] {0}, out), "units[3] is a read-only heap");
+    rejects(() -> coder.decode(units, new int[] {0},
+        new ByteBuffer[] {ByteBuffer.allocate(LEN).asReadOnlyBuffer()}),
+        "outputs[0] is a read-only heap buffer");
     rejects(() -> coder.decode(units, new int[] {0}, Stripes.empty(1, LEN + 5)), "same length");
   }
 
@@ -104,7 +105,8 @@ class MisuseTest {
     ErasureCoder coder = ReedSolomon.coder(K, R, impl);
     ByteBuffer[] data = Stripes.random(K, LEN, 3);
     ByteBuffer[] parity = Stripes.empty(R, LEN);
-    parity[1] = ByteBuffer.allocate(LEN); // the second output is bad: the first must stay untouched
+    // The second output is bad: the first must stay untouched.
+    parity[1] = ByteBuffer.allocate(LEN).asReadOnlyBuffer();
     assertThrows(IllegalArgumentException.class, () -> coder.encode(data, parity));
     byte[] first = Stripes.bytes(parity[0]);
     for (byte b : first) {

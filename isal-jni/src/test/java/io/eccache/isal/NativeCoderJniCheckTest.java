@@ -40,6 +40,43 @@ class NativeCoderJniCheckTest {
       assertArrayEquals(Stripes.bytes(data[erased[i]]), Stripes.bytes(out[i]));
     }
 
+    // Heap units: 26 arrays of their own (more local references than the 16 guaranteed), then
+    // every unit in one array, outputs among the inputs, longer than one pinned chunk. Under the
+    // checker the VM pins arrays by copying them: an array pinned twice, or written back while an
+    // output lies elsewhere in it, would lose outputs here.
+    for (boolean addressesInJava : new boolean[] {true, false}) {
+      ErasureCoder mixed = new NativeReedSolomonCoder(k, r, addressesInJava);
+      ByteBuffer[] heapData = new ByteBuffer[k];
+      for (int i = 0; i < k; i++) {
+        heapData[i] = i % 3 == 0 ? data[i] : ByteBuffer.wrap(Stripes.bytes(data[i]));
+      }
+      ByteBuffer[] heapParity = new ByteBuffer[r];
+      for (int i = 0; i < r; i++) {
+        heapParity[i] = ByteBuffer.allocate(4096);
+      }
+      mixed.encode(heapData, heapParity);
+      for (int i = 0; i < r; i++) {
+        assertArrayEquals(Stripes.bytes(parity[i]), Stripes.bytes(heapParity[i]));
+      }
+      int len = 256 * 1024 + 100;
+      ErasureCoder small = new NativeReedSolomonCoder(3, 2, addressesInJava);
+      byte[] array = new byte[5 * len];
+      new java.util.Random(9).nextBytes(array);
+      ByteBuffer[] units5 = new ByteBuffer[5];
+      for (int i = 0; i < 5; i++) {
+        units5[i] = ByteBuffer.wrap(array, i * len, len).slice();
+      }
+      small.encode(new ByteBuffer[] {units5[0], units5[1], units5[2]},
+          new ByteBuffer[] {units5[3], units5[4]});
+      byte[] unit0 = Stripes.bytes(units5[0]);
+      byte[] unit1 = Stripes.bytes(units5[1]);
+      java.util.Arrays.fill(array, 0, 2 * len, (byte) 0);
+      small.decode(new ByteBuffer[] {null, null, units5[2], units5[3], units5[4]},
+          new int[] {1, 0}, new ByteBuffer[] {units5[1], units5[0]});
+      assertArrayEquals(unit0, Stripes.bytes(units5[0]));
+      assertArrayEquals(unit1, Stripes.bytes(units5[1]));
+    }
+
     ByteBuffer tables = ByteBuffer.allocateDirect(32 * 2);
     assertThrows(IllegalArgumentException.class, () -> IsalNative.encode(tables, 2, 1, 8,
         new ByteBuffer[] {ByteBuffer.allocateDirect(8), ByteBuffer.allocate(8)},
@@ -49,5 +86,17 @@ class NativeCoderJniCheckTest {
         new ByteBuffer[] {ByteBuffer.allocateDirect(8)}, new int[1]));
     assertThrows(IllegalArgumentException.class,
         () -> IsalNative.initTables(2, 1, new byte[2], ByteBuffer.allocate(64)));
+    byte[] array = new byte[16];
+    assertThrows(IllegalArgumentException.class, () -> IsalNative.encodeMixed(tables, 2, 1, 8,
+        null, new long[] {0, 8, 9}, new int[3], new byte[][] {array}));
+    assertThrows(IllegalArgumentException.class, () -> IsalNative.encodeMixed(tables, 2, 1, 8,
+        new ByteBuffer[] {null, null, ByteBuffer.allocate(8)}, new long[3], new int[] {0, 0, -1},
+        new byte[][] {array}));
+    assertThrows(IllegalArgumentException.class, () -> IsalNative.encodeMixed(tables, 2, 1, 8,
+        null, new long[3], new int[3], new byte[][] {null}));
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> IsalNative.encodeMixed(tables, 2, 1,
+        8, null, new long[2], new int[3], new byte[][] {array}));
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> IsalNative.encodeMixed(tables, 2, 1,
+        8, new ByteBuffer[1], new long[3], new int[] {0, 0, -1}, new byte[][] {array}));
   }
 }
