@@ -150,7 +150,7 @@ public final class DatapathBenchmark {
         DatapathSettings.formatSize(size), count));
     String dir = ROOT + "/get/" + o.tag;
     files.mkdirs(dir);
-    PutOptions code = putOptions(s);
+    PutOptions code = putOptions(s, size);
     for (int i = 0; i < count; i++) {
       o.data[i] = new byte[Math.toIntExact(size)];
       new Random(s.seed * 31 + size + i).nextBytes(o.data[i]);
@@ -173,8 +173,14 @@ public final class DatapathBenchmark {
     files.deleteAll(ROOT + "/get/" + o.tag);
   }
 
-  private static PutOptions putOptions(DatapathSettings s) {
-    return PutOptions.code(s.k, s.r).writeMode(WriteMode.CACHE_ONLY);
+  /**
+   * RS(k, r), except below the small-object threshold: there a PUT without a scheme, which the
+   * coordinator stores as whole copies, as it does every user's small object.
+   */
+  static PutOptions putOptions(DatapathSettings s, long size) {
+    PutOptions options = size < DatapathSettings.SMALL_OBJECT_THRESHOLD ? PutOptions.defaults()
+        : PutOptions.code(s.k, s.r);
+    return options.writeMode(WriteMode.CACHE_ONLY);
   }
 
   /** One object size and thread count: runs a variant's steps and measures them. */
@@ -200,7 +206,7 @@ public final class DatapathBenchmark {
       this.eccache = eccache;
       this.files = files;
       this.clients = clients;
-      this.code = putOptions(s);
+      this.code = putOptions(s, objects.size);
     }
 
     /** One operation's outcome: the object, what a GET returned, how long it took. */

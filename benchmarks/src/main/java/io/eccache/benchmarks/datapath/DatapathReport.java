@@ -355,7 +355,10 @@ public final class DatapathReport {
 
   private static String method(DatapathSettings s, String cluster, int ioThreads, String pk) {
     return "## Method\n\n"
-        + "- Cluster: " + cluster + "; eccache RS(" + s.k + "," + s.r + ") (PutOptions.code),"
+        + "- Cluster: " + cluster + "; eccache RS(" + s.k + "," + s.r + ") (PutOptions.code)"
+        + " from " + DatapathSettings.formatSize(DatapathSettings.SMALL_OBJECT_THRESHOLD)
+        + " up; smaller objects are PUT without a scheme, and the coordinator stores them as"
+        + " whole copies (alluxio.eccache.small.object.threshold, as for any user's PUT);"
         + " CACHE_ONLY, GETs with Δ = " + s.delta + "; every variant on the same cluster, through"
         + " the same Alluxio client context.\n"
         + "- Variants: **eccache** `get`/`put`; **" + pk + "**: the same bytes as " + s.k

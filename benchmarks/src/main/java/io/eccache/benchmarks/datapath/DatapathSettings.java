@@ -19,6 +19,11 @@ public final class DatapathSettings {
       64 * MIB, 256 * MIB);
   /** The largest object size accepted: one must fit in an array and the heap several times. */
   public static final long MAX_SIZE = 1L << 30;
+  /**
+   * The cluster's {@code alluxio.eccache.small.object.threshold} (its default): eccache PUTs of
+   * smaller objects give no scheme, and the coordinator stores them as whole copies.
+   */
+  public static final long SMALL_OBJECT_THRESHOLD = 1_000_000;
 
   /** Object sizes in bytes, in the order measured. */
   public List<Long> sizes = new ArrayList<>(DEFAULT_SIZES);
