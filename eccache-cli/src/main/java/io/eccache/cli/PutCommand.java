@@ -72,7 +72,9 @@ final class PutCommand implements Callable<Integer>, ClusterCommand {
         EcCacheClient cache = cluster.connect();
         TransferProgress progress = new TransferProgress("put " + key, input.length(),
             in::getCount, spec.commandLine().getErr(), output.showProgress())) {
-      cache.put(key, (InputStream) in, input.length(), scheme.writeMode(writeMode));
+      // A file's SHA-256, for stat to show as sha256sum prints it (API PUTs skip it by default).
+      cache.put(key, (InputStream) in, input.length(),
+          scheme.writeMode(writeMode).sha256(true));
       double seconds = (System.nanoTime() - started) / 1e9;
       ObjectStat stat = cache.stat(key);
       if (output.json) {

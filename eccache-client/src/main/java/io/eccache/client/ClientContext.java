@@ -73,6 +73,7 @@ final class ClientContext implements AutoCloseable {
   private final long ioTimeoutMs;
   private final ReadChoice readChoice;
   private final long smallObjectThreshold;
+  private final boolean sha256;
   private final long streamWindowBytes;
   private final long workerListRefreshMs;
   private final long maintenanceBandwidth;
@@ -95,6 +96,7 @@ final class ClientContext implements AutoCloseable {
     this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
     this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
     this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
+    this.sha256 = conf.getBoolean(ClientKeys.PUT_SHA256);
     this.streamWindowBytes = conf.getBytes(ClientKeys.STREAM_WINDOW);
     this.workerListRefreshMs = conf.getMs(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL);
     this.maintenanceBandwidth = conf.getBytes(ClientKeys.MAINTENANCE_BANDWIDTH);
@@ -204,6 +206,11 @@ final class ClientContext implements AutoCloseable {
   /** Objects below this size are stored differently, so a PUT of unknown size looks this far ahead. */
   long smallObjectThreshold() {
     return smallObjectThreshold;
+  }
+
+  /** Whether a PUT that does not say computes the object's SHA-256. */
+  boolean sha256() {
+    return sha256;
   }
 
   /** Object bytes a streaming read holds per window. */

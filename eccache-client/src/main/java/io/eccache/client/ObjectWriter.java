@@ -78,8 +78,9 @@ final class ObjectWriter {
       }
       source = ByteSource.concat(head, source);
     }
-    // The whole object's SHA-256, as the bytes pass (no second pass), for stat and sha256sum.
-    MessageDigest sha256 = sha256();
+    // The whole object's SHA-256 when asked for, as the bytes pass (no second pass), for stat and
+    // sha256sum; else a digest that does nothing.
+    MessageDigest sha256 = options.sha256().orElse(context.sha256()) ? sha256() : NO_DIGEST;
     AllocateRequest.Builder request = AllocateRequest.newBuilder().setKey(key)
         .setObjectSize(length);
     options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))
@@ -115,8 +116,10 @@ final class ObjectWriter {
     Layout layout = allocation.getLayout();
     CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(key)
         .setWriteId(layout.getWriteId()).addAllCrc32C(written.crc32c)
-        .setObjectSize(written.objectSize).setPersisted(through)
-        .setSha256(ByteString.copyFrom(sha256.digest()));
+        .setObjectSize(written.objectSize).setPersisted(through);
+    if (sha256 != NO_DIGEST) {
+      commit.setSha256(ByteString.copyFrom(sha256.digest()));
+    }
     if (alreadyPersisted != null) {
       commit.setUfsPath(alreadyPersisted.path).setUfsFileId(alreadyPersisted.fileId);
     }
@@ -128,6 +131,28 @@ final class ObjectWriter {
     context.layouts().invalidate(key); // this client's GETs see its own write at once
     return allocation;
   }
+
+  /** Takes the bytes and keeps nothing: a PUT not computing the SHA-256. */
+  private static final MessageDigest NO_DIGEST = new MessageDigest("none") {
+    @Override
+    protected void engineUpdate(byte input) {}
+
+    @Override
+    protected void engineUpdate(byte[] input, int offset, int len) {}
+
+    @Override
+    protected void engineUpdate(java.nio.ByteBuffer input) {
+      input.position(input.limit());
+    }
+
+    @Override
+    protected byte[] engineDigest() {
+      return new byte[0];
+    }
+
+    @Override
+    protected void engineReset() {}
+  };
 
   private static MessageDigest sha256() {
     try {

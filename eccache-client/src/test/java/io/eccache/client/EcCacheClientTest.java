@@ -152,6 +152,27 @@ class EcCacheClientTest {
   }
 
   @Test
+  void theSha256IsComputedWhenThePutOrTheClientAsksForIt() throws Exception {
+    byte[] data = bytes(300_000, 9);
+    String expected = com.google.common.io.BaseEncoding.base16().lowerCase()
+        .encode(java.security.MessageDigest.getInstance("SHA-256").digest(data));
+    cache.put("sum/default", data, PutOptions.code(2, 1));
+    assertEquals(java.util.Optional.empty(), cache.stat("sum/default").sha256(),
+        "off by default for API PUTs");
+    cache.put("sum/asked", data, PutOptions.code(2, 1).sha256(true));
+    assertEquals(expected, cache.stat("sum/asked").sha256().orElseThrow());
+    cache.put("sum/stream", new java.io.ByteArrayInputStream(data), -1,
+        PutOptions.code(2, 1).sha256(true));
+    assertEquals(expected, cache.stat("sum/stream").sha256().orElseThrow());
+    try (EcCacheClient summing = ClientTestCluster.client(cluster, ClientKeys.PUT_SHA256, true)) {
+      summing.put("sum/keyed", data, PutOptions.code(2, 1));
+      assertEquals(expected, summing.stat("sum/keyed").sha256().orElseThrow());
+      summing.put("sum/declined", data, PutOptions.code(2, 1).sha256(false));
+      assertEquals(java.util.Optional.empty(), summing.stat("sum/declined").sha256());
+    }
+  }
+
+  @Test
   void aKeyOnlyInS3IsReadThroughAndCached() throws Exception {
     byte[] data = bytes(345_678, 5);
     // Put there by someone else, straight into the bucket: Alluxio has never seen it.

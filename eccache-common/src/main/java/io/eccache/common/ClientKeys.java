@@ -118,11 +118,24 @@ public final class ClientKeys {
               + " when the client closes; a failed report is retried with the next one.")
           .setIsBuiltIn(false).buildUnregistered(), null);
 
+  /** Whether a PUT computes the object's SHA-256. */
+  public static final PropertyKey PUT_SHA256 = KeyRegistry.register(
+      PropertyKey.Builder.booleanBuilder("alluxio.user.eccache.put.sha256")
+          .setDefaultValue(false)
+          .setScope(Scope.CLIENT)
+          .setDescription("Whether a PUT computes the whole object's SHA-256, kept in its layout"
+              + " and shown by stat as sha256sum prints it. It costs about 1 ms of client CPU"
+              + " per MiB written (SHA-256 runs at about 1 GB/s per core even with the CPU's SHA"
+              + " instructions), as much as the rest of a PUT's client path, so it is off for"
+              + " API PUTs; the eccache CLI's put and alluxio fs ecPut turn it on, and"
+              + " PutOptions.sha256 chooses per PUT.")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
   /** Every client key, in documentation order. */
   public static final List<PropertyKey> ALL =
       List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, READ_CHOICE, STREAM_WINDOW,
-          LAYOUT_CACHE_TTL, LAYOUT_CACHE_MAX_ENTRIES, READ_REPORT_INTERVAL, MAINTENANCE_BANDWIDTH,
-          CLI_TIMEOUT);
+          LAYOUT_CACHE_TTL, LAYOUT_CACHE_MAX_ENTRIES, READ_REPORT_INTERVAL, PUT_SHA256,
+          MAINTENANCE_BANDWIDTH, CLI_TIMEOUT);
 
   private ClientKeys() {}
 }

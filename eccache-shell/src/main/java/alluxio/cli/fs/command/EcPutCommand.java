@@ -56,7 +56,8 @@ public final class EcPutCommand extends EcCacheFsCommand {
     try {
       options = PutOptions.parse(cl.getOptionValue(SCHEME.getOpt(), "default"))
           .writeMode(WriteMode.valueOf(cl.getOptionValue(MODE.getOpt(), "CACHE_ONLY")
-              .toUpperCase(Locale.ROOT)));
+              .toUpperCase(Locale.ROOT)))
+          .sha256(true); // a file's SHA-256, for ecStat (API PUTs skip it by default)
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException(e.getMessage() + ". Usage: " + getUsage());
     }
