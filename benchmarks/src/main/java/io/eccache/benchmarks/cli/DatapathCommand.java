@@ -3,6 +3,7 @@ package io.eccache.benchmarks.cli;
 import alluxio.conf.PropertyKey;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.WorkerNetAddress;
+import alluxio.util.FormatUtils;
 import io.eccache.benchmarks.datapath.DatapathBenchmark;
 import io.eccache.benchmarks.datapath.DatapathReport;
 import io.eccache.benchmarks.datapath.DatapathSettings;
@@ -77,6 +78,13 @@ final class DatapathCommand implements Callable<Integer> {
       + " PUT latency); default: Alluxio's own (100ms).")
   String journalFlushBatch;
 
+  @Option(names = "--layout-cache-ttl", description = "The client's"
+      + " alluxio.user.eccache.layout.cache.ttl (default ${DEFAULT-VALUE}); the retired grace is"
+      + " twice it, at least 2s, so deleted PUT objects hold worker memory that long: give a long"
+      + " TTL (e.g. 60s, GETs served from cached layouts, as p10's and plain's from statuses"
+      + " fetched once) with small objects only.")
+  String layoutCacheTtl = "1s";
+
   @Mixin WorkloadOptions workload;
 
   @Spec CommandSpec spec;
@@ -88,6 +96,8 @@ final class DatapathCommand implements Callable<Integer> {
     DatapathSettings s = settings();
     progress.printf("eccache-bench datapath: starting %d workers (RS(%d,%d), delta %d)...%n",
         s.workers, s.k, s.r, s.delta);
+    long ttlMs = FormatUtils.parseTimeSize(layoutCacheTtl);
+    String grace = Math.max(2000, 2 * ttlMs) + "ms";
     RunStamp stamp = RunStamp.capture(Paths.get("."), TypedCommand.of(spec, "datapath"));
     List<RoundResult> results;
     int ioThreads;
@@ -99,9 +109,9 @@ final class DatapathCommand implements Callable<Integer> {
         .property(MasterKeys.RETUNE_INTERVAL, "0")
         .property(MasterKeys.POPULARITY_PERIOD, "1h")
         // Deleted PUT objects stay readable this long: short, so they free worker memory soon.
-        .property(MasterKeys.RETIRED_GRACE, "2s")
+        .property(MasterKeys.RETIRED_GRACE, grace)
         // The client's layout cache must expire before a replaced version does.
-        .property(ClientKeys.LAYOUT_CACHE_TTL, "1s")
+        .property(ClientKeys.LAYOUT_CACHE_TTL, layoutCacheTtl)
         // Reads go over the network from the worker, never to its files directly (also the
         // cluster's own default; said here because the comparison depends on it).
         .property(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false)
@@ -121,7 +131,8 @@ final class DatapathCommand implements Callable<Integer> {
       // Written before the cluster closes: closing many workers' streams can take minutes.
       summary = DatapathReport.write(out, results, s, "in-process, " + s.workers
           + " workers on 127.0.0.2-" + (s.workers + 1) + ", unshaped loopback, short-circuit off,"
-          + " read choice " + readChoice + ", layout cache TTL 1 s (retired grace 2 s), journal"
+          + " read choice " + readChoice + ", layout cache TTL " + layoutCacheTtl
+          + " (retired grace " + grace + "), journal"
           + " flush batch " + (journalFlushBatch == null ? "Alluxio's default" : journalFlushBatch),
           ioThreads,
           stamp);
@@ -141,6 +152,14 @@ final class DatapathCommand implements Callable<Integer> {
         throw new IllegalArgumentException(knob + " does not apply to datapath (no popularity,"
             + " no shaping, no budget): use --sizes, --threads, --rounds and --ops");
       }
+    }
+    try {
+      if (FormatUtils.parseTimeSize(layoutCacheTtl) < 0) {
+        throw new IllegalArgumentException("negative");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--layout-cache-ttl " + layoutCacheTtl + " is not a"
+          + " duration: give e.g. 1s, 500ms or 60s");
     }
     DatapathSettings s = new DatapathSettings();
     if (tiny) {
