@@ -92,19 +92,27 @@ static int resolve(JNIEnv *env, jobjectArray buffers, const jint *positions, jin
   return 1;
 }
 
-JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encode(
-    JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint len,
-    jobjectArray inputs, jobjectArray outputs, jintArray positions) {
-  (void)cls;
-  if (!units_in_range(env, k, rows)) {
-    return;
-  }
-  if (len <= 0) {
-    return;
+/*
+ * The coding tables of a call that has work to do, or NULL: when the unit counts are out of range
+ * or the tables are no direct buffer (an exception is pending), or when len is 0 (nothing to do).
+ */
+static unsigned char *tables_to_apply(JNIEnv *env, jobject tables, jint k, jint rows, jint len) {
+  if (!units_in_range(env, k, rows) || len <= 0) {
+    return NULL;
   }
   unsigned char *tbl = (*env)->GetDirectBufferAddress(env, tables);
   if (tbl == NULL) {
     throw_illegal_argument(env, "isal-jni: tables must be a direct buffer");
+  }
+  return tbl;
+}
+
+JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encode(
+    JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint len,
+    jobjectArray inputs, jobjectArray outputs, jintArray positions) {
+  (void)cls;
+  unsigned char *tbl = tables_to_apply(env, tables, k, rows, len);
+  if (tbl == NULL) {
     return;
   }
   jint pos[k + rows];
@@ -157,15 +165,8 @@ JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeMixed(
     JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint len, jobjectArray directs,
     jlongArray offsets, jintArray array_of, jobjectArray arrays) {
   (void)cls;
-  if (!units_in_range(env, k, rows)) {
-    return;
-  }
-  if (len <= 0) {
-    return;
-  }
-  unsigned char *tbl = (*env)->GetDirectBufferAddress(env, tables);
+  unsigned char *tbl = tables_to_apply(env, tables, k, rows, len);
   if (tbl == NULL) {
-    throw_illegal_argument(env, "isal-jni: tables must be a direct buffer");
     return;
   }
   const jint units = k + rows;
