@@ -52,6 +52,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -70,6 +71,8 @@ import java.util.function.Supplier;
 final class WriteSessions {
   /** The longest an allocation waits for its split files to be created (journaled). */
   private static final long SPLIT_FILES_TIMEOUT_MS = 30_000;
+  /** S3 probes running at once, at most (see {@link #probeUnderStore}). */
+  private static final int MAX_PROBES = 16;
   /** Most cells one layout may hold: their checksums live in one xattr. */
   private static final long MAX_CELLS = 1L << 22;
 
@@ -87,6 +90,7 @@ final class WriteSessions {
   private final Random random;
   /** The master's executor (exists while it runs): split files are created on it in parallel. */
   private final Supplier<ExecutorService> executor;
+  private final Semaphore probes = new Semaphore(MAX_PROBES);
   /** write id -> the allocation awaiting its commit, and when it was made. */
   private final ConcurrentHashMap<String, PendingWrite> pending = new ConcurrentHashMap<>();
 
@@ -237,16 +241,25 @@ final class WriteSessions {
    */
   private CompletableFuture<Boolean> probeUnderStore(String key) {
     ExecutorService pool = executor.get();
-    if (pool == null) {
+    // With S3 slow or down, probes would hold a master thread each until S3's own timeouts: past
+    // a few at once the commit asks S3 itself, as it would without them.
+    if (pool == null || !probes.tryAcquire()) {
       return CompletableFuture.completedFuture(true);
     }
-    return CompletableFuture.supplyAsync(() -> {
-      try {
-        return asMaster(() -> underStore.anyCopy(key));
-      } catch (IOException | AlluxioException | RuntimeException e) {
-        return true; // unknown: the commit asks S3 itself
-      }
-    }, pool);
+    try {
+      return CompletableFuture.supplyAsync(() -> {
+        try {
+          return asMaster(() -> underStore.anyCopy(key));
+        } catch (IOException | AlluxioException | RuntimeException e) {
+          return true; // unknown: the commit asks S3 itself
+        } finally {
+          probes.release();
+        }
+      }, pool);
+    } catch (RuntimeException e) {
+      probes.release(); // not started (the master is stopping)
+      return CompletableFuture.completedFuture(true);
+    }
   }
 
   /**
