@@ -1,0 +1,210 @@
+package io.eccache.policy.agar;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Agar's POPULATE with RELAX and ADD (ICDCS'17 Fig. 4 and 5), with the pseudo-code's gaps closed as follows
+ * (docs/agar.md explains each):
+ *
+ * <ul>
+ *   <li>{@code maxV[s]} holds the best configuration found so far whose weight is at most {@code s}; slots
+ *       above the capacity are never created.
+ *   <li>Options are taken in decreasing value ({@link OptionOrder#BY_VALUE}, ties by key then weight), or
+ *       grouped by key ({@link OptionOrder#BY_KEY}: keys by their best option's value, each key's options by
+ *       decreasing value), the other reading of the paper's {@code ORDERBY(AllOptions, Keys)}.
+ *   <li>For each option both moves start from a snapshot of {@code maxV} taken before the option: RELAX and
+ *       ADD read only the snapshot and write improvements into {@code maxV}. So {@code maxV} is never
+ *       modified while iterated and an option enters each configuration at most once (0/1 knapsack).
+ *   <li>RELAX(config in slot s): for each option {@code old} of another key in the config, keep the best
+ *       option of {@code old}'s key weighing at most {@code old.weight - option.weight} (or evict the key
+ *       wholly) and add {@code option}; the best such candidate, if it beats {@code maxV[s]}, goes to slot s
+ *       (its weight is at most the config's).
+ *   <li>ADD(config): config plus option into the slot of the resulting weight if that fits the capacity and
+ *       beats the slot. A configuration never holds two options of one key: if the key is already present,
+ *       ADD <em>replaces</em> its option (the result is a valid configuration, usually lighter, and it is
+ *       kept only if it beats the slot it lands in; skipping would only lose such candidates).
+ *   <li>The result is the best configuration over all slots (ties to the lighter one): {@code maxV[capacity]}
+ *       may never be filled.
+ *   <li>The paper stops "a fixed number of iterations after MaxV[C] is first filled" without the number;
+ *       here the stop is off by default and {@link #withEarlyStop(int)} sets it.
+ * </ul>
+ *
+ * <p>Time O(options x capacity x options per configuration x options per key). Stateless and thread-safe.
+ * POPULATE is a heuristic: it never beats {@link ExactKnapsack} and on some instances falls short of it.
+ */
+public final class Populate implements KnapsackSolver {
+  /** The order in which options are considered. */
+  public enum OptionOrder {
+    /** All options by decreasing value; ties by key, then by weight. */
+    BY_VALUE,
+    /** Keys by their most valuable option, decreasing; each key's options by decreasing value. */
+    BY_KEY
+  }
+
+  private final OptionOrder order;
+  /** Options considered after {@code maxV[capacity]} is first filled; negative for no early stop. */
+  private final int optionsAfterFull;
+
+  /** POPULATE with options by decreasing value and no early stop. */
+  public Populate() {
+    this(OptionOrder.BY_VALUE, -1);
+  }
+
+  private Populate(OptionOrder order, int optionsAfterFull) {
+    this.order = order;
+    this.optionsAfterFull = optionsAfterFull;
+  }
+
+  /**
+   * @param order the option order
+   * @return this solver with that order
+   */
+  public Populate withOrder(OptionOrder order) {
+    return new Populate(java.util.Objects.requireNonNull(order, "order"), optionsAfterFull);
+  }
+
+  /**
+   * @param options how many more options to consider once {@code maxV[capacity]} is first filled, at least 0
+   * @return this solver with the paper's early stop
+   * @throws IllegalArgumentException if {@code options} is negative
+   */
+  public Populate withEarlyStop(int options) {
+    if (options < 0) {
+      throw new IllegalArgumentException("early stop must be >= 0 options but was " + options);
+    }
+    return new Populate(order, options);
+  }
+
+  @Override
+  public CacheConfiguration solve(Collection<CachingOption> options, int capacityChunks) {
+    if (capacityChunks < 0) {
+      throw new IllegalArgumentException("capacityChunks must be >= 0 but was " + capacityChunks);
+    }
+    Map<String, List<CachingOption>> byKey = new HashMap<>();
+    for (CachingOption option : options) {
+      byKey.computeIfAbsent(option.key(), unused -> new ArrayList<>()).add(option);
+    }
+    CacheConfiguration[] maxV = new CacheConfiguration[capacityChunks + 1];
+    maxV[0] = CacheConfiguration.empty();
+    int afterFull = -1;
+    for (CachingOption option : ordered(options, byKey)) {
+      if (option.weight() <= capacityChunks) {
+        CacheConfiguration[] snapshot = maxV.clone();
+        for (int slot = 0; slot <= capacityChunks; slot++) {
+          CacheConfiguration config = snapshot[slot];
+          if (config != null) {
+            offer(maxV, slot, relax(config, option, byKey));
+            add(maxV, config, option);
+          }
+        }
+      }
+      if (maxV[capacityChunks] != null) {
+        afterFull++;
+        if (optionsAfterFull >= 0 && afterFull >= optionsAfterFull) {
+          break;
+        }
+      }
+    }
+    CacheConfiguration best = maxV[0];
+    for (CacheConfiguration config : maxV) {
+      if (config != null && config.value() > best.value()) {
+        best = config;
+      }
+    }
+    return best;
+  }
+
+  private List<CachingOption> ordered(Collection<CachingOption> options,
+      Map<String, List<CachingOption>> byKey) {
+    Comparator<CachingOption> byValue = Comparator.comparingDouble(CachingOption::value).reversed()
+        .thenComparing(CachingOption::key).thenComparingInt(CachingOption::weight);
+    List<CachingOption> sorted = new ArrayList<>(options);
+    if (order == OptionOrder.BY_VALUE) {
+      sorted.sort(byValue);
+      return sorted;
+    }
+    Map<String, Double> keyValue = new HashMap<>();
+    for (Map.Entry<String, List<CachingOption>> entry : byKey.entrySet()) {
+      double max = 0;
+      for (CachingOption option : entry.getValue()) {
+        max = Math.max(max, option.value());
+      }
+      keyValue.put(entry.getKey(), max);
+    }
+    sorted.sort(Comparator.comparingDouble((CachingOption o) -> keyValue.get(o.key())).reversed()
+        .thenComparing(CachingOption::key).thenComparing(byValue));
+    return sorted;
+  }
+
+  /** Fig. 5: the best way to make room for {@code option} in {@code config} at no more weight, or null. */
+  private static CacheConfiguration relax(CacheConfiguration config, CachingOption option,
+      Map<String, List<CachingOption>> byKey) {
+    CachingOption own = config.option(option.key());
+    double base = config.value() - (own == null ? 0 : own.value()) + option.value();
+    double bestValue = config.value();
+    CachingOption bestOld = null;
+    CachingOption bestKept = null;
+    for (CachingOption old : config.options().values()) {
+      int room = old.weight() - option.weight();
+      if (old.key().equals(option.key()) || room < 0) {
+        continue;
+      }
+      CachingOption kept = bestWithin(byKey.get(old.key()), room);
+      double value = base - old.value() + (kept == null ? 0 : kept.value());
+      if (value > bestValue) {
+        bestValue = value;
+        bestOld = old;
+        bestKept = kept;
+      }
+    }
+    if (bestOld == null) {
+      return null;
+    }
+    CacheConfiguration relaxed = config.without(bestOld.key());
+    if (bestKept != null) {
+      relaxed = relaxed.with(bestKept);
+    }
+    return relaxed.with(option);
+  }
+
+  /** Fig. 4 lines 14-21, with a present key's option replaced rather than doubled. */
+  private static void add(CacheConfiguration[] maxV, CacheConfiguration config, CachingOption option) {
+    CachingOption own = config.option(option.key());
+    int weight = config.weight() - (own == null ? 0 : own.weight()) + option.weight();
+    double value = config.value() - (own == null ? 0 : own.value()) + option.value();
+    if (weight < maxV.length && beats(value, maxV[weight])) {
+      maxV[weight] = config.with(option);
+    }
+  }
+
+  private static void offer(CacheConfiguration[] maxV, int slot, CacheConfiguration candidate) {
+    if (candidate != null && beats(candidate.value(), maxV[slot])) {
+      maxV[slot] = candidate;
+    }
+  }
+
+  private static boolean beats(double value, CacheConfiguration incumbent) {
+    return incumbent == null || value > incumbent.value();
+  }
+
+  /** SEARCHOPTION: the most valuable option of one key weighing at most {@code room}, or null. */
+  private static CachingOption bestWithin(List<CachingOption> options, int room) {
+    CachingOption best = null;
+    for (CachingOption candidate : options) {
+      if (candidate.weight() <= room && (best == null || candidate.value() > best.value())) {
+        best = candidate;
+      }
+    }
+    return best;
+  }
+
+  @Override
+  public String toString() {
+    return "Populate{order=" + order + ", earlyStop=" + (optionsAfterFull < 0 ? "off" : optionsAfterFull) + "}";
+  }
+}
