@@ -34,7 +34,9 @@ import java.util.Map;
  *       here the stop is off by default and {@link #withEarlyStop(int)} sets it.
  * </ul>
  *
- * <p>Time O(options x capacity x options per configuration x options per key). Stateless and thread-safe.
+ * <p>Time O(options x capacity) for the moves plus the copies of the configurations that win a slot
+ * (O(options in it) each); RELAX is O(1) per configuration and option thanks to a per-configuration table
+ * (see {@code Slot}). Stateless and thread-safe.
  * POPULATE is a heuristic: it never beats {@link ExactKnapsack} and on some instances falls short of it.
  */
 public final class Populate implements KnapsackSolver {
@@ -86,20 +88,23 @@ public final class Populate implements KnapsackSolver {
       throw new IllegalArgumentException("capacityChunks must be >= 0 but was " + capacityChunks);
     }
     Map<String, List<CachingOption>> byKey = new HashMap<>();
+    int maxWeight = 0;
     for (CachingOption option : options) {
       byKey.computeIfAbsent(option.key(), unused -> new ArrayList<>()).add(option);
+      maxWeight = Math.max(maxWeight, option.weight());
     }
-    CacheConfiguration[] maxV = new CacheConfiguration[capacityChunks + 1];
-    maxV[0] = CacheConfiguration.empty();
+    Map<String, CachingOption[]> keptWithin = keptWithin(byKey, maxWeight);
+    Slot[] maxV = new Slot[capacityChunks + 1];
+    maxV[0] = new Slot(CacheConfiguration.empty());
     int afterFull = -1;
     for (CachingOption option : ordered(options, byKey)) {
       if (option.weight() <= capacityChunks) {
-        CacheConfiguration[] snapshot = maxV.clone();
+        Slot[] snapshot = maxV.clone();
         for (int slot = 0; slot <= capacityChunks; slot++) {
-          CacheConfiguration config = snapshot[slot];
+          Slot config = snapshot[slot];
           if (config != null) {
-            offer(maxV, slot, relax(config, option, byKey));
-            add(maxV, config, option);
+            offer(maxV, slot, config.relax(option, keptWithin, maxWeight));
+            add(maxV, config.config, option);
           }
         }
       }
@@ -110,10 +115,10 @@ public final class Populate implements KnapsackSolver {
         }
       }
     }
-    CacheConfiguration best = maxV[0];
-    for (CacheConfiguration config : maxV) {
-      if (config != null && config.value() > best.value()) {
-        best = config;
+    CacheConfiguration best = maxV[0].config;
+    for (Slot slot : maxV) {
+      if (slot != null && slot.config.value() > best.value()) {
+        best = slot.config;
       }
     }
     return best;
@@ -141,66 +146,124 @@ public final class Populate implements KnapsackSolver {
     return sorted;
   }
 
-  /** Fig. 5: the best way to make room for {@code option} in {@code config} at no more weight, or null. */
-  private static CacheConfiguration relax(CacheConfiguration config, CachingOption option,
-      Map<String, List<CachingOption>> byKey) {
-    CachingOption own = config.option(option.key());
-    double base = config.value() - (own == null ? 0 : own.value()) + option.value();
-    double bestValue = config.value();
-    CachingOption bestOld = null;
-    CachingOption bestKept = null;
-    for (CachingOption old : config.options().values()) {
-      int room = old.weight() - option.weight();
-      if (old.key().equals(option.key()) || room < 0) {
-        continue;
+  /**
+   * SEARCHOPTION, tabulated once per run: per key, for each room 0..maxWeight the most valuable option
+   * weighing at most that (null for none, i.e. the key is evicted wholly).
+   */
+  private static Map<String, CachingOption[]> keptWithin(Map<String, List<CachingOption>> byKey,
+      int maxWeight) {
+    Map<String, CachingOption[]> table = new HashMap<>();
+    for (Map.Entry<String, List<CachingOption>> entry : byKey.entrySet()) {
+      CachingOption[] best = new CachingOption[maxWeight + 1];
+      for (int room = 0; room <= maxWeight; room++) {
+        for (CachingOption candidate : entry.getValue()) {
+          if (candidate.weight() <= room && (best[room] == null || candidate.value() > best[room].value())) {
+            best[room] = candidate;
+          }
+        }
       }
-      CachingOption kept = bestWithin(byKey.get(old.key()), room);
-      double value = base - old.value() + (kept == null ? 0 : kept.value());
-      if (value > bestValue) {
-        bestValue = value;
-        bestOld = old;
-        bestKept = kept;
-      }
+      table.put(entry.getKey(), best);
     }
-    if (bestOld == null) {
-      return null;
-    }
-    CacheConfiguration relaxed = config.without(bestOld.key());
-    if (bestKept != null) {
-      relaxed = relaxed.with(bestKept);
-    }
-    return relaxed.with(option);
+    return table;
   }
 
   /** Fig. 4 lines 14-21, with a present key's option replaced rather than doubled. */
-  private static void add(CacheConfiguration[] maxV, CacheConfiguration config, CachingOption option) {
+  private static void add(Slot[] maxV, CacheConfiguration config, CachingOption option) {
     CachingOption own = config.option(option.key());
     int weight = config.weight() - (own == null ? 0 : own.weight()) + option.weight();
     double value = config.value() - (own == null ? 0 : own.value()) + option.value();
     if (weight < maxV.length && beats(value, maxV[weight])) {
-      maxV[weight] = config.with(option);
+      maxV[weight] = new Slot(config.with(option));
     }
   }
 
-  private static void offer(CacheConfiguration[] maxV, int slot, CacheConfiguration candidate) {
+  private static void offer(Slot[] maxV, int slot, CacheConfiguration candidate) {
     if (candidate != null && beats(candidate.value(), maxV[slot])) {
-      maxV[slot] = candidate;
+      maxV[slot] = new Slot(candidate);
     }
   }
 
-  private static boolean beats(double value, CacheConfiguration incumbent) {
-    return incumbent == null || value > incumbent.value();
+  private static boolean beats(double value, Slot incumbent) {
+    return incumbent == null || value > incumbent.config.value();
   }
 
-  /** SEARCHOPTION: the most valuable option of one key weighing at most {@code room}, or null. */
-  private static CachingOption bestWithin(List<CachingOption> options, int room) {
-    CachingOption best = null;
-    for (CachingOption candidate : options) {
-      if (candidate.weight() <= room && (best == null || candidate.value() > best.value())) {
-        best = candidate;
+  /**
+   * A configuration in {@code maxV} with what RELAX needs of it, computed on first use: for each weight w
+   * an option must make room for, the two best shrinks (of distinct keys) of an option weighing at least w.
+   * A shrink keeps the key's best option within {@code old.weight - w} (or evicts it) and costs
+   * {@code old.value - kept.value}. Two, because the best may be of the key being added, which RELAX skips.
+   * This makes RELAX O(1) per configuration and option instead of O(options in the configuration).
+   */
+  private static final class Slot {
+    final CacheConfiguration config;
+    private CachingOption[] firstOld;
+    private CachingOption[] firstKept;
+    private double[] firstGain;
+    private CachingOption[] secondOld;
+    private CachingOption[] secondKept;
+    private double[] secondGain;
+
+    Slot(CacheConfiguration config) {
+      this.config = config;
+    }
+
+    /** Fig. 5: the best way to make room for {@code option} at no more weight, or null if none gains. */
+    CacheConfiguration relax(CachingOption option, Map<String, CachingOption[]> keptWithin, int maxWeight) {
+      if (firstOld == null) {
+        tabulate(keptWithin, maxWeight);
+      }
+      int w = option.weight();
+      CachingOption old = firstOld[w];
+      CachingOption kept = firstKept[w];
+      double gain = firstGain[w];
+      if (old != null && old.key().equals(option.key())) {
+        old = secondOld[w];
+        kept = secondKept[w];
+        gain = secondGain[w];
+      }
+      if (old == null) {
+        return null;
+      }
+      CachingOption own = config.option(option.key());
+      double value = config.value() - (own == null ? 0 : own.value()) + option.value() + gain;
+      if (!(value > config.value())) {
+        return null;
+      }
+      CacheConfiguration relaxed = config.without(old.key());
+      if (kept != null) {
+        relaxed = relaxed.with(kept);
+      }
+      return relaxed.with(option);
+    }
+
+    private void tabulate(Map<String, CachingOption[]> keptWithin, int maxWeight) {
+      firstOld = new CachingOption[maxWeight + 1];
+      firstKept = new CachingOption[maxWeight + 1];
+      firstGain = new double[maxWeight + 1];
+      secondOld = new CachingOption[maxWeight + 1];
+      secondKept = new CachingOption[maxWeight + 1];
+      secondGain = new double[maxWeight + 1];
+      // Key order (the configuration's), strict improvement: ties go to the smaller key, as before.
+      for (CachingOption old : config.options().values()) {
+        CachingOption[] within = keptWithin.get(old.key());
+        for (int w = 1; w <= Math.min(old.weight(), maxWeight); w++) {
+          CachingOption kept = within[old.weight() - w];
+          double gain = (kept == null ? 0 : kept.value()) - old.value();
+          if (firstOld[w] == null || gain > firstGain[w]) {
+            secondOld[w] = firstOld[w];
+            secondKept[w] = firstKept[w];
+            secondGain[w] = firstGain[w];
+            firstOld[w] = old;
+            firstKept[w] = kept;
+            firstGain[w] = gain;
+          } else if (secondOld[w] == null || gain > secondGain[w]) {
+            secondOld[w] = old;
+            secondKept[w] = kept;
+            secondGain[w] = gain;
+          }
+        }
       }
     }
-    return best;
   }
 
   @Override
