@@ -35,7 +35,8 @@ public final class CachingOption {
     }
     for (int i = 1; i < sorted.size(); i++) {
       if (sorted.get(i).equals(sorted.get(i - 1))) {
-        throw new IllegalArgumentException("chunk " + sorted.get(i) + " repeats in an option of '" + key + "'");
+        throw new IllegalArgumentException(
+            "chunk " + sorted.get(i) + " repeats in an option of '" + key + "'");
       }
     }
     this.improvement = Objects.requireNonNull(improvement, "improvement");
@@ -43,7 +44,8 @@ public final class CachingOption {
       throw new IllegalArgumentException("improvement must not be negative for '" + key + "'");
     }
     if (!(value >= 0) || Double.isInfinite(value)) {
-      throw new IllegalArgumentException("value must be finite and >= 0 but was " + value + " for '" + key + "'");
+      throw new IllegalArgumentException(
+          "value must be finite and >= 0 but was " + value + " for '" + key + "'");
     }
     this.chunks = Collections.unmodifiableList(sorted);
     this.value = value;

@@ -32,7 +32,8 @@ public final class ChunkLayout {
    * @param regions the regions, in placement order, at least one
    * @param cacheLatency the time to read one chunk from the cache, not negative ({@link Duration#ZERO} as in
    *     the paper's example, where a fully cached object costs nothing)
-   * @throws IllegalArgumentException if a count is out of range, no region is given or the latency is negative
+   * @throws IllegalArgumentException if a count is out of range, no region is given or the latency is
+   *     negative
    */
   public ChunkLayout(int k, int m, List<Region> regions, Duration cacheLatency) {
     if (k < 1) {

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Agar's POPULATE with RELAX and ADD (ICDCS'17 Fig. 4 and 5), with the pseudo-code's gaps closed as follows
@@ -67,7 +68,7 @@ public final class Populate implements KnapsackSolver {
    * @return this solver with that order
    */
   public Populate withOrder(OptionOrder order) {
-    return new Populate(java.util.Objects.requireNonNull(order, "order"), optionsAfterFull);
+    return new Populate(Objects.requireNonNull(order, "order"), optionsAfterFull);
   }
 
   /**
@@ -268,6 +269,7 @@ public final class Populate implements KnapsackSolver {
 
   @Override
   public String toString() {
-    return "Populate{order=" + order + ", earlyStop=" + (optionsAfterFull < 0 ? "off" : optionsAfterFull) + "}";
+    return "Populate{order=" + order + ", earlyStop="
+        + (optionsAfterFull < 0 ? "off" : optionsAfterFull) + "}";
   }
 }

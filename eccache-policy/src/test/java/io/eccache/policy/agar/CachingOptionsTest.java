@@ -69,7 +69,8 @@ class CachingOptionsTest {
     assertThrows(IllegalArgumentException.class, () -> AgarRegions.fromFrankfurt(0));
     assertThrows(IllegalArgumentException.class, () -> CachingOptions.forObject("k", -1, TABLE_I));
     assertThrows(IllegalArgumentException.class, () -> CachingOptions.forObject("k", Double.NaN, TABLE_I));
-    assertThrows(IllegalArgumentException.class, () -> new ChunkLayout(0, 3, AgarRegions.fromFrankfurt(1), Duration.ZERO));
+    assertThrows(IllegalArgumentException.class,
+        () -> new ChunkLayout(0, 3, AgarRegions.fromFrankfurt(1), Duration.ZERO));
     assertThrows(IllegalArgumentException.class, () -> new ChunkLayout(9, 3, List.of(), Duration.ZERO));
     assertThrows(IllegalArgumentException.class, () -> TABLE_I.readLatency(List.of(12)));
     assertThrows(IllegalArgumentException.class, () -> TABLE_I.mostDistantReadChunks(10));

@@ -236,7 +236,8 @@ class PopulateTest {
   }
 
   private static List<KnapsackSolver> solvers() {
-    return List.of(new Populate(), new Populate().withOrder(Populate.OptionOrder.BY_KEY), new ExactKnapsack());
+    return List.of(new Populate(), new Populate().withOrder(Populate.OptionOrder.BY_KEY),
+        new ExactKnapsack());
   }
 
   private static Map<String, Integer> weights(CacheConfiguration config) {
