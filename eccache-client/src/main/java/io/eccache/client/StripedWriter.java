@@ -24,8 +24,9 @@ import java.util.concurrent.TimeoutException;
  * Writes one allocated PUT stripe by stripe: reads k cells from the source and hands them to the
  * {@link SplitWriter}, which codes the r parity cells and appends cell i to split file i, each
  * split pinned to its worker. Later stripes are read while earlier ones are written, so memory
- * stays at {@link SplitWriter#DEPTH} stripes whatever the object's size. An object given as one array is not staged: its data
- * cells are views of the array (only a zero-padded last cell is a copy). A whole-copy (replica)
+ * stays at {@link SplitWriter#DEPTH} stripes whatever the object's size. An object given as one
+ * array is not staged: its data cells are views of the array (only a zero-padded last cell is a
+ * copy). A whole-copy (replica)
  * layout writes the same bytes to every copy. A THROUGH write also copies the object to the under
  * store as it goes. Up to the scheme's tolerated losses may fail and are returned, to be written
  * elsewhere; on any other failure every stream is cancelled and nothing is committed.
