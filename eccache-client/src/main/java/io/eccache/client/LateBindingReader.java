@@ -41,8 +41,8 @@ import java.util.zip.CRC32C;
  * in the caller's array, so a healthy GET copies the object once after Alluxio hands it over. Only
  * parities (and a second copy of a replicated object) are staged in pooled direct buffers; the
  * decoder reads the data cells where they lie in the array and writes rebuilt cells into their
- * place, with pooled cells only for the last stripe's zero padding. A read still running when the window completes (late binding's extra read, a
- * straggler) must not touch the array after {@link #read} returns: every copy into the array holds
+ * place, with pooled cells only for the last stripe's zero padding. A read still running when the
+ * window completes (late binding's extra read, a straggler) must not touch the array after {@link #read} returns: every copy into the array holds
  * the window's read lock and checks that the window is still open, and completing takes the write
  * lock, so once it is done no copy is in progress and none starts. A data split whose cell fails
  * its CRC after part of it was copied counts as missing, and the decoder overwrites its place.

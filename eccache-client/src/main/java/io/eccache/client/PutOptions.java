@@ -110,8 +110,8 @@ public final class PutOptions {
 
   /**
    * These options computing (or not) the object's SHA-256 as it is written, for
-   * {@link ObjectStat#sha256()}, whatever {@code alluxio.user.eccache.put.sha256} says. It costs
-   * about 1 ms of client CPU per MiB.
+   * {@link ObjectStat#sha256()}, whatever {@code alluxio.user.eccache.put.sha256} says. It is one
+   * more pass over every byte the PUT writes.
    */
   public PutOptions sha256(boolean compute) {
     return new PutOptions(scheme, tuned, writeMode, compute);

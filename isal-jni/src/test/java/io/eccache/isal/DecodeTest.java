@@ -19,8 +19,7 @@ class DecodeTest {
   @ParameterizedTest(name = "RS({0},{1}) every subset")
   @CsvSource({"1,1", "2,1", "3,2", "2,2", "3,3", "4,4", "6,3", "5,6"})
   void everyKSubsetRebuildsEveryOtherUnit(int k, int r) {
-    List<int[]> subsets = new ArrayList<>();
-    subsets(k + r, k, 0, new int[k], 0, subsets);
+    List<int[]> subsets = Stripes.subsets(k + r, k);
     for (ErasureCoder coder : Stripes.bothCoders(k, r)) {
       ByteBuffer[] all = encodedStripe(coder, LEN, k * 100 + r);
       for (int[] survivors : subsets) {
@@ -105,17 +104,6 @@ class DecodeTest {
     for (int i = 0; i < erased.length; i++) {
       assertArrayEquals(Stripes.bytes(all[erased[i]]), Stripes.bytes(outputs[i]),
           () -> coder + " survivors " + java.util.Arrays.toString(survivors));
-    }
-  }
-
-  private static void subsets(int n, int k, int start, int[] current, int depth, List<int[]> out) {
-    if (depth == k) {
-      out.add(current.clone());
-      return;
-    }
-    for (int i = start; i < n; i++) {
-      current[depth] = i;
-      subsets(n, k, i + 1, current, depth + 1, out);
     }
   }
 }

@@ -198,8 +198,7 @@ class HeapBufferTest {
     byte[][] data = randomUnits(k, len, 7L * k + r);
     System.arraycopy(data, 0, all, 0, k);
     System.arraycopy(referenceParity(k, r, data), 0, all, k, r);
-    List<int[]> subsets = new ArrayList<>();
-    subsets(k + r, k, 0, new int[k], 0, subsets);
+    List<int[]> subsets = Stripes.subsets(k + r, k);
     for (ErasureCoder coder : coders(k, r)) {
       for (int[] survivors : subsets) {
         boolean[] survives = new boolean[k + r];
@@ -347,16 +346,5 @@ class HeapBufferTest {
     assertThrows(IllegalArgumentException.class, () -> IsalNative.encodeMixed(tables, 2, 1, 8,
         new ByteBuffer[] {null, null, ByteBuffer.allocate(8)}, new long[3], new int[] {0, 0, -1},
         new byte[][] {array}), "a heap buffer where a direct one is expected");
-  }
-
-  private static void subsets(int n, int k, int start, int[] current, int depth, List<int[]> out) {
-    if (depth == k) {
-      out.add(current.clone());
-      return;
-    }
-    for (int i = start; i < n; i++) {
-      current[depth] = i;
-      subsets(n, k, i + 1, current, depth + 1, out);
-    }
   }
 }

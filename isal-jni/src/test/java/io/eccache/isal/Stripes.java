@@ -1,6 +1,8 @@
 package io.eccache.isal;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /** Test data: direct buffers of random bytes, placed at a non-zero position to catch offset bugs. */
@@ -47,5 +49,23 @@ final class Stripes {
     return new ErasureCoder[] {
         ReedSolomon.coder(k, r, ReedSolomon.Implementation.NATIVE),
         ReedSolomon.coder(k, r, ReedSolomon.Implementation.JAVA)};
+  }
+
+  /** Every k-element subset of {0, ..., n - 1}, each in ascending order. */
+  static List<int[]> subsets(int n, int k) {
+    List<int[]> out = new ArrayList<>();
+    subsets(n, k, 0, new int[k], 0, out);
+    return out;
+  }
+
+  private static void subsets(int n, int k, int start, int[] current, int depth, List<int[]> out) {
+    if (depth == k) {
+      out.add(current.clone());
+      return;
+    }
+    for (int i = start; i < n; i++) {
+      current[depth] = i;
+      subsets(n, k, i + 1, current, depth + 1, out);
+    }
   }
 }

@@ -43,10 +43,7 @@ public final class AgarPolicy implements ChunkCachePolicy {
    */
   public AgarPolicy(ChunkLayout layout, int capacityChunks, double alpha, KnapsackSolver solver) {
     this.layout = Objects.requireNonNull(layout, "layout");
-    if (capacityChunks < 0) {
-      throw new IllegalArgumentException("capacityChunks must be >= 0 but was " + capacityChunks);
-    }
-    this.capacityChunks = capacityChunks;
+    this.capacityChunks = FixedChunkSlots.checkCapacity(capacityChunks);
     this.solver = Objects.requireNonNull(solver, "solver");
     this.popularity = new PopularityTracker(alpha);
   }

@@ -17,9 +17,7 @@ import java.util.TreeMap;
 public final class ExactKnapsack implements KnapsackSolver {
   @Override
   public CacheConfiguration solve(Collection<CachingOption> options, int capacityChunks) {
-    if (capacityChunks < 0) {
-      throw new IllegalArgumentException("capacityChunks must be >= 0 but was " + capacityChunks);
-    }
+    FixedChunkSlots.checkCapacity(capacityChunks);
     Map<String, List<CachingOption>> byKey = new TreeMap<>();
     for (CachingOption option : options) {
       byKey.computeIfAbsent(option.key(), unused -> new ArrayList<>()).add(option);

@@ -17,9 +17,7 @@ import java.util.Set;
  */
 public final class LfuChunkPolicy implements ChunkCachePolicy {
   private final ChunkLayout layout;
-  private final int capacityChunks;
-  private final int objectSlots;
-  private final List<Integer> chunks;
+  private final FixedChunkSlots slots;
   private final PopularityTracker popularity;
   private volatile Set<String> cached = Set.of();
 
@@ -32,15 +30,7 @@ public final class LfuChunkPolicy implements ChunkCachePolicy {
    */
   public LfuChunkPolicy(ChunkLayout layout, int capacityChunks, int c, double alpha) {
     this.layout = Objects.requireNonNull(layout, "layout");
-    if (capacityChunks < 0) {
-      throw new IllegalArgumentException("capacityChunks must be >= 0 but was " + capacityChunks);
-    }
-    if (c < 1 || c > layout.k()) {
-      throw new IllegalArgumentException("c must be in [1, " + layout.k() + "] but was " + c);
-    }
-    this.capacityChunks = capacityChunks;
-    this.objectSlots = capacityChunks / c;
-    this.chunks = layout.mostDistantReadChunks(c);
+    this.slots = new FixedChunkSlots(layout, capacityChunks, c);
     this.popularity = new PopularityTracker(alpha);
   }
 
@@ -51,7 +41,7 @@ public final class LfuChunkPolicy implements ChunkCachePolicy {
 
   @Override
   public List<Integer> cachedChunks(String key) {
-    return cached.contains(Objects.requireNonNull(key, "key")) ? chunks : List.of();
+    return cached.contains(Objects.requireNonNull(key, "key")) ? slots.chunks : List.of();
   }
 
   @Override
@@ -62,7 +52,7 @@ public final class LfuChunkPolicy implements ChunkCachePolicy {
     ranked.sort(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder())
         .thenComparing(Map.Entry.comparingByKey()));
     List<String> chosen = new ArrayList<>();
-    for (int i = 0; i < Math.min(objectSlots, ranked.size()); i++) {
+    for (int i = 0; i < Math.min(slots.objectSlots, ranked.size()); i++) {
       chosen.add(ranked.get(i).getKey());
     }
     cached = Set.copyOf(chosen);
@@ -70,7 +60,7 @@ public final class LfuChunkPolicy implements ChunkCachePolicy {
 
   @Override
   public int capacityChunks() {
-    return capacityChunks;
+    return slots.capacityChunks;
   }
 
   /** @return the keys cached since the last {@link #tick} */
@@ -80,6 +70,6 @@ public final class LfuChunkPolicy implements ChunkCachePolicy {
 
   @Override
   public String toString() {
-    return "LfuChunkPolicy{c=" + chunks.size() + ", slots=" + objectSlots + ", " + layout + "}";
+    return "LfuChunkPolicy{c=" + slots.chunks.size() + ", slots=" + slots.objectSlots + ", " + layout + "}";
   }
 }

@@ -13,9 +13,7 @@ import java.util.Objects;
  * (synchronized; the map is small and the work per read constant).
  */
 public final class LruChunkPolicy implements ChunkCachePolicy {
-  private final int capacityChunks;
-  private final int objectSlots;
-  private final List<Integer> chunks;
+  private final FixedChunkSlots slots;
   /** Access order: the eldest entry is the least recently read. */
   private final LinkedHashMap<String, Boolean> recent = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -26,26 +24,17 @@ public final class LruChunkPolicy implements ChunkCachePolicy {
    * @throws IllegalArgumentException if a parameter is out of range
    */
   public LruChunkPolicy(ChunkLayout layout, int capacityChunks, int c) {
-    Objects.requireNonNull(layout, "layout");
-    if (capacityChunks < 0) {
-      throw new IllegalArgumentException("capacityChunks must be >= 0 but was " + capacityChunks);
-    }
-    if (c < 1 || c > layout.k()) {
-      throw new IllegalArgumentException("c must be in [1, " + layout.k() + "] but was " + c);
-    }
-    this.capacityChunks = capacityChunks;
-    this.objectSlots = capacityChunks / c;
-    this.chunks = layout.mostDistantReadChunks(c);
+    this.slots = new FixedChunkSlots(layout, capacityChunks, c);
   }
 
   @Override
   public synchronized void recordRead(String key) {
     Objects.requireNonNull(key, "key");
-    if (objectSlots == 0) {
+    if (slots.objectSlots == 0) {
       return;
     }
     recent.put(key, Boolean.TRUE);
-    if (recent.size() > objectSlots) {
+    if (recent.size() > slots.objectSlots) {
       String eldest = recent.keySet().iterator().next();
       recent.remove(eldest);
     }
@@ -54,7 +43,7 @@ public final class LruChunkPolicy implements ChunkCachePolicy {
   @Override
   public synchronized List<Integer> cachedChunks(String key) {
     // get() would count as an access and reorder the map; a lookup must not.
-    return recent.containsKey(Objects.requireNonNull(key, "key")) ? chunks : List.of();
+    return recent.containsKey(Objects.requireNonNull(key, "key")) ? slots.chunks : List.of();
   }
 
   @Override
@@ -64,7 +53,7 @@ public final class LruChunkPolicy implements ChunkCachePolicy {
 
   @Override
   public int capacityChunks() {
-    return capacityChunks;
+    return slots.capacityChunks;
   }
 
   /** @return the cached keys, least recently read first */
@@ -74,6 +63,6 @@ public final class LruChunkPolicy implements ChunkCachePolicy {
 
   @Override
   public String toString() {
-    return "LruChunkPolicy{c=" + chunks.size() + ", slots=" + objectSlots + "}";
+    return "LruChunkPolicy{c=" + slots.chunks.size() + ", slots=" + slots.objectSlots + "}";
   }
 }

@@ -85,9 +85,7 @@ public final class Populate implements KnapsackSolver {
 
   @Override
   public CacheConfiguration solve(Collection<CachingOption> options, int capacityChunks) {
-    if (capacityChunks < 0) {
-      throw new IllegalArgumentException("capacityChunks must be >= 0 but was " + capacityChunks);
-    }
+    FixedChunkSlots.checkCapacity(capacityChunks);
     Map<String, List<CachingOption>> byKey = new HashMap<>();
     int maxWeight = 0;
     for (CachingOption option : options) {
