@@ -131,8 +131,12 @@ final class LateBindingReader {
     // Whether a read copying into the array was started for each data position: only one may (a
     // replicated object's later copies are staged), so no two reads write the same bytes.
     boolean[] placed = new boolean[k];
+    // Hedged: only the k data splits up front; the Δ extra reads wait until one of them is late.
+    boolean hedged = choice == ReadChoice.HEDGED && !replicated;
+    int hedges = hedged ? delta : 0;
+    long hedgeAt = 0; // when the Δ extra reads start if the last data split has not arrived
     int launched = 0;
-    for (; launched < Math.min(k + delta, candidates.size()); launched++) {
+    for (; launched < Math.min(hedged ? k : k + delta, candidates.size()); launched++) {
       launch(arrivals, waiting, candidates.get(launched), window, placed, replicated);
     }
     boolean[] inPlace = new boolean[k];
@@ -149,9 +153,24 @@ final class LateBindingReader {
         }
         long waitNanos = arrived < k ? TimeUnit.MILLISECONDS.toNanos(timeoutMs)
             : graceEnds - System.nanoTime();
+        if (hedgeAt != 0) {
+          waitNanos = Math.min(waitNanos, hedgeAt - System.nanoTime());
+        }
         Future<Arrived> next = arrivals.poll(waitNanos, TimeUnit.NANOSECONDS);
         if (next == null && arrived >= k) {
           break; // the data split is late: decode it
+        }
+        if (next == null && hedgeAt != 0 && System.nanoTime() - hedgeAt >= 0) {
+          // The last data split is late: the Δ extra reads start now, once; the read still waits
+          // at most the timeout from here for the next arrival.
+          int extra = Math.min(hedges, candidates.size() - launched);
+          for (int i = 0; i < extra; i++) {
+            launch(arrivals, waiting, candidates.get(launched++), window, placed, replicated);
+          }
+          statistics.addHedge();
+          hedges = 0;
+          hedgeAt = 0;
+          continue;
         }
         if (next == null) {
           // Nothing arrived in time: the reads in flight count as failed (they stop at their next
@@ -183,6 +202,11 @@ final class LateBindingReader {
           }
           arrived++;
           ClientMetrics.SPLITS_READ.inc();
+          if (hedges > 0 && arrived == k - 1 && launched < candidates.size()) {
+            // A quarter of the time the k - 1 took, as data-first's grace, for the last one.
+            long now = System.nanoTime();
+            hedgeAt = now + Math.max(minGraceNanos, (now - began) / 4);
+          }
           if (arrived == k && choice == ReadChoice.DATA_FIRST && !replicated) {
             // A parity came before a data split that is still on its way: give that one a
             // quarter of the time the read took so far before decoding instead.
@@ -236,7 +260,7 @@ final class LateBindingReader {
       }
     }
     ThreadLocalRandom random = ThreadLocalRandom.current();
-    if (choice == ReadChoice.DATA_FIRST && !replicated) {
+    if (choice != ReadChoice.RANDOM && !replicated) {
       Collections.shuffle(data, random);
       Collections.shuffle(parities, random);
       data.addAll(parities);

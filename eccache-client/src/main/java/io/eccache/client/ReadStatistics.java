@@ -23,6 +23,7 @@ public final class ReadStatistics {
   private final LongAdder decodeNanos = new LongAdder();
   private final LongAdder encodeNanos = new LongAdder();
   private final LongAdder discarded = new LongAdder();
+  private final LongAdder hedges = new LongAdder();
 
   void addBytes(String workerHost, long bytes) {
     bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
@@ -86,6 +87,18 @@ public final class ReadStatistics {
     return discarded.sum();
   }
 
+  void addHedge() {
+    hedges.increment();
+  }
+
+  /**
+   * Windows whose extra reads a {@code HEDGED} GET started because a data split was late (the
+   * fraction of reads paying a hedge's delay and its extra bytes).
+   */
+  public long hedges() {
+    return hedges.sum();
+  }
+
   void addFallback() {
     fallbacks.increment();
     ClientMetrics.UNDER_STORE_FALLBACKS.inc();
@@ -118,6 +131,7 @@ public final class ReadStatistics {
     bytesByWorker.clear();
     unreadByWorker.clear();
     decodes.reset();
+    hedges.reset();
     fallbacks.reset();
     fallbackBytes.reset();
     decodeNanos.reset();

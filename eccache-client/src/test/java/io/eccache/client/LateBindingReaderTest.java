@@ -176,15 +176,45 @@ class LateBindingReaderTest {
   }
 
   @Test
+  void hedgedReadsAParityOnlyWhenADataSplitIsLate() throws Exception {
+    // A grace long enough that a healthy data split always comes before it ends.
+    reader = reader(ReadChoice.HEDGED, TimeUnit.SECONDS.toNanos(10));
+    for (int i = 0; i < 20; i++) {
+      assertArrayEquals(object, read(lookup(K + R), 1));
+    }
+    assertEquals(0, source.opened(K) + source.opened(K + 1), "a healthy read asks no parity");
+    assertEquals(0, statistics.hedges());
+    assertEquals(0, statistics.decodes());
+    source.behave(2, Behaviour.SLOW);
+    reader = reader(ReadChoice.HEDGED, TimeUnit.MILLISECONDS.toNanos(20));
+    assertArrayEquals(object, read(lookup(K + R), 1));
+    assertEquals(1, statistics.hedges(), "the late data split started the extra read");
+    assertEquals(1, source.opened(K) + source.opened(K + 1), "delta = 1: one parity asked for");
+    assertEquals(1, statistics.decodes(), "the late data split was rebuilt from the parity");
+    source.slow.countDown();
+    assertAllBuffersBack();
+  }
+
+  @Test
+  void hedgedReplacesAFailedDataSplitAtOnce() throws Exception {
+    source.behave(0, Behaviour.FAIL);
+    reader = reader(ReadChoice.HEDGED, TimeUnit.SECONDS.toNanos(10));
+    assertArrayEquals(object, read(lookup(K + R), 0)); // delta 0: a failure still has a stand-in
+    assertEquals(1, statistics.decodes());
+    assertEquals(0, statistics.hedges(), "a failure is replaced without waiting for a hedge");
+    assertAllBuffersBack();
+  }
+
+  @Test
   void hundredsOfReadsWithFailuresLeaveNoBufferOut() throws Exception {
-    // Late binding with delta = 1 on both choices, a split failing, one corrupt, one slow: every
+    // Late binding with delta = 1 on every choice, a split failing, one corrupt, one slow: every
     // buffer a read takes comes back, and the pool stops growing once it holds what is in flight.
     Random random = new Random(7);
     Behaviour[] trouble = {Behaviour.FAIL, Behaviour.CORRUPT, Behaviour.NORMAL};
     long grownBy = 0;
     for (int i = 0; i < 300; i++) {
       source.behave(random.nextInt(K + R), trouble[i % trouble.length]);
-      reader = reader(i % 2 == 0 ? ReadChoice.RANDOM : ReadChoice.DATA_FIRST);
+      reader = reader(ReadChoice.values()[i % ReadChoice.values().length]);
       assertArrayEquals(object, read(lookup(K + R), 1), "read " + i);
       source.reset();
       if (i == 99) {

@@ -49,7 +49,9 @@ public final class ClientKeys {
               + " load spreads over every split's worker, and a GET that misses a data split"
               + " decodes), or DATA_FIRST, the k data splits plus delta random parities (a"
               + " healthy GET copies the data into place and never decodes; the data splits'"
-              + " workers carry more of the load).")
+              + " workers carry more of the load), or HEDGED, the k data splits and the delta"
+              + " parities only once a data split is late (the other k - 1 arrived and it has not"
+              + " within a quarter of their time) or failed.")
           .setIsBuiltIn(false).buildUnregistered(), null);
 
   /** How much of an object a streaming GET reads per late-binding round. */

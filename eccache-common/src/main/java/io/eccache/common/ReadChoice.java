@@ -15,5 +15,11 @@ public enum ReadChoice {
    * place and decodes only when a data split is missing, slow or corrupt; the workers holding data
    * splits carry more of the load than those holding parities.
    */
-  DATA_FIRST
+  DATA_FIRST,
+  /**
+   * The k data splits alone; the Δ parities are asked for only when a data split is late (the
+   * other k - 1 arrived and it has not within a quarter of the time they took) or fails. A healthy
+   * GET reads exactly the object's bytes; a straggler costs that quarter plus a parity's read.
+   */
+  HEDGED
 }

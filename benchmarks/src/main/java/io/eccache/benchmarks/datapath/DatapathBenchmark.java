@@ -244,6 +244,8 @@ public final class DatapathBenchmark {
       Map<String, Long> cpuBefore = exactCpu ? ProcessCpu.snapshot() : null;
       long processBefore = ProcessCpu.processNanos();
       long selfBefore = ProcessCpu.selfNanos();
+      long decodesBefore = eccache.readStatistics().decodes();
+      long hedgesBefore = eccache.readStatistics().hedges();
       for (int step = 0; step < steps; step++) {
         List<Callable<Done>> tasks = new ArrayList<>();
         for (int t = 0; t < threadsRun; t++) {
@@ -280,6 +282,10 @@ public final class DatapathBenchmark {
       long self = ProcessCpu.selfNanos() - selfBefore;
       result.processCpuNanos = ProcessCpu.processNanos() - processBefore - self;
       result.cpuNanos = exactCpu ? ProcessCpu.since(cpuBefore) : result.processCpuNanos;
+      if (v == Variant.GET_ECCACHE) {
+        result.decodes = eccache.readStatistics().decodes() - decodesBefore;
+        result.hedges = eccache.readStatistics().hedges() - hedgesBefore;
+      }
       for (String key : keys) {
         eccache.delete(key);
       }

@@ -253,7 +253,7 @@ public final class DatapathReport {
         "MiB/s vs " + pk, "CPU per MiB vs " + pk, "p50 vs " + pk, "p99 vs " + pk,
         "MiB/s vs plain", "p50 vs plain");
     MarkdownTable variants = new MarkdownTable("op", "object size", "threads", "variant",
-        "MiB/s", "CPU ms per MiB", "p50 ms", "p99 ms", "ops");
+        "MiB/s", "CPU ms per MiB", "p50 ms", "p99 ms", "ops", "decoded / hedged");
     List<Map<String, Object>> jsonCells = new ArrayList<>();
     Map<String, double[][]> plot = new LinkedHashMap<>();
     Map<String, List<double[]>> points = new LinkedHashMap<>();
@@ -277,7 +277,8 @@ public final class DatapathReport {
         double p50 = h.getValueAtPercentile(50) / 1000.0;
         double p99 = h.getValueAtPercentile(99) / 1000.0;
         variants.row(c.op, DatapathSettings.formatSize(c.size), c.threadsText(), label,
-            mibps.format("%.0f"), cpu.format("%.2f"), p50, p99, h.getTotalCount());
+            mibps.format("%.0f"), cpu.format("%.2f"), p50, p99, h.getTotalCount(),
+            decodedAndHedged(rounds));
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("mibPerSecond", mibps.toMap());
         v.put("cpuMsPerMib", cpu.toMap());
@@ -316,7 +317,9 @@ public final class DatapathReport {
     md.append(ratios);
     md.append("\n## Each variant\n\n");
     md.append("MiB/s and CPU per MiB: median [min–max] over the rounds; p50 and p99 over every"
-        + " operation of every round.\n\n");
+        + " operation of every round. Decoded / hedged: eccache GETs that rebuilt a data split,"
+        + " and that started their Δ extra reads late (read choice HEDGED), as shares of the"
+        + " GETs (one read window per GET).\n\n");
     md.append(variants);
     md.append("\n## Objects and operations per size\n\n");
     MarkdownTable setup = new MarkdownTable("object size", "objects per variant", "threads",
@@ -412,17 +415,35 @@ public final class DatapathReport {
     }
   }
 
+  /** eccache GETs' read windows decoded and hedged, as shares of the operations; "" otherwise. */
+  private static String decodedAndHedged(List<RoundResult> rounds) {
+    if (rounds.get(0).variant != Variant.GET_ECCACHE) {
+      return "";
+    }
+    long ops = 0;
+    long decodes = 0;
+    long hedges = 0;
+    for (RoundResult r : rounds) {
+      ops += r.ops;
+      decodes += r.decodes;
+      hedges += r.hedges;
+    }
+    return String.format(Locale.ROOT, "%.0f%% / %.0f%%", 100.0 * decodes / ops,
+        100.0 * hedges / ops);
+  }
+
   private static void writeRaw(Path csv, List<RoundResult> results, DatapathSettings s,
       RunStamp stamp) throws IOException {
     try (CsvWriter raw = new CsvWriter(csv, "round", "size_bytes", "size", "threads",
         "threads_run", "op", "variant", "order", "ops", "bytes", "wall_s", "cpu_s",
         "process_cpu_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
-        "verified_bytes", "commit")) {
+        "verified_bytes", "decodes", "hedges", "commit")) {
       for (RoundResult r : results) {
         raw.row(r.round, r.sizeBytes, DatapathSettings.formatSize(r.sizeBytes), r.threads,
             r.threadsRun, r.variant.op(), r.variant.label(s.k), r.order, r.ops, r.bytes,
             r.wallNanos / 1e9, r.cpuNanos / 1e9, r.processCpuNanos / 1e9, r.mibPerSecond(),
-            r.cpuMsPerMib(), r.p50Ms(), r.p99Ms(), r.maxMs(), r.verifiedBytes, stamp.commit());
+            r.cpuMsPerMib(), r.p50Ms(), r.p99Ms(), r.maxMs(), r.verifiedBytes, r.decodes, r.hedges,
+            stamp.commit());
       }
     }
   }

@@ -34,6 +34,9 @@ public final class RoundResult {
   public long processCpuNanos;
   /** Bytes compared with the data written (GETs); equals {@link #bytes} for a GET. */
   public long verifiedBytes;
+  /** eccache GETs: windows decoded, and windows whose extra reads a late data split started. */
+  public long decodes;
+  public long hedges;
   /** Latency of every operation, microseconds. */
   public final Histogram latencyMicros = new Histogram(3);
 

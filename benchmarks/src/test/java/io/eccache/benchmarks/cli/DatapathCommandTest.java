@@ -71,6 +71,11 @@ class DatapathCommandTest {
       assertEquals(ops * size, Long.parseLong(c[columns.indexOf("bytes")]), row);
       assertEquals("GET".equals(op) ? ops * size : 0,
           Long.parseLong(c[columns.indexOf("verified_bytes")]), "every GET checked: " + row);
+      long decodes = Long.parseLong(c[columns.indexOf("decodes")]);
+      assertTrue(decodes >= 0 && decodes <= ops, "one read window per GET at most: " + row);
+      if (!("GET".equals(op) && "eccache".equals(variant))) {
+        assertEquals(0, decodes + Long.parseLong(c[columns.indexOf("hedges")]), row);
+      }
       assertTrue(Double.parseDouble(c[columns.indexOf("mib_per_s")]) > 0, row);
       assertTrue(Double.parseDouble(c[columns.indexOf("cpu_s")]) > 0, row);
       assertTrue(Double.parseDouble(c[columns.indexOf("cpu_ms_per_mib")]) > 0, row);
