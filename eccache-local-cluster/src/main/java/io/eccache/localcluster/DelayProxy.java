@@ -21,6 +21,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +55,8 @@ public final class DelayProxy implements AutoCloseable {
   private final long bytesPerSecond;
   private final ExecutorService threads;
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  private final AtomicLong accepted = new AtomicLong();
+  private final AtomicLong writesToTarget = new AtomicLong();
   private final Object lock = new Object();
   private ServerSocket server; // null while down or closed
   private Future<?> acceptor; // the thread accepting on server
@@ -144,6 +147,7 @@ public final class DelayProxy implements AutoCloseable {
             continue;
           }
           connections.add(c);
+          accepted.incrementAndGet();
         }
         c.start();
       } catch (IOException | RuntimeException e) {
@@ -167,6 +171,19 @@ public final class DelayProxy implements AutoCloseable {
   /** The fixed delay of each direction. */
   public Duration oneWayDelay() {
     return Duration.ofNanos(delayNanos);
+  }
+
+  /** Connections accepted and relayed since the start. */
+  public long acceptedConnections() {
+    return accepted.get();
+  }
+
+  /**
+   * Bursts of bytes relayed to the target since the start: each is what one read from a client
+   * returned, so a small HTTP request is usually one (a rough count of requests, for tests).
+   */
+  public long writesToTarget() {
+    return writesToTarget.get();
   }
 
   /** Connections open right now. */
@@ -280,8 +297,8 @@ public final class DelayProxy implements AutoCloseable {
     Connection(Socket client, Socket upstream) {
       this.client = client;
       this.upstream = upstream;
-      this.toUpstream = new Direction(this, client, upstream);
-      this.toClient = new Direction(this, upstream, client);
+      this.toUpstream = new Direction(this, client, upstream, true);
+      this.toClient = new Direction(this, upstream, client, false);
     }
 
     void start() {
@@ -319,16 +336,18 @@ public final class DelayProxy implements AutoCloseable {
     private final Connection connection;
     private final Socket from;
     private final Socket to;
+    private final boolean toTarget;
     private final LinkedBlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
     private final Semaphore room = new Semaphore(MAX_PENDING_BYTES);
     private final RateLimiter limiter =
         bytesPerSecond == 0 ? null : RateLimiter.create(bytesPerSecond);
     private volatile boolean done;
 
-    Direction(Connection connection, Socket from, Socket to) {
+    Direction(Connection connection, Socket from, Socket to, boolean toTarget) {
       this.connection = connection;
       this.from = from;
       this.to = to;
+      this.toTarget = toTarget;
     }
 
     void start() {
@@ -382,6 +401,9 @@ public final class DelayProxy implements AutoCloseable {
           }
           out.write(chunk.data);
           out.flush();
+          if (toTarget) {
+            writesToTarget.incrementAndGet();
+          }
           room.release(chunk.data.length);
         }
       } catch (IOException | InterruptedException e) {
