@@ -55,6 +55,9 @@ public final class DelayProxy implements AutoCloseable {
   private final long bytesPerSecond;
   private final ExecutorService threads;
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  // One limiter per direction for all connections: the rate is the link's, as with HTB.
+  private final RateLimiter toTargetRate;
+  private final RateLimiter toClientRate;
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong writesToTarget = new AtomicLong();
   private final Object lock = new Object();
@@ -69,6 +72,8 @@ public final class DelayProxy implements AutoCloseable {
     this.target = target;
     this.delayNanos = oneWayDelay.toNanos();
     this.bytesPerSecond = bytesPerSecond;
+    this.toTargetRate = bytesPerSecond == 0 ? null : RateLimiter.create(bytesPerSecond);
+    this.toClientRate = bytesPerSecond == 0 ? null : RateLimiter.create(bytesPerSecond);
     this.threads = Executors.newCachedThreadPool(new ThreadFactoryBuilder().setDaemon(true)
         .setNameFormat("delay-proxy-" + listen.getHostString() + ":" + listen.getPort() + "-%d")
         .build());
@@ -339,8 +344,7 @@ public final class DelayProxy implements AutoCloseable {
     private final boolean toTarget;
     private final LinkedBlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
     private final Semaphore room = new Semaphore(MAX_PENDING_BYTES);
-    private final RateLimiter limiter =
-        bytesPerSecond == 0 ? null : RateLimiter.create(bytesPerSecond);
+    private final RateLimiter limiter;
     private volatile boolean done;
 
     Direction(Connection connection, Socket from, Socket to, boolean toTarget) {
@@ -348,6 +352,7 @@ public final class DelayProxy implements AutoCloseable {
       this.from = from;
       this.to = to;
       this.toTarget = toTarget;
+      this.limiter = toTarget ? toTargetRate : toClientRate;
     }
 
     void start() {

@@ -2,6 +2,7 @@ package io.eccache.localcluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,6 +154,29 @@ class DelayProxyTest {
       try (Socket again = connect(p)) {
         assertEquals(9, echoThrough(again, new byte[] {9})[0]);
       }
+    }
+  }
+
+  @Test
+  void aTargetThatDoesNotReadStopsTheSender() throws Exception {
+    // Without backpressure the relay would take all 64 MiB into its queue and the write would end;
+    // with it, the sender blocks once the queue (1 MiB) and the sockets' buffers are full.
+    try (ServerSocket sink = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        DelayProxy p = DelayProxy.start(new InetSocketAddress("127.0.0.27", 0),
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), sink.getLocalPort()),
+            Duration.ofMillis(5), 0);
+        Socket s = connect(p)) {
+      Socket held = sink.accept(); // never read
+      CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+        try {
+          s.getOutputStream().write(new byte[64 << 20]);
+        } catch (IOException e) {
+          // closed at the end of the test
+        }
+      });
+      Thread.sleep(2000);
+      assertFalse(writer.isDone(), "64 MiB went into a relay whose target reads nothing");
+      held.close();
     }
   }
 
