@@ -184,11 +184,17 @@ class LoopbackRegionsTest {
 
   @Test
   void aThroughWriteLandsInTheRegionsBucketAndNoWorker() throws Exception {
-    AlluxioURI uri = chunkIn(near, "chunk-0");
+    AlluxioURI uri = chunkIn(far, "chunk-0");
+    long writes = far.proxy().writesToTarget();
+    long start = System.nanoTime();
     byte[] data = writeThrough(uri, 64 << 10);
+    LOG.info("THROUGH write of 64 KiB to {} ({} per round trip): {} ms, {} request bursts",
+        far.slug(), far.spec().readLatency(), millisSince(start),
+        far.proxy().writesToTarget() - writes);
 
-    assertArrayEquals(data, Files.readAllBytes(near.objectFile(uri.getPath())));
-    assertFalse(Files.exists(far.s3().dataDir().resolve(far.bucket()).resolve(CLUSTER.key("chunk-0"))));
+    assertArrayEquals(data, Files.readAllBytes(far.objectFile(uri.getPath())));
+    assertFalse(Files.exists(near.s3().dataDir().resolve(near.bucket())
+        .resolve(CLUSTER.key("chunk-0"))));
     URIStatus status = fs().getStatus(uri);
     assertTrue(status.isPersisted());
     assertEquals(0, status.getInAlluxioPercentage());
@@ -304,6 +310,14 @@ class LoopbackRegionsTest {
           near.slug(), tookMs, e.toString());
       // Measured well under this; the margin is for a busy machine.
       assertTrue(tookMs < 30_000, "failing took " + tookMs + " ms");
+
+      // A THROUGH write to the region fails too (the worker's PUT is refused).
+      AlluxioURI other = chunkIn(near, "chunk-written-while-down");
+      start = System.nanoTime();
+      e = assertThrows(Exception.class, () -> writeThrough(other, 64 << 10));
+      LOG.info("THROUGH write with {} down failed after {} ms: {}", near.slug(), millisSince(start),
+          e.toString());
+      assertFalse(Files.exists(near.objectFile(other.getPath())));
 
       near.proxy().setDown(false);
       assertEquals(64 << 10, read(failFast, uri, ReadPType.NO_CACHE).length);
