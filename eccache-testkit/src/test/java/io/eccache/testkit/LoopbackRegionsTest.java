@@ -311,6 +311,14 @@ class LoopbackRegionsTest {
       // Measured well under this; the margin is for a busy machine.
       assertTrue(tookMs < 30_000, "failing took " + tookMs + " ms");
 
+      // Caching it on a worker fails too, and leaves nothing cached (the RPC's deadline is
+      // alluxio.user.rpc.retry.max.duration).
+      start = System.nanoTime();
+      e = assertThrows(Exception.class, () -> cacheOn(0, uri));
+      LOG.info("CacheRequest with {} down failed after {} ms: {}", near.slug(), millisSince(start),
+          e.toString());
+      assertEquals(List.of(), cachedOn(uri));
+
       // A THROUGH write to the region fails too (the worker's PUT is refused).
       AlluxioURI other = chunkIn(near, "chunk-written-while-down");
       start = System.nanoTime();
