@@ -13,12 +13,12 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,7 +53,7 @@ public final class DelayProxy implements AutoCloseable {
   private final InetSocketAddress target;
   private final long delayNanos;
   private final long bytesPerSecond;
-  private final ExecutorService threads;
+  private final ThreadPoolExecutor threads;
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
   // One limiter per direction for all connections: the rate is the link's, as with HTB.
   private final RateLimiter toTargetRate;
@@ -74,9 +74,8 @@ public final class DelayProxy implements AutoCloseable {
     this.bytesPerSecond = bytesPerSecond;
     this.toTargetRate = bytesPerSecond == 0 ? null : RateLimiter.create(bytesPerSecond);
     this.toClientRate = bytesPerSecond == 0 ? null : RateLimiter.create(bytesPerSecond);
-    this.threads = Executors.newCachedThreadPool(new ThreadFactoryBuilder().setDaemon(true)
-        .setNameFormat("delay-proxy-" + listen.getHostString() + ":" + listen.getPort() + "-%d")
-        .build());
+    this.threads = (ThreadPoolExecutor) Executors.newCachedThreadPool(new ThreadFactoryBuilder()
+        .setDaemon(true).setNameFormat("delay-proxy-" + listen.getHostString() + "-%d").build());
   }
 
   /**
@@ -189,6 +188,16 @@ public final class DelayProxy implements AutoCloseable {
    */
   public long writesToTarget() {
     return writesToTarget.get();
+  }
+
+  /** Threads at work right now (the accept loop and four per connection), for tests. */
+  int busyThreads() {
+    return threads.getActiveCount();
+  }
+
+  /** Whether every thread has ended (after {@link #close()}), for tests. */
+  boolean terminated() {
+    return threads.isTerminated();
   }
 
   /** Connections open right now. */
@@ -318,12 +327,18 @@ public final class DelayProxy implements AutoCloseable {
       }
     }
 
+    /** Closes both sockets and ends both directions' threads (idempotent). */
     void close() {
       closeQuietly(client);
       closeQuietly(upstream);
       connections.remove(this);
+      toUpstream.abort();
+      toClient.abort();
     }
   }
+
+  /** Tells a writer its connection is closed. */
+  private static final Chunk ABORT = new Chunk(new byte[0], 0);
 
   /** A chunk of bytes and when it may leave; {@code data == null} is the end of stream. */
   private static final class Chunk {
@@ -360,6 +375,15 @@ public final class DelayProxy implements AutoCloseable {
       threads.execute(this::write);
     }
 
+    /**
+     * Ends both threads of a closed connection: the writer may wait for a chunk that will never
+     * come, the reader for room that the writer will never free.
+     */
+    void abort() {
+      queue.offer(ABORT);
+      room.release(MAX_PENDING_BYTES);
+    }
+
     private void read() {
       byte[] buf = new byte[CHUNK];
       try {
@@ -389,6 +413,9 @@ public final class DelayProxy implements AutoCloseable {
         OutputStream out = to.getOutputStream();
         while (true) {
           Chunk chunk = queue.take();
+          if (chunk == ABORT) {
+            return;
+          }
           long wait = chunk.dueNanos - System.nanoTime();
           if (wait > 0) {
             TimeUnit.NANOSECONDS.sleep(wait);

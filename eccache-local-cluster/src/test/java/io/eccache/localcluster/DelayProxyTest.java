@@ -92,6 +92,17 @@ class DelayProxyTest {
     return back;
   }
 
+  /** Waits until {@code n} threads are busy (1: only the accept loop; 0: down). */
+  private static void awaitBusyThreads(DelayProxy p, int n) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 5000;
+    while (p.busyThreads() != n) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError(p.busyThreads() + " threads busy after 5 s, not " + n);
+      }
+      Thread.sleep(20);
+    }
+  }
+
   @Test
   void bytesArriveIntactBothWays() throws Exception {
     byte[] data = new byte[4 << 20];
@@ -101,6 +112,9 @@ class DelayProxyTest {
       // Closing our side ends both directions: the proxy closes the connection.
       s.shutdownOutput();
       assertEquals(-1, s.getInputStream().read());
+      // The connection's four threads end with it; the accept loop stays.
+      awaitBusyThreads(p, 1);
+      assertEquals(0, p.openConnections());
     }
   }
 
@@ -149,6 +163,8 @@ class DelayProxyTest {
         // also an end
       }
       assertThrows(ConnectException.class, () -> connect(p).close());
+      // Down, the relay runs no thread at all: not the accept loop, not a connection's.
+      awaitBusyThreads(p, 0);
 
       p.setDown(false);
       try (Socket again = connect(p)) {
@@ -194,9 +210,7 @@ class DelayProxyTest {
       // also an end
     }
     assertThrows(ConnectException.class, () -> new Socket(address.getAddress(), address.getPort()));
-    String prefix = "delay-proxy-127.0.0.25:" + address.getPort();
-    assertTrue(Thread.getAllStackTraces().keySet().stream()
-        .noneMatch(t -> t.getName().startsWith(prefix) && t.isAlive()), "threads left after close");
+    assertTrue(p.terminated(), "threads left after close");
     assertThrows(IllegalStateException.class, () -> p.setDown(true));
   }
 
