@@ -88,6 +88,7 @@ public final class LoopbackRegions implements AutoCloseable {
       this.bytesPerSecond = bytesPerSecond;
     }
 
+    /** The region's name, e.g. "N. Virginia"; paths use its {@link RunningRegion#slug()}. */
     public String name() {
       return name;
     }
@@ -117,6 +118,7 @@ public final class LoopbackRegions implements AutoCloseable {
       this.proxy = proxy;
     }
 
+    /** What the region was started from. */
     public Spec spec() {
       return spec;
     }
