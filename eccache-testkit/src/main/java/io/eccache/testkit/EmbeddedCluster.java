@@ -516,7 +516,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
-  private static void deleteRecursively(Path root) {
+  static void deleteRecursively(Path root) {
     if (!Files.exists(root)) {
       return;
     }
