@@ -118,7 +118,7 @@ public final class AgarSweep {
         bySeed.add(byPolicy);
       }
       results.put(x, bySeed);
-      progress.accept(String.format(Locale.ROOT, "  %s %s = %s: %d policies x %d seeds in %.1f s", name,
+      progress.accept(String.format(Locale.ROOT, "  %s = %s: %d policies x %d seeds in %.1f s",
           axis, label(x), policies.size(), seeds, (System.nanoTime() - started) / 1e9));
     }
     return results;
