@@ -74,6 +74,11 @@ final class AgarSimCommand implements Callable<Integer> {
       + " ${DEFAULT-VALUE}: Table I's fixed latencies).")
   double jitter = 0;
 
+  @Option(names = "--fill", description = "How configured chunks get into the cache: reader (default, the"
+      + " paper's: a reader writes them after its read) or tick (Agar's and LFU's all at once at each"
+      + " reconfiguration, an idealised prefetch).")
+  String fill = "reader";
+
   @Spec
   CommandSpec spec;
 
@@ -91,12 +96,15 @@ final class AgarSimCommand implements Callable<Integer> {
     if (!(cacheMs > 0) || Double.isInfinite(cacheMs)) {
       throw new IllegalArgumentException("--cache-ms must be finite and > 0 but was " + cacheMs);
     }
+    if (!fill.equals("reader") && !fill.equals("tick")) {
+      throw new IllegalArgumentException("--fill must be reader or tick but was '" + fill + "'");
+    }
     // Every setting is checked here, before anything runs.
     AgarSimConfig base = AgarSimConfig.paper()
         .withLayout(AgarSimConfig.tableOne(latencyScale, Duration.ofNanos(Math.round(cacheMs * 1e6))))
         .withSeed(seed).withMeasuredRequests(requests).withClients(clients).withObjects(objects)
         .withWarmupPeriods(warmupPeriods).withPeriod(Duration.ofSeconds(periodSeconds))
-        .withJitterSigma(jitter);
+        .withJitterSigma(jitter).withFillAtTick(fill.equals("tick"));
     List<CachePolicySpec> policies = CachePolicySpec.paperSet();
     Map<AgarSweep, Map<Double, List<Map<String, AgarRunResult>>>> results = new LinkedHashMap<>();
     long started = System.nanoTime();
@@ -117,6 +125,7 @@ final class AgarSimCommand implements Callable<Integer> {
     settings.put("cache read", cacheMs + " ms");
     settings.put("latency scale", String.valueOf(latencyScale));
     settings.put("jitter", String.valueOf(jitter));
+    settings.put("fill", fill);
     String summary = AgarSimReport.write(out, base, results,
         RunStamp.capture(Paths.get("").toAbsolutePath(), TypedCommand.of(spec, "agar-sim")), settings);
     progress.printf(Locale.ROOT, "== agar-sim done in %.1f s: %s%n", (System.nanoTime() - started) / 1e9,

@@ -30,6 +30,7 @@ class AgarSimCommandTest {
 
     List<String> raw = Files.readAllLines(dir.resolve("raw.csv"));
     assertEquals(String.join(",", AgarSimReport.CSV_COLUMNS), raw.get(0));
+    assertTrue(raw.get(0).endsWith(",jitter_sigma,cache_ms,fill"), raw.get(0));
     assertTrue(raw.get(0).startsWith("sweep,x,cache_chunks,zipf,policy,seed,requests,mean_ms,median_ms,"
         + "p99_ms"), raw.get(0));
     // 2 sweeps x 5 points x 2 seeds x 12 policies.
@@ -66,6 +67,7 @@ class AgarSimCommandTest {
     assertNotEquals(0, exitOf("agar-sim", "--cache-ms", "0", "--out", dir.toString()));
     assertNotEquals(0, exitOf("agar-sim", "--requests", "0", "--out", dir.toString()));
     assertNotEquals(0, exitOf("agar-sim", "--jitter", "-1", "--out", dir.toString()));
+    assertNotEquals(0, exitOf("agar-sim", "--fill", "prefetch", "--out", dir.toString()));
     assertFalse(Files.exists(dir));
   }
 

@@ -38,9 +38,11 @@ public final class AgarSimConfig {
   private final Duration period;
   private final double jitterSigma;
   private final long seed;
+  private final boolean fillAtTick;
 
   private AgarSimConfig(ChunkLayout layout, int objects, double skew, int capacityChunks, int clients,
-      int measuredRequests, int warmupPeriods, Duration period, double jitterSigma, long seed) {
+      int measuredRequests, int warmupPeriods, Duration period, double jitterSigma, long seed,
+      boolean fillAtTick) {
     this.layout = Objects.requireNonNull(layout, "layout");
     // A closed loop of zero-time reads would never reach the next period: every read must take time.
     if (fastestRead(layout).isZero()) {
@@ -82,13 +84,14 @@ public final class AgarSimConfig {
     this.period = period;
     this.jitterSigma = jitterSigma;
     this.seed = seed;
+    this.fillAtTick = fillAtTick;
   }
 
   /** @return the paper's default setup (see the class comment) */
   public static AgarSimConfig paper() {
     ChunkLayout layout = tableOne(1.0, DEFAULT_CACHE_LATENCY);
     return new AgarSimConfig(layout, PAPER_OBJECTS, PAPER_SKEW, chunksForMegabytes(PAPER_CACHE_MB, layout),
-        2, 1000, 3, Duration.ofSeconds(30), 0, 1);
+        2, 1000, 3, Duration.ofSeconds(30), 0, 1, false);
   }
 
   /** @return the fastest single chunk read the layout allows: the cache's or the nearest region's */
@@ -182,68 +185,83 @@ public final class AgarSimConfig {
   /** @return a copy with this {@code layout} (checked as the constructor checks it) */
   public AgarSimConfig withLayout(ChunkLayout l) {
     return new AgarSimConfig(l, objects, skew, capacityChunks, clients, measuredRequests, warmupPeriods,
-        period, jitterSigma, seed);
+        period, jitterSigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code objects} (checked as the constructor checks it) */
   public AgarSimConfig withObjects(int n) {
     return new AgarSimConfig(layout, n, skew, capacityChunks, clients, measuredRequests, warmupPeriods,
-        period, jitterSigma, seed);
+        period, jitterSigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code skew} (checked as the constructor checks it) */
   public AgarSimConfig withSkew(double s) {
     return new AgarSimConfig(layout, objects, s, capacityChunks, clients, measuredRequests, warmupPeriods,
-        period, jitterSigma, seed);
+        period, jitterSigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code capacityChunks} (checked as the constructor checks it) */
   public AgarSimConfig withCapacityChunks(int c) {
     return new AgarSimConfig(layout, objects, skew, c, clients, measuredRequests, warmupPeriods,
-        period, jitterSigma, seed);
+        period, jitterSigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code clients} (checked as the constructor checks it) */
   public AgarSimConfig withClients(int n) {
     return new AgarSimConfig(layout, objects, skew, capacityChunks, n, measuredRequests, warmupPeriods,
-        period, jitterSigma, seed);
+        period, jitterSigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code measuredRequests} (checked as the constructor checks it) */
   public AgarSimConfig withMeasuredRequests(int n) {
     return new AgarSimConfig(layout, objects, skew, capacityChunks, clients, n, warmupPeriods,
-        period, jitterSigma, seed);
+        period, jitterSigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code warmupPeriods} (checked as the constructor checks it) */
   public AgarSimConfig withWarmupPeriods(int n) {
     return new AgarSimConfig(layout, objects, skew, capacityChunks, clients, measuredRequests, n,
-        period, jitterSigma, seed);
+        period, jitterSigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code period} (checked as the constructor checks it) */
   public AgarSimConfig withPeriod(Duration p) {
     return new AgarSimConfig(layout, objects, skew, capacityChunks, clients, measuredRequests,
-        warmupPeriods, p, jitterSigma, seed);
+        warmupPeriods, p, jitterSigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code jitterSigma} (checked as the constructor checks it) */
   public AgarSimConfig withJitterSigma(double sigma) {
     return new AgarSimConfig(layout, objects, skew, capacityChunks, clients, measuredRequests,
-        warmupPeriods, period, sigma, seed);
+        warmupPeriods, period, sigma, seed, fillAtTick);
   }
 
   /** @return a copy with this {@code seed} (checked as the constructor checks it) */
   public AgarSimConfig withSeed(long s) {
     return new AgarSimConfig(layout, objects, skew, capacityChunks, clients, measuredRequests,
-        warmupPeriods, period, jitterSigma, s);
+        warmupPeriods, period, jitterSigma, s, fillAtTick);
+  }
+
+  /**
+   * @return true if a reconfiguration puts every newly configured chunk in the cache at once (an
+   *     idealised prefetch); false (the default, the paper's) if a chunk is there only once a reader of
+   *     its object has written it after a read
+   */
+  public boolean fillAtTick() {
+    return fillAtTick;
+  }
+
+  /** @return a copy that fills the cache at each reconfiguration ({@code true}) or by readers */
+  public AgarSimConfig withFillAtTick(boolean atTick) {
+    return new AgarSimConfig(layout, objects, skew, capacityChunks, clients, measuredRequests,
+        warmupPeriods, period, jitterSigma, seed, atTick);
   }
 
   @Override
   public String toString() {
     return String.format(Locale.ROOT, "%d objects, RS(%d,%d), cache %d chunks, Zipf %.2f, %d clients,"
-            + " %d measured reads after %d periods of %d s, jitter sigma %.2f, seed %d", objects,
+            + " %d measured reads after %d periods of %d s, jitter sigma %.2f, seed %d, filled %s", objects,
         layout.k(), layout.m(), capacityChunks, skew, clients, measuredRequests, warmupPeriods,
-        period.toSeconds(), jitterSigma, seed);
+        period.toSeconds(), jitterSigma, seed, fillAtTick ? "at each reconfiguration" : "by readers");
   }
 }

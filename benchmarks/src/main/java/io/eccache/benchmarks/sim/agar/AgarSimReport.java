@@ -31,7 +31,7 @@ public final class AgarSimReport {
   public static final List<String> CSV_COLUMNS = List.of("sweep", "x", "cache_chunks", "zipf", "policy",
       "seed", "requests", "mean_ms", "median_ms", "p99_ms", "max_ms", "hit_pct", "full_hit_pct",
       "chunk_hit_pct", "simulated_s", "ticks", "objects", "clients", "warmup_periods", "period_s",
-      "jitter_sigma", "cache_ms");
+      "jitter_sigma", "cache_ms", "fill");
 
   /** The paper's Frankfurt numbers at the default setting (Fig. 6), mean ms. */
   private static final Map<String, Double> PAPER_DEFAULT_MEANS = Map.of("Agar", 416.0, "LFU-7", 489.0);
@@ -91,7 +91,7 @@ public final class AgarSimReport {
                   c.seed(), r.requests(), r.meanMillis(), r.medianMillis(), r.p99Millis(), r.maxMillis(),
                   r.hitPercent(), r.fullHitPercent(), r.chunkHitPercent(), r.simulatedSeconds(), r.ticks(),
                   c.objects(), c.clients(), c.warmupPeriods(), c.period().toSeconds(), c.jitterSigma(),
-                  c.layout().cacheLatency().toNanos() / 1e6);
+                  c.layout().cacheLatency().toNanos() / 1e6, c.fillAtTick() ? "tick" : "reader");
             }
           }
         }
@@ -108,8 +108,7 @@ public final class AgarSimReport {
             + " default setting is 10 MB and Zipf 1.1 (the paper's).\n\n"
             + "Differences from the paper: simulated time; every chunk read takes Table I's fixed latency"
             + " (%s), no bandwidth limit, no contention between reads and no decoding cost; the cache read"
-            + " costs %s ms (the paper gives none); a configured chunk is in the cache only once a reader"
-            + " has written it (the paper's client writes after reading) and a dropped one is gone at once;"
+            + " costs %s ms (the paper gives none); %s and a dropped one is gone at once;"
             + " the paper's 5 runs of 1,000 reads are our seeds; the paper does not say how long it warmed up;"
             + " the paper's lead is over the next best policy, whichever it is; ours is given over the best"
             + " LFU-c, the best LRU-c (each chosen per seed) and over both.\n",
@@ -118,7 +117,10 @@ public final class AgarSimReport {
         base.period().toSeconds(), base.jitterSigma(), seeds, base.seed(), base.seed() + seeds - 1,
         seeds > 1 ? " with the min-max in square brackets" : "",
         base.jitterSigma() > 0 ? "multiplied by a mean-1 lognormal factor per chunk read" : "no jitter",
-        millis(base));
+        millis(base), base.fillAtTick() ? "**filled at each reconfiguration**: Agar's and LFU's configured"
+            + " chunks are all in the cache at once (an idealised prefetch, not the paper's)"
+            : "a configured chunk is in the cache only once a reader has written it (the paper's client"
+            + " writes after reading)");
   }
 
   private static String regions(AgarSimConfig base) {

@@ -19,7 +19,8 @@ import java.util.Random;
  * to the cache since they were configured come from the cache, the k - c nearest others from their regions,
  * in parallel, and the read takes as long as the slowest ({@link ChunkLayout#readLatency}). When it
  * completes, the reader writes the chunks the policy now holds for i (as the paper's client writes to the
- * cache after reading, off the measured path); a chunk the policy drops is gone at once. Without jitter the
+ * cache after reading, off the measured path); a chunk the policy drops is gone at once. With
+ * {@link AgarSimConfig#fillAtTick()} a reconfiguration instead puts every configured chunk in at once. Without jitter the
  * latency is exactly the read model's; with jitter each chunk read is multiplied by a lognormal factor of
  * mean 1, and the client still picks chunks by the nominal latencies.
  *
@@ -90,6 +91,15 @@ public final class AgarSimulation {
           ticks++;
           // Chunks the new configuration drops are evicted at once; new ones wait for a reader.
           written.replaceAll((key, chunks) -> intersect(chunks, policy.cachedChunks(key)));
+          // LRU is updated by reads, not ticks; only the periodic policies' configurations are prefetched.
+          if (config.fillAtTick() && spec.kind() != CachePolicySpec.Kind.LRU) {
+            for (String key : keys) {
+              List<Integer> holds = policy.cachedChunks(key);
+              if (!holds.isEmpty()) {
+                written.put(key, holds);
+              }
+            }
+          }
           events.add(new Event(now + periodMicros, TICK, seq[0]++, -1, null, false, 0, 0));
           break;
         case ISSUE: {

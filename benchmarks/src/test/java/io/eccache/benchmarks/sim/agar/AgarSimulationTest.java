@@ -88,6 +88,21 @@ class AgarSimulationTest {
   }
 
   @Test
+  void fillingAtEachReconfigurationHelpsThePeriodicPoliciesAndLeavesLruAlone() {
+    AgarSimConfig reader = AgarSimConfig.paper();
+    AgarSimConfig tick = reader.withFillAtTick(true);
+    for (CachePolicySpec p : List.of(CachePolicySpec.agar(), CachePolicySpec.lfu(3))) {
+      // The same reads, but configured chunks no longer wait for a reader: more of them come from the cache.
+      assertTrue(AgarSimulation.run(tick, p).chunkHitPercent() > AgarSimulation.run(reader, p).chunkHitPercent(),
+          p.name());
+    }
+    AgarRunResult lruReader = AgarSimulation.run(reader, CachePolicySpec.lru(3));
+    AgarRunResult lruTick = AgarSimulation.run(tick, CachePolicySpec.lru(3));
+    assertEquals(lruReader.meanMillis(), lruTick.meanMillis(), 0);
+    assertEquals(lruReader.hitPercent(), lruTick.hitPercent(), 0);
+  }
+
+  @Test
   void aZeroLatencyReadIsRejectedBeforeItCouldStallTheClock() {
     ChunkLayout free = AgarRegions.layout(1.0);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
