@@ -153,8 +153,12 @@ public final class SimReport {
     return summary;
   }
 
-  /** @return the stamp's line and one line of settings, for the top of a summary */
-  static String stampLines(RunStamp stamp, Map<String, String> settings) {
+  /**
+   * @param stamp commit and command line
+   * @param settings the command's settings
+   * @return the stamp's line and one line of settings, for the top of a summary
+   */
+  public static String stampLines(RunStamp stamp, Map<String, String> settings) {
     StringBuilder b = new StringBuilder(stamp.markdown()).append('\n');
     if (!settings.isEmpty()) {
       b.append("\nSettings: ");
