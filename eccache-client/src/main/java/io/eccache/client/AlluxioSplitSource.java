@@ -46,7 +46,10 @@ final class AlluxioSplitSource implements SplitSource {
       in.close();
       throw e;
     }
-    String host = split.getWorker().getHost();
+    // A regional split no worker caches comes from its region (through whichever worker Alluxio
+    // picks): its bytes count against the region.
+    String host = split.getLive() || split.getRegion().isEmpty() ? split.getWorker().getHost()
+        : "region:" + split.getRegion();
     return new SplitStream() {
       @Override
       public int read(byte[] b, int off, int len) throws IOException {

@@ -2,20 +2,28 @@ package io.eccache.client;
 
 import alluxio.AlluxioURI;
 import alluxio.client.block.BlockWorkerInfo;
+import alluxio.client.block.stream.BlockWorkerClient;
 import alluxio.client.file.AlluxioFileOutStream;
 import alluxio.client.file.FileOutStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
+import alluxio.client.file.URIStatus;
+import alluxio.client.file.options.InStreamOptions;
 import alluxio.client.file.options.OutStreamOptions;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.PropertyKey;
+import alluxio.grpc.CacheRequest;
 import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.GrpcUtils;
 import alluxio.master.MasterClientContext;
+import alluxio.resource.CloseableResource;
 import alluxio.util.FileSystemOptionsUtils;
+import alluxio.wire.FileBlockInfo;
+import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.ClientKeys;
-import io.eccache.common.ReadChoice;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.EcCacheKeys;
+import io.eccache.common.ReadChoice;
 import io.eccache.common.SharedKeys;
 import io.eccache.common.UnderStorePaths;
 import java.io.IOException;
@@ -150,6 +158,30 @@ final class ClientContext implements AutoCloseable {
     CreateFilePOptions merged = FileSystemOptionsUtils.createFileDefaults(conf).toBuilder()
         .mergeFrom(options).build();
     return new AlluxioFileOutStream(uri, new OutStreamOptions(merged, alluxio, conf), alluxio);
+  }
+
+  /**
+   * Loads every block of the persisted file {@code status} into {@code worker}'s cache from the
+   * file's under store, and returns the bytes loaded: Alluxio's CacheRequest, as {@code fs load}
+   * and async caching send it, but synchronous (bounded by Alluxio's RPC retry duration). The
+   * worker reads from the under store because the source named is itself.
+   */
+  long cacheOn(URIStatus status, alluxio.grpc.WorkerNetAddress worker) throws IOException {
+    WorkerNetAddress to = GrpcUtils.fromProto(worker);
+    InStreamOptions options = new InStreamOptions(status, alluxio.getClusterConf());
+    long bytes = 0;
+    for (FileBlockInfo b : status.getFileBlockInfos()) {
+      long blockId = b.getBlockInfo().getBlockId();
+      CacheRequest request = CacheRequest.newBuilder().setBlockId(blockId)
+          .setLength(b.getBlockInfo().getLength())
+          .setOpenUfsBlockOptions(options.getOpenUfsBlockOptions(blockId))
+          .setSourceHost(to.getHost()).setSourcePort(to.getDataPort()).setAsync(false).build();
+      try (CloseableResource<BlockWorkerClient> client = alluxio.acquireBlockWorkerClient(to)) {
+        client.get().cache(request);
+      }
+      bytes += b.getBlockInfo().getLength();
+    }
+    return bytes;
   }
 
   CoordinatorClient coordinator() {

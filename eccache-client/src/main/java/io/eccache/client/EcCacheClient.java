@@ -131,7 +131,8 @@ public final class EcCacheClient implements AutoCloseable {
       // layout after every commit it sees; this covers one it could not see).
       context.layouts().invalidate(key);
     }
-    if (options.writeMode() == WriteMode.ASYNC) {
+    // A regional object is in its regions once the PUT returns, whatever the mode asked.
+    if (options.writeMode() == WriteMode.ASYNC && !written.getWriteThrough()) {
       underStore.persistLater(key, written);
     }
     ClientMetrics.PUT_LATENCY.update(System.nanoTime() - began, TimeUnit.NANOSECONDS);

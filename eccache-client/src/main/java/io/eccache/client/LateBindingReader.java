@@ -252,6 +252,9 @@ final class LateBindingReader {
 
   /** The live splits to read, in the order they are asked for. */
   private List<Split> candidates(LookupResponse lookup, int k, boolean replicated) {
+    if (lookup.getLayout().getSplitPathsCount() > 0) {
+      return regionalCandidates(lookup);
+    }
     List<Split> data = new ArrayList<>();
     List<Split> parities = new ArrayList<>();
     for (Split s : lookup.getSplitsList()) {
@@ -269,6 +272,26 @@ final class LateBindingReader {
     data.addAll(parities);
     Collections.shuffle(data, random);
     return data;
+  }
+
+  /**
+   * A regional object's splits (Agar): those a live worker caches first, in random order, then the
+   * others from their regions, nearest first (ties by index), so the k read are the cached ones and
+   * the nearest of the rest, and a failed read is replaced by the next nearest.
+   */
+  private static List<Split> regionalCandidates(LookupResponse lookup) {
+    List<Split> cached = new ArrayList<>();
+    List<Split> regional = new ArrayList<>();
+    for (Split s : lookup.getSplitsList()) {
+      if (s.hasStatus()) {
+        (s.getLive() ? cached : regional).add(s);
+      }
+    }
+    Collections.shuffle(cached, ThreadLocalRandom.current());
+    regional.sort(java.util.Comparator.comparingLong(Split::getRegionLatencyMicros)
+        .thenComparingInt(Split::getIndex));
+    cached.addAll(regional);
+    return cached;
   }
 
   private static ByteBuffer firstNonNull(ByteBuffer[] buffers) {

@@ -87,7 +87,9 @@ final class ObjectWriter {
         .setTuned(options.tuned()));
     AllocateResponse allocation = context.coordinator().allocate(request.build());
     awaitWorkersKnown(allocation.getSplitsList());
-    boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null;
+    // A regional object's splits are written through to its regions: no whole copy to stage.
+    boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null
+        && !allocation.getWriteThrough();
     // Staged under a name no key has; the commit publishes it, so a failed PUT leaves S3 as it was.
     FileOutStream persist = through
         ? underStore.openForWrite(key, allocation.getStagingPath()) : null;

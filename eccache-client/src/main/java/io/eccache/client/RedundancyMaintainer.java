@@ -1,12 +1,15 @@
 package io.eccache.client;
 
+import alluxio.client.file.URIStatus;
 import alluxio.exception.status.AlluxioStatusException;
+import alluxio.grpc.GrpcUtils;
 import com.google.common.util.concurrent.RateLimiter;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.Split;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -70,6 +73,9 @@ public final class RedundancyMaintainer implements AutoCloseable {
             break;
           case REPARTITION:
             repartition(task, moved);
+            break;
+          case CACHE_SPLITS:
+            cacheSplits(task, moved);
             break;
           default:
             throw new IOException("unknown task kind " + task.getKind());
@@ -156,6 +162,27 @@ public final class RedundancyMaintainer implements AutoCloseable {
           report.addCrc32C(stripe[j]);
         }
       }
+    }
+  }
+
+  /**
+   * A regional object (Agar): loads the task's splits from their regions into the chosen workers'
+   * caches; the regions keep them, and nothing in the layout changes.
+   */
+  private void cacheSplits(MaintenanceTask task, long[] moved) throws IOException {
+    LookupResponse lookup = context.coordinator().lookup(task.getKey(), true);
+    if (!lookup.getLayout().getWriteId().equals(task.getWriteId())) {
+      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
+    }
+    for (int j = 0; j < task.getSplitsCount(); j++) {
+      Split split = lookup.getSplits(task.getSplits(j));
+      if (!split.hasStatus()) {
+        throw new IOException("split " + split.getPath() + " of '" + task.getKey()
+            + "' is missing from its region");
+      }
+      URIStatus status = new URIStatus(GrpcUtils.fromProto(split.getStatus()));
+      bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, status.getLength())));
+      moved[0] += context.cacheOn(status, task.getWorkers(j));
     }
   }
 

@@ -2,6 +2,7 @@ package io.eccache.client;
 
 import alluxio.grpc.WorkerNetAddress;
 import com.google.common.util.concurrent.RateLimiter;
+import io.eccache.common.ObjectPaths;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
@@ -46,15 +47,16 @@ final class SplitRebuilder {
     List<SplitWriter.Target> targets = new ArrayList<>();
     for (int j = 0; j < indexes.size(); j++) {
       int index = indexes.get(j);
-      targets.add(new SplitWriter.Target(index,
-          layout.getDirectory() + "/" + scheme.splitName(index), workers.get(j)));
+      targets.add(new SplitWriter.Target(index, ObjectPaths.splitPath(layout, index),
+          workers.get(j)));
     }
     List<int[]> crcs = new ArrayList<>();
     long stripeBytes = Math.max(1, (long) k * g.cellSize());
     int windowStripes = (int) Math.max(1, context.streamWindowBytes() / stripeBytes);
     int maxCell = g.stripes() == 0 ? 0 : (int) g.cellLength(0);
     try (SplitWriter out = SplitWriter.open(context, layout.getKey(), scheme, targets,
-        g.splitSize(), maxCell, 0, SplitWriter.Files.CREATE_WITH_PARENTS)) {
+        g.splitSize(), maxCell, 0, layout.getSplitPathsCount() > 0 ? SplitWriter.Files.THROUGH
+            : SplitWriter.Files.CREATE_WITH_PARENTS)) {
       byte[] window = new byte[(int) Math.min(g.objectSize(), windowStripes * stripeBytes)];
       for (int from = 0; from < g.stripes(); from += windowStripes) {
         int to = Math.min(g.stripes(), from + windowStripes);

@@ -53,7 +53,12 @@ final class SplitWriter implements AutoCloseable {
     /** To be created in a directory that exists (a new write's, made at the allocation). */
     CREATE,
     /** To be created, with their directory if it is missing (a repair's targets). */
-    CREATE_WITH_PARENTS
+    CREATE_WITH_PARENTS,
+    /**
+     * To be created in their regions' mounts and written through to those S3 regions, not cached
+     * (a regional object's splits, docs/agar.md).
+     */
+    THROUGH
   }
 
   /** One split to write: its index in the scheme, its file and the worker it is pinned to. */
@@ -131,7 +136,7 @@ final class SplitWriter implements AutoCloseable {
 
   private void openAll(long splitSize, Files files) throws IOException {
     CreateFilePOptions options = CreateFilePOptions.newBuilder()
-        .setWriteType(WritePType.MUST_CACHE)
+        .setWriteType(files == Files.THROUGH ? WritePType.THROUGH : WritePType.MUST_CACHE)
         .setReplicationMax(1)
         // One block per split, so a split lives on exactly one worker (1 TiB when not known yet).
         .setBlockSizeBytes(StripeGeometry.splitBlockSize(splitSize))

@@ -87,7 +87,8 @@ final class StripedWriter {
     Future<?> persisting = null;
     // The coordinator made the write's directory, and (a coordinator of this version) its split
     // files, at the allocation.
-    SplitWriter.Files files = allocation.getSplitFilesCreated() ? SplitWriter.Files.CREATED
+    SplitWriter.Files files = allocation.getWriteThrough() ? SplitWriter.Files.THROUGH
+        : allocation.getSplitFilesCreated() ? SplitWriter.Files.CREATED
         : SplitWriter.Files.CREATE;
     try (SplitWriter splits = SplitWriter.open(context, layout.getKey(), scheme, targets,
         layout.getSplitSize(), cell, scheme.toleratedLosses(), files)) {

@@ -88,6 +88,59 @@ public final class MasterKeys {
               + " scheme; a scheme a PUT names is kept as given and never re-tuned."),
       "alluxio.eccache.namespace.schemes");
 
+  /** The S3 regions of regional (Agar) objects. */
+  public static final PropertyKey REGIONS = master(
+      PropertyKey.Builder.stringBuilder("alluxio.master.eccache.regions")
+          .setDefaultValue("")
+          .setDescription("The S3 regions regional objects are written to (docs/agar.md), as"
+              + " name=/alluxio/path@latency,... in the order splits are dealt to them (split i to"
+              + " region i mod regions), e.g. frankfurt=/eccache-regions/frankfurt@80ms,"
+              + "dublin=/eccache-regions/dublin@200ms. Each path is an Alluxio mount of that"
+              + " region's bucket; the latency is what reading one chunk from it is expected to"
+              + " take (reads ask the nearest regions first)."), null);
+
+  /** The namespaces whose objects are regional. */
+  public static final PropertyKey REGIONAL_NAMESPACES = master(
+      PropertyKey.Builder.stringBuilder("alluxio.master.eccache.regional.namespaces")
+          .setDefaultValue("")
+          .setDescription("Namespaces (a key's first path component), comma separated, whose"
+              + " objects are regional: erasure coded with alluxio.master.eccache.regional.scheme"
+              + " and written through to the regions, the cache holding only some of their splits."
+              + " Needs alluxio.master.eccache.regions."), null);
+
+  /** The code of regional objects. */
+  public static final PropertyKey REGIONAL_SCHEME = master(
+      PropertyKey.Builder.stringBuilder("alluxio.master.eccache.regional.scheme")
+          .setDefaultValue("rs-9-3")
+          .setDescription("The erasure code of regional objects (Agar's RS(9,3): any 9 of 12"
+              + " splits rebuild the object, two splits per region over six regions)."), null);
+
+  /** Which of a regional object's splits the cache holds. */
+  public static final PropertyKey REGIONAL_POLICY = master(
+      PropertyKey.Builder.stringBuilder("alluxio.master.eccache.regional.policy")
+          .setDefaultValue("agar")
+          .setDescription("Which splits of regional objects the cache holds: agar (Agar's"
+              + " knapsack over popularity x latency saved, reconfigured every period), lfu-C or"
+              + " lru-C (the C splits a read waits longest for, of the most frequently or most"
+              + " recently read objects; C = k caches whole objects) or none."), null);
+
+  /** The cache's size for regional objects, in splits. */
+  public static final PropertyKey REGIONAL_CACHE_SPLITS = master(
+      PropertyKey.Builder.intBuilder("alluxio.master.eccache.regional.cache.splits")
+          .setDefaultValue(0)
+          .setDescription("How many splits of regional objects the cache holds at most (Agar"
+              + " counts chunks: its objects are all one size; cache bytes / split size). 0"
+              + " caches none."), null);
+
+  /** How often the regional cache is reconfigured. */
+  public static final PropertyKey REGIONAL_PERIOD = master(
+      PropertyKey.Builder.durationBuilder("alluxio.master.eccache.regional.period")
+          .setDefaultValue("30s")
+          .setDescription("Agar's period: reads are counted per period and folded into each"
+              + " object's popularity (0.8 x reads + 0.2 x the popularity before) when it ends;"
+              + " then the policy chooses the splits to hold, surplus ones are freed and missing"
+              + " ones planned for maintainers to load."), null);
+
   /** Memory beyond one copy of every object that redundancy may use. */
   public static final PropertyKey MEMORY_OVERHEAD = master(
       PropertyKey.Builder.doubleBuilder("alluxio.master.eccache.memory.overhead")
@@ -142,7 +195,8 @@ public final class MasterKeys {
   /** Every master key, in documentation order. */
   public static final List<PropertyKey> ALL = List.of(COORDINATOR_ENABLED, DEFAULT_K, DEFAULT_R,
       SMALL_OBJECT_REPLICAS, ROOT, ALLOCATION_TIMEOUT, RETIRED_GRACE, CELL_SIZE, NAMESPACE_SCHEMES,
-      MEMORY_OVERHEAD, POPULARITY_PERIOD, POPULARITY_WEIGHT, RETUNE_INTERVAL, MAINTENANCE_LEASE,
+      REGIONS, REGIONAL_NAMESPACES, REGIONAL_SCHEME, REGIONAL_POLICY, REGIONAL_CACHE_SPLITS,
+      REGIONAL_PERIOD, MEMORY_OVERHEAD, POPULARITY_PERIOD, POPULARITY_WEIGHT, RETUNE_INTERVAL, MAINTENANCE_LEASE,
       PARTITION_SERVER_BANDWIDTH);
 
   private MasterKeys() {}

@@ -32,6 +32,15 @@ public final class ObjectPaths {
     return objectDirectory(key) + "/" + writeId;
   }
 
+  /**
+   * The file of split {@code index} of {@code layout}: in the write's directory, or, for a regional
+   * object, where its region holds it.
+   */
+  public static String splitPath(io.eccache.common.proto.Layout layout, int index) {
+    return layout.getSplitPathsCount() > 0 ? layout.getSplitPaths(index)
+        : layout.getDirectory() + "/" + SchemeProtos.of(layout).splitName(index);
+  }
+
   /** The namespace of a key: its first path component ("" for a key without '/'). */
   public static String namespaceOf(String key) {
     int slash = key.indexOf('/');

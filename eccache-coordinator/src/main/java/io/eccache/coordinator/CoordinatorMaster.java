@@ -18,6 +18,7 @@ import io.eccache.common.MasterKeys;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.RedundancyScheme;
+import io.eccache.common.RegionMounts;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.SharedKeys;
 import io.eccache.common.UnderStorePaths;
@@ -75,6 +76,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final MaintenanceQueue queue;
   private final Retuner retuner;
   private final SweepHeartbeat sweep;
+  private final RegionalCache regionalCache;
+  private final long regionalPeriodMs;
   private final long retuneIntervalMs;
   private final long sweepIntervalMs;
   /** Whether this master runs as the primary: only then do passes run. */
@@ -96,10 +99,14 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     UnderStorePaths ufsPaths = new UnderStorePaths(Configuration.getString(SharedKeys.UFS_PREFIX));
     ufsPaths.checkDisjointFrom(Configuration.getString(MasterKeys.ROOT));
     UnderStoreCopies underStore = new UnderStoreCopies(fileSystemMaster, ufsPaths);
-    this.layouts = new LayoutStore(fileSystemMaster, blockMaster, paths);
+    RegionalNamespaces regional = new RegionalNamespaces(
+        RegionMounts.parse(Configuration.getString(MasterKeys.REGIONS)),
+        Configuration.getString(MasterKeys.REGIONAL_NAMESPACES),
+        Configuration.getString(MasterKeys.REGIONAL_SCHEME));
+    this.layouts = new LayoutStore(fileSystemMaster, blockMaster, paths, regional);
     long graceMs = Configuration.getMs(MasterKeys.RETIRED_GRACE);
     NamespaceSweeper sweeper = new NamespaceSweeper(fileSystemMaster, paths, underStore,
-        layouts.keyLocks(), graceMs, allocationTimeoutMs);
+        layouts.keyLocks(), graceMs, allocationTimeoutMs, regional.regions());
     this.sweepIntervalMs = Math.max(200, Math.min(graceMs, allocationTimeoutMs) / 4);
     SchemeChooser chooser = new SchemeChooser(
         NamespaceSchemes.parse(Configuration.getString(MasterKeys.NAMESPACE_SCHEMES)),
@@ -121,6 +128,10 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     this.retuner = new Retuner(layouts, popularity, chooser, planner, queue, metrics, clock,
         Configuration.getMs(MasterKeys.POPULARITY_PERIOD), random);
     this.sweep = new SweepHeartbeat(writes, sweeper, clock);
+    this.regionalCache = new RegionalCache(layouts, fileSystemMaster, queue,
+        Configuration.getString(MasterKeys.REGIONAL_POLICY),
+        Configuration.getInt(MasterKeys.REGIONAL_CACHE_SPLITS), random);
+    this.regionalPeriodMs = Configuration.getMs(MasterKeys.REGIONAL_PERIOD);
     this.retuneIntervalMs = Configuration.getMs(MasterKeys.RETUNE_INTERVAL);
     metrics.register(queue::pending);
     Heartbeats.register();
@@ -163,6 +174,10 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       }
       pool.submit(Heartbeats.thread(Heartbeats.SWEEP, sweep, sweepIntervalMs,
           mMasterContext.getUserState(), pool));
+      if (regionalPeriodMs > 0) {
+        pool.submit(Heartbeats.thread(Heartbeats.REGIONAL_CACHE, regionalCache, regionalPeriodMs,
+            mMasterContext.getUserState(), pool));
+      }
       primary = true;
     }
   }
@@ -212,6 +227,14 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     return sweep;
   }
 
+  /**
+   * Test hook: the regional cache's period; a test runs one synchronously (reads counted, the
+   * policy reconfigured, surplus splits freed, loads planned for maintainers).
+   */
+  public HeartbeatExecutor regionalCache() {
+    return regionalCache;
+  }
+
   AllocateResponse allocate(AllocateRequest request) throws IOException, AlluxioException {
     return writes.allocate(request);
   }
@@ -243,6 +266,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     if (!statOnly) {
       metrics.lookups.incrementAndGet();
       retuner.recordAccess(key);
+      regionalCache.recordRead(key);
     }
     LookupResponse.Builder described = layouts.describe(key);
     RedundancyScheme target = retuner.target(key);
@@ -274,6 +298,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       total += e.getValue();
     }
     reads.forEach(retuner::recordAccesses);
+    reads.forEach(regionalCache::recordReads);
     metrics.readsReported.addAndGet(total);
   }
 

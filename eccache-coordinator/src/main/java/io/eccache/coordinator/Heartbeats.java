@@ -25,12 +25,13 @@ import java.util.concurrent.ExecutorService;
 final class Heartbeats {
   static final String RETUNE = "EcCache Retune";
   static final String SWEEP = "EcCache Namespace Sweep";
+  static final String REGIONAL_CACHE = "EcCache Regional Cache";
 
   private Heartbeats() {}
 
   /** Maps eccache's heartbeat names to Alluxio's sleeping timer, unless they are mapped already. */
   static synchronized void register() {
-    for (String name : new String[] {RETUNE, SWEEP}) {
+    for (String name : new String[] {RETUNE, SWEEP, REGIONAL_CACHE}) {
       if (HeartbeatContext.getTimerClass(name) != null) {
         continue;
       }

@@ -57,17 +57,25 @@ final class LayoutStore implements Retuner.Namespace {
   private final FileSystemMaster fs;
   private final BlockMaster blockMaster;
   private final ObjectPaths paths;
+  private final RegionalNamespaces regional;
   /** Serialises the layout changes of one key. */
   private final Striped<Lock> keyLocks = Striped.lock(64);
 
-  LayoutStore(FileSystemMaster fs, BlockMaster blockMaster, ObjectPaths paths) {
+  LayoutStore(FileSystemMaster fs, BlockMaster blockMaster, ObjectPaths paths,
+      RegionalNamespaces regional) {
     this.fs = fs;
     this.blockMaster = blockMaster;
     this.paths = paths;
+    this.regional = regional;
   }
 
   ObjectPaths paths() {
     return paths;
+  }
+
+  /** Which keys are regional, and the regions. */
+  RegionalNamespaces regional() {
+    return regional;
   }
 
   /** The key locks, shared with the sweep. */
@@ -169,6 +177,9 @@ final class LayoutStore implements Retuner.Namespace {
   /** The layout with every split's file status and live location (call as the master). */
   LookupResponse.Builder describe(Layout layout, Set<HostPort> liveWorkers)
       throws IOException, AlluxioException {
+    if (RegionalNamespaces.isRegional(layout)) {
+      return describeRegional(layout, liveWorkers);
+    }
     List<FileInfo> listed = fs.listStatus(new AlluxioURI(layout.getDirectory()), noSyncList());
     Map<String, FileInfo> files = new HashMap<>(listed.size() * 2);
     for (FileInfo f : listed) {
@@ -189,6 +200,39 @@ final class LayoutStore implements Retuner.Namespace {
       if (where != null) {
         split.setWorker(GrpcUtils.toProto(where))
             .setLive(liveWorkers.contains(new HostPort(where.getHost(), where.getRpcPort())));
+      }
+      response.addSplits(split);
+    }
+    return response;
+  }
+
+  /**
+   * A regional object's splits (call as the master): each file's status (one getFileInfo each:
+   * they are flat in their regions' buckets, among every other object's), live where a live worker
+   * caches it, and its region with the latency the region is configured with now.
+   */
+  private LookupResponse.Builder describeRegional(Layout layout, Set<HostPort> liveWorkers)
+      throws IOException, AlluxioException {
+    LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
+    for (int i = 0; i < layout.getSplitPathsCount(); i++) {
+      String path = layout.getSplitPaths(i);
+      Split.Builder split = Split.newBuilder().setIndex(i).setPath(path)
+          .setRegion(layout.getSplitRegions(i));
+      io.eccache.common.RegionMounts.Region region =
+          regional.regions().byName(layout.getSplitRegions(i));
+      // A region no longer configured is still readable; it is asked last.
+      split.setRegionLatencyMicros(region == null ? Long.MAX_VALUE
+          : region.latency().toNanos() / 1000);
+      try {
+        FileInfo info = fs.getFileInfo(new AlluxioURI(path), noSync());
+        split.setStatus(GrpcUtils.toProto(info));
+        WorkerNetAddress where = location(info);
+        if (where != null) {
+          split.setWorker(GrpcUtils.toProto(where))
+              .setLive(liveWorkers.contains(new HostPort(where.getHost(), where.getRpcPort())));
+        }
+      } catch (FileDoesNotExistException lost) {
+        // removed from its region behind eccache's back: not readable, the others stand in
       }
       response.addSplits(split);
     }
@@ -287,6 +331,9 @@ final class LayoutStore implements Retuner.Namespace {
     Set<HostPort> liveIds = liveWorkerIds();
     List<Retuner.Placed> placed = new ArrayList<>();
     for (Layout layout : list("").getObjectsList()) {
+      if (RegionalNamespaces.isRegional(layout)) {
+        continue; // its regions keep every split: nothing to repair or re-tune here
+      }
       LookupResponse described;
       try {
         described = asMaster(() -> describe(layout, liveIds).build());

@@ -46,6 +46,8 @@ final class MaintenanceQueue {
   private final long leaseMs;
   /** Guarded by {@code this}: the last pass's plan and the tasks handed out. */
   private final Deque<MaintenanceTask> queued = new ArrayDeque<>();
+  /** Guarded by {@code this}: the regional cache's last period's loads. */
+  private final Deque<MaintenanceTask> caching = new ArrayDeque<>();
   private final Map<String, Lease> leases = new HashMap<>();
   private final Set<String> leasedKeys = new HashSet<>();
 
@@ -64,7 +66,7 @@ final class MaintenanceQueue {
 
   /** The tasks queued or handed out. */
   synchronized int pending() {
-    return queued.size() + leases.size();
+    return queued.size() + caching.size() + leases.size();
   }
 
   /**
@@ -81,19 +83,35 @@ final class MaintenanceQueue {
     }
   }
 
+  /**
+   * Replaces the regional cache's loads with a period's ({@link RegionalCache}); the re-tuning
+   * passes' tasks are kept, and a load for an object whose task is still leased waits.
+   */
+  synchronized void refillCaching(List<MaintenanceTask> loads) {
+    expireLeases(clock.millis());
+    caching.clear();
+    for (MaintenanceTask task : loads) {
+      if (!leasedKeys.contains(task.getKey())) {
+        caching.add(task);
+      }
+    }
+  }
+
   /** Hands out up to {@code max} maintenance tasks, at most one per object, each under a lease. */
   synchronized PlanResponse plan(int max) {
     expireLeases(clock.millis());
     PlanResponse.Builder response = PlanResponse.newBuilder();
-    for (var it = queued.iterator(); it.hasNext() && response.getTasksCount() < max; ) {
-      MaintenanceTask task = it.next();
-      it.remove();
-      if (!leasedKeys.add(task.getKey())) {
-        continue;
+    for (Deque<MaintenanceTask> source : List.of(queued, caching)) {
+      for (var it = source.iterator(); it.hasNext() && response.getTasksCount() < max; ) {
+        MaintenanceTask task = it.next();
+        it.remove();
+        if (!leasedKeys.add(task.getKey())) {
+          continue;
+        }
+        String id = UUID.randomUUID().toString();
+        leases.put(id, new Lease(task, clock.millis() + leaseMs));
+        response.addTasks(task.toBuilder().setLease(id));
       }
-      String id = UUID.randomUUID().toString();
-      leases.put(id, new Lease(task, clock.millis() + leaseMs));
-      response.addTasks(task.toBuilder().setLease(id));
     }
     return response.build();
   }
@@ -138,6 +156,9 @@ final class MaintenanceQueue {
         return ApplyChangeResponse.newBuilder().setApplied(true).build();
       case REPARTITION:
         metrics.repartitions.incrementAndGet();
+        return ApplyChangeResponse.newBuilder().setApplied(true).build();
+      case CACHE_SPLITS:
+        // Nothing to record: where a regional split is cached is where Alluxio says its block is.
         return ApplyChangeResponse.newBuilder().setApplied(true).build();
       default:
         throw new InvalidArgumentException("unknown task kind " + task.getKind());

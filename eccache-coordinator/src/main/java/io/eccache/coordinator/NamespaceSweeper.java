@@ -19,10 +19,15 @@ import alluxio.master.file.contexts.RenameContext;
 import alluxio.wire.FileInfo;
 import com.google.common.util.concurrent.Striped;
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.RegionMounts;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.Layout;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -51,9 +56,11 @@ final class NamespaceSweeper {
   private final Striped<Lock> keyLocks;
   private final long graceMs;
   private final long orphanAgeMs;
+  private final RegionMounts regions;
 
   NamespaceSweeper(FileSystemMaster fs, ObjectPaths paths, UnderStoreCopies underStore,
-      Striped<Lock> keyLocks, long graceMs, long orphanAgeMs) {
+      Striped<Lock> keyLocks, long graceMs, long orphanAgeMs, RegionMounts regions) {
+    this.regions = regions;
     this.fs = fs;
     this.paths = paths;
     this.underStore = underStore;
@@ -86,14 +93,18 @@ final class NamespaceSweeper {
   void sweep(long nowMs, Predicate<String> pending, Function<FileInfo, Layout> layoutOf)
       throws IOException, AlluxioException {
     asMaster(() -> {
+      Set<String> inGrace = new HashSet<>(); // retired writes still readable
       for (FileInfo retired : list(paths.retiredDirectory())) {
         String name = retired.getName();
         int dash = name.indexOf('-');
         long expiry = dash < 0 ? 0 : parseLong(name.substring(0, dash));
         if (expiry <= nowMs) {
           deleteQuietly(retired.getPath());
+        } else {
+          inGrace.add(name.substring(dash + 1));
         }
       }
+      sweepRegions(nowMs, pending, inGrace);
       for (FileInfo object : list(paths.objectsDirectory())) {
         String key = ObjectPaths.keyOf(object.getName());
         if (key == null) {
@@ -115,6 +126,48 @@ final class NamespaceSweeper {
       }
       return null;
     });
+  }
+
+  /**
+   * Removes regional split files, from Alluxio and their region, of writes that are neither the
+   * key's committed version, nor pending, nor retired and still in their grace, once they are
+   * older than the allocation timeout: replaced and deleted versions, and abandoned PUTs. A write
+   * that is neither pending nor committed can never be committed, so no lock is needed; the check
+   * for pending comes first, as a commit writes the layout before it stops being pending.
+   */
+  private void sweepRegions(long nowMs, Predicate<String> pending, Set<String> inGrace)
+      throws IOException, AlluxioException {
+    Map<String, String> committed = new HashMap<>(); // key -> its committed write id ("" none)
+    for (RegionMounts.Region region : regions.regions()) {
+      for (FileInfo file : list(region.path())) {
+        RegionMounts.ChunkName chunk = RegionMounts.parseChunkName(file.getName());
+        if (chunk == null || file.isFolder() || pending.test(chunk.writeId)
+            || inGrace.contains(chunk.writeId) || !isOld(file, nowMs)) {
+          continue;
+        }
+        String current = committed.get(chunk.key);
+        if (current == null) {
+          FileInfo dir;
+          try {
+            dir = fs.getFileInfo(new AlluxioURI(paths.objectDirectory(chunk.key)),
+                MasterCalls.noSync());
+          } catch (FileDoesNotExistException gone) {
+            dir = null;
+          }
+          Layout layout = dir == null ? null : LayoutStore.parse(dir);
+          current = layout == null ? "" : layout.getWriteId();
+          committed.put(chunk.key, current);
+        }
+        if (!current.equals(chunk.writeId)) {
+          try {
+            fs.delete(new AlluxioURI(file.getPath()), MasterCalls.everywhere());
+          } catch (IOException | AlluxioException e) {
+            LOG.warn("eccache: could not remove regional split {}: {}", file.getPath(),
+                e.toString());
+          }
+        }
+      }
+    }
   }
 
   private void sweepObject(String key, String objectDir, long nowMs, Predicate<String> pending,

@@ -14,11 +14,13 @@ import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
+import alluxio.grpc.CreateDirectoryPOptions;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.WritePType;
 import alluxio.master.block.BlockMaster;
 import alluxio.master.file.FileSystemMaster;
+import alluxio.master.file.contexts.CreateDirectoryContext;
 import alluxio.master.file.contexts.CreateFileContext;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
@@ -137,6 +139,9 @@ final class WriteSessions {
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException("PUT of '" + key + "': " + e.getMessage());
     }
+    if (layouts.regional().isRegional(key)) {
+      return allocateRegional(key, request.getObjectSize(), asked);
+    }
     SchemeChooser.Choice choice = chooser.choose(key, request.getObjectSize(), asked,
         request.getTuned());
     RedundancyScheme scheme = choice.scheme;
@@ -186,6 +191,62 @@ final class WriteSessions {
     for (int i = 0; i < n; i++) {
       response.addSplits(Split.newBuilder().setIndex(i)
           .setPath(splitPaths.get(i))
+          .setWorker(GrpcUtils.toProto(chosen.get(i).getAddress())).setLive(true));
+    }
+    return response.build();
+  }
+
+  /**
+   * A regional object's write (docs/agar.md): the regional code, split i in region i mod regions,
+   * flat in its bucket; the writer creates the files itself, written through to the regions, each
+   * through a live worker chosen at random (distinct while there are enough). The write's directory
+   * here holds no split: it is what the sweep and retiring track the write by.
+   */
+  private AllocateResponse allocateRegional(String key, long size, Optional<RedundancyScheme> asked)
+      throws IOException, AlluxioException {
+    RegionalNamespaces regional = layouts.regional();
+    RedundancyScheme scheme = regional.scheme();
+    if (asked.isPresent() && !asked.get().equals(scheme)) {
+      throw new InvalidArgumentException("'" + key + "' is in a regional namespace, whose objects"
+          + " are stored as " + scheme.describe() + " across the regions: PUT it without a"
+          + " scheme, or under another namespace");
+    }
+    List<WorkerInfo> live = blockMaster.getWorkerInfoList();
+    if (live.isEmpty()) {
+      throw new UnavailableException("no live worker to write '" + key + "' through to its"
+          + " regions: start workers, then PUT again");
+    }
+    int n = scheme.splits();
+    List<WorkerInfo> chosen = new ArrayList<>(
+        SplitPlacement.chooseDistinct(live, Math.min(n, live.size()), random));
+    while (chosen.size() < n) {
+      chosen.add(live.get(random.nextInt(live.size())));
+    }
+    String writeId = UUID.randomUUID().toString();
+    String dir = paths().writeDirectory(key, writeId);
+    long cellSize = StripeGeometry.cellSizeFor(size, scheme.dataSplits(), maxCellSize);
+    long splitSize = size < 0 ? -1 : checkedGeometry(key, size, scheme, cellSize).splitSize();
+    Layout.Builder layout = Layout.newBuilder().setKey(key)
+        .setScheme(SchemeProtos.toProto(scheme)).setObjectSize(size).setCellSize(cellSize)
+        .setSplitSize(splitSize).setWriteId(writeId).setDirectory(dir).setTuned(false);
+    for (int i = 0; i < n; i++) {
+      layout.addSplitPaths(regional.regions().splitPath(i, key, writeId, scheme.splitName(i)))
+          .addSplitRegions(regional.regions().forSplit(i).name());
+    }
+    Layout current = asMaster(() -> layouts.read(paths().objectDirectory(key)));
+    asMaster(() -> fs.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
+        CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
+            .setWriteType(WritePType.MUST_CACHE))));
+    expireAbandoned();
+    // No copy of the key in the root under store to remove at commit: the regions are its store.
+    pending.put(writeId, new PendingWrite(layout.build(), clock.millis(),
+        current == null ? "" : current.getWriteId(), CompletableFuture.completedFuture(false)));
+    metrics.allocations.incrementAndGet();
+    AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
+        .setSplitFilesCreated(false).setWriteThrough(true);
+    for (int i = 0; i < n; i++) {
+      response.addSplits(Split.newBuilder().setIndex(i).setPath(layout.getSplitPaths(i))
+          .setRegion(layout.getSplitRegions(i))
           .setWorker(GrpcUtils.toProto(chosen.get(i).getAddress())).setLive(true));
     }
     return response.build();
@@ -380,7 +441,7 @@ final class WriteSessions {
     String key = layout.getKey();
     RedundancyScheme scheme = SchemeProtos.of(layout);
     for (int i = 0; i < scheme.splits(); i++) {
-      String split = layout.getDirectory() + "/" + scheme.splitName(i);
+      String split = ObjectPaths.splitPath(layout, i);
       FileInfo info = fs.getFileInfo(new AlluxioURI(split), noSync());
       if (!info.isCompleted() || info.getLength() != layout.getSplitSize()) {
         throw new FailedPreconditionException("split " + split + " is incomplete ("
@@ -391,7 +452,8 @@ final class WriteSessions {
     Layout previous = layouts.read(objectDir);
     // One xattr update: readers see the old layout or this one, never a mix.
     layouts.write(objectDir, layout);
-    if (!layout.getPersisted() && mayHaveUnderStoreCopy(write, previous)) {
+    if (!layout.getPersisted() && !RegionalNamespaces.isRegional(layout)
+        && mayHaveUnderStoreCopy(write, previous)) {
       // A cache-only version: any copy of the key in S3 (an older THROUGH or ASYNC version,
       // evicted or not, or another tool's object) is stale now, and must not come back as the
       // object after an eviction. An overwrite in Alluxio removes it too.
@@ -448,9 +510,16 @@ final class WriteSessions {
    */
   boolean delete(String key, boolean cacheOnly) throws IOException, AlluxioException {
     ObjectKeys.check(key);
+    boolean regional = layouts.regional().isRegional(key);
+    if (regional && cacheOnly) {
+      throw new InvalidArgumentException("'" + key + "' is a regional object: the regions keep it"
+          + " and the cache holds what its policy chooses, so it cannot be evicted alone; delete"
+          + " it (from the regions too) or leave it");
+    }
     return layouts.locked(key, () -> {
-      // The under store first: if S3 refuses, the key is still whole in both.
-      boolean existed = !cacheOnly && underStore.delete(key);
+      // The under store first: if S3 refuses, the key is still whole in both. A regional object's
+      // splits in the regions go with its write's directory (the sweep, after the grace).
+      boolean existed = !cacheOnly && !regional && underStore.delete(key);
       String dir = paths().objectDirectory(key);
       Layout layout = layouts.read(dir);
       if (layout == null) {
