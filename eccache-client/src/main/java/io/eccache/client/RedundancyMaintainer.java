@@ -2,6 +2,7 @@ package io.eccache.client;
 
 import alluxio.client.file.URIStatus;
 import alluxio.exception.status.AlluxioStatusException;
+import alluxio.exception.status.DeadlineExceededException;
 import alluxio.grpc.GrpcUtils;
 import com.google.common.util.concurrent.RateLimiter;
 import io.eccache.common.SchemeProtos;
@@ -11,10 +12,14 @@ import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.Split;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -174,6 +179,8 @@ public final class RedundancyMaintainer implements AutoCloseable {
     if (!lookup.getLayout().getWriteId().equals(task.getWriteId())) {
       throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
     }
+    // All at once, each on an I/O thread: every load waits a round trip to a distant region.
+    List<Future<Long>> loads = new ArrayList<>();
     for (int j = 0; j < task.getSplitsCount(); j++) {
       Split split = lookup.getSplits(task.getSplits(j));
       if (!split.hasStatus()) {
@@ -182,7 +189,29 @@ public final class RedundancyMaintainer implements AutoCloseable {
       }
       URIStatus status = new URIStatus(GrpcUtils.fromProto(split.getStatus()));
       bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, status.getLength())));
-      moved[0] += context.cacheOn(status, task.getWorkers(j));
+      alluxio.grpc.WorkerNetAddress worker = task.getWorkers(j);
+      loads.add(context.io().submit(() -> context.cacheOn(status, worker)));
+    }
+    IOException failure = null;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.ioTimeoutMs());
+    for (Future<Long> load : loads) {
+      try {
+        moved[0] += load.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        load.cancel(true);
+        failure = failure != null ? failure : new DeadlineExceededException("loading a split of '"
+            + task.getKey() + "' into a worker took more than " + context.ioTimeoutMs()
+            + " ms (alluxio.user.eccache.io.timeout): check its region and the worker");
+      } catch (ExecutionException e) {
+        failure = failure != null ? failure : new IOException("loading a split of '"
+            + task.getKey() + "' failed: " + e.getCause(), e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while loading splits of '" + task.getKey() + "'", e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 

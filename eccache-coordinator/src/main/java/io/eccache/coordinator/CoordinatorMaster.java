@@ -235,6 +235,18 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     return regionalCache;
   }
 
+  /**
+   * Test and benchmark hook: replaces the regional cache's policy, as if the master had started
+   * with {@code alluxio.master.eccache.regional.policy = policySpec} and {@code .cache.splits =
+   * capacitySplits}, with no popularity yet; what is cached now is freed at the next period unless
+   * the new policy wants it.
+   *
+   * @throws IllegalArgumentException for a policy the key does not take
+   */
+  public void useRegionalPolicy(String policySpec, int capacitySplits) {
+    regionalCache.use(policySpec, capacitySplits);
+  }
+
   AllocateResponse allocate(AllocateRequest request) throws IOException, AlluxioException {
     return writes.allocate(request);
   }

@@ -54,7 +54,7 @@ final class RegionalCache implements HeartbeatExecutor {
   private final RegionalNamespaces regional;
   private final Random random;
   /** Null when the policy is {@code none} or the cache holds no split. */
-  private final ChunkCachePolicy policy;
+  private volatile ChunkCachePolicy policy;
 
   RegionalCache(LayoutStore layouts, FileSystemMaster fs, MaintenanceQueue queue,
       String policySpec, int capacitySplits, Random random) {
@@ -103,18 +103,30 @@ final class RegionalCache implements HeartbeatExecutor {
         + " lfu-C, lru-C (C splits per cached object) or none");
   }
 
+  /**
+   * Replaces the policy with a fresh one (no popularity, nothing chosen); what is cached stays
+   * until the next period frees it.
+   *
+   * @throws IllegalArgumentException for a policy spec {@link #policy} does not take
+   */
+  synchronized void use(String policySpec, int capacitySplits) {
+    policy = policy(policySpec, regional, capacitySplits);
+  }
+
   /** Counts one read of {@code key} when it is regional. */
   void recordRead(String key) {
-    if (policy != null && regional.isRegional(key)) {
-      policy.recordRead(key);
+    ChunkCachePolicy p = policy;
+    if (p != null && regional.isRegional(key)) {
+      p.recordRead(key);
     }
   }
 
   /** Counts {@code reads} reads of {@code key} when it is regional. */
   void recordReads(String key, long reads) {
-    if (policy != null && regional.isRegional(key)) {
+    ChunkCachePolicy p = policy;
+    if (p != null && regional.isRegional(key)) {
       for (long i = 0; i < reads; i++) {
-        policy.recordRead(key);
+        p.recordRead(key);
       }
     }
   }
@@ -125,12 +137,13 @@ final class RegionalCache implements HeartbeatExecutor {
    */
   @Override
   public synchronized void heartbeat(long timeLimitMs) {
-    if (policy == null) {
+    ChunkCachePolicy p = policy;
+    if (p == null) {
       return;
     }
     try {
-      policy.tick();
-      queue.refillCaching(reconcile());
+      p.tick();
+      queue.refillCaching(reconcile(p));
     } catch (IOException | AlluxioException | RuntimeException e) {
       LOG.warn("eccache: reconfiguring the regional cache failed; the next period retries: {}",
           e.toString());
@@ -138,7 +151,8 @@ final class RegionalCache implements HeartbeatExecutor {
   }
 
   /** Frees what the policy no longer holds; returns the loads it misses. */
-  private List<MaintenanceTask> reconcile() throws IOException, AlluxioException {
+  private List<MaintenanceTask> reconcile(ChunkCachePolicy policy)
+      throws IOException, AlluxioException {
     Set<LayoutStore.HostPort> live = layouts.liveWorkerIds();
     List<WorkerNetAddress> liveWorkers = layouts.liveWorkers();
     List<MaintenanceTask> loads = new ArrayList<>();

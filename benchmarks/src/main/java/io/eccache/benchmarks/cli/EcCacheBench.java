@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     description = "EC-Cache on Alluxio: the demo, the cluster benchmark, the simulator, the"
         + " consistency checker and the data-path benchmark.",
     subcommands = {DemoCommand.class, BenchCommand.class, SimCommand.class, CheckCommand.class,
-        DatapathCommand.class, AgarSimCommand.class})
+        DatapathCommand.class, AgarSimCommand.class, AgarCommand.class})
 public final class EcCacheBench implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
