@@ -3,12 +3,15 @@ package io.eccache.client;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The splits that failed during one {@link SplitWriter} write (by slot, the position in its target
  * list), and how many may. Thread-safe.
  */
 final class SplitFailures {
+  private static final Logger LOG = LoggerFactory.getLogger(SplitFailures.class);
   private final Throwable[] causes;
   private final int tolerated;
 
@@ -20,6 +23,8 @@ final class SplitFailures {
   synchronized void record(int slot, Throwable cause) {
     if (causes[slot] == null) {
       causes[slot] = cause;
+      // Once per split: the PUT goes on and writes it elsewhere, so this is the only trace.
+      LOG.warn("eccache: writing split slot {} failed: {}", slot, String.valueOf(cause));
     }
   }
 

@@ -76,6 +76,11 @@ class RegionalObjectsTest {
   static void mountRegions() throws Exception {
     regions = LoopbackRegions.start(null, SPECS);
     regions.mount(CLUSTER.cluster().fileSystem(), FAIL_FAST);
+    List<alluxio.wire.WorkerNetAddress> workers = new ArrayList<>();
+    for (int i = 0; i < CLUSTER.cluster().workerCount(); i++) {
+      workers.add(CLUSTER.cluster().workerAddress(i));
+    }
+    regions.warm(CLUSTER.cluster().fileSystem(), workers); // see LoopbackRegions#warm
   }
 
   @AfterAll

@@ -344,6 +344,10 @@ final class WriteSessions {
         candidates.add(w);
       }
     }
+    if (candidates.isEmpty() && RegionalNamespaces.isRegional(write.layout)) {
+      // A regional split is written through to its region: any live worker can carry it.
+      candidates.addAll(blockMaster.getWorkerInfoList());
+    }
     if (candidates.isEmpty()) {
       throw new FailedPreconditionException("no live worker is left for a split of '" + key
           + "' besides the " + excluded.size() + " its write uses: add workers or lower k + r");

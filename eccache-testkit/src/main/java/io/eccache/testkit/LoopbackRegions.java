@@ -291,6 +291,58 @@ public final class LoopbackRegions implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes every worker open its under-store client for every region, one worker and region at a
+   * time each (pairs in parallel), before any concurrent use: a small file written THROUGH to the
+   * region through that worker, then deleted.
+   *
+   * <p>Why: Alluxio 2.9.6's {@code UfsManager.UfsClient.acquireUfsResource()} fetches the mount's
+   * shared UFS and, when two threads do so at once for the first time, the one that loses the
+   * race "closes the extra UFS", which is the same shared instance: the worker's S3 client for
+   * that region is shut down for good, and every later write through it fails with a
+   * RejectedExecutionException from the S3 transfer manager. One first use per worker and mount,
+   * alone, sets the client's UFS and closes that window.
+   */
+  public void warm(FileSystem fs, List<alluxio.wire.WorkerNetAddress> workers) throws IOException {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        Math.max(1, Math.min(16, workers.size() * regions.size())));
+    try {
+      List<java.util.concurrent.Future<?>> pairs = new ArrayList<>();
+      for (RunningRegion r : regions.values()) {
+        for (alluxio.wire.WorkerNetAddress w : workers) {
+          pairs.add(pool.submit(() -> {
+            AlluxioURI probe = new AlluxioURI(r.mountPoint() + "/.eccache-warm-"
+                + w.getHost() + "-" + w.getRpcPort());
+            try (alluxio.client.file.FileOutStream out = fs.createFile(probe,
+                alluxio.grpc.CreateFilePOptions.newBuilder().setWriteType(WritePType.THROUGH)
+                    .setOverwrite(true)
+                    .setWorkerLocation(alluxio.grpc.GrpcUtils.toProto(w)).build())) {
+              out.write(1);
+            }
+            fs.delete(probe);
+            return null;
+          }));
+        }
+      }
+      for (java.util.concurrent.Future<?> f : pairs) {
+        try {
+          f.get(2, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IOException("warming a region's under-store client on a worker failed: "
+              + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+          throw new IOException("warming a region's under-store client on a worker took more"
+              + " than 2 minutes: check the region's S3 server and the worker");
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while warming the regions", e);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   /** Unmounts every region that is mounted (the cluster may outlive the regions). */
   public void unmount(FileSystem fs) throws IOException {
     try {

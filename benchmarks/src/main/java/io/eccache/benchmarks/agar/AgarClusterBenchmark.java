@@ -147,6 +147,11 @@ public final class AgarClusterBenchmark {
             PropertyKey.UNDERFS_S3_MAX_ERROR_RETRY.getName(), "3",
             PropertyKey.UNDERFS_S3_SOCKET_TIMEOUT.getName(), "10s",
             PropertyKey.UNDERFS_S3_REQUEST_TIMEOUT.getName(), "10s"));
+        List<alluxio.wire.WorkerNetAddress> workers = new ArrayList<>();
+        for (int i = 0; i < cluster.workerCount(); i++) {
+          workers.add(cluster.workerAddress(i));
+        }
+        regions.warm(cluster.fileSystem(), workers); // around an Alluxio 2.9.6 race, see there
         List<EcCacheClient> clients = new ArrayList<>();
         try {
           for (int i = 0; i < s.clients; i++) {
