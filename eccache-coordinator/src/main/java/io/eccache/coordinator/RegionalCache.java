@@ -104,13 +104,14 @@ final class RegionalCache implements HeartbeatExecutor {
   }
 
   /**
-   * Replaces the policy with a fresh one (no popularity, nothing chosen); what is cached stays
-   * until the next period frees it.
+   * Replaces the policy with a fresh one (no popularity, nothing chosen) and drops the loads the
+   * old one planned; what is cached stays until the next period frees it.
    *
    * @throws IllegalArgumentException for a policy spec {@link #policy} does not take
    */
   synchronized void use(String policySpec, int capacitySplits) {
     policy = policy(policySpec, regional, capacitySplits);
+    queue.refillCaching(List.of()); // the old policy's loads are not the new one's
   }
 
   /** Counts one read of {@code key} when it is regional. */

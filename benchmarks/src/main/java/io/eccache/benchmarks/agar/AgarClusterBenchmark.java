@@ -371,20 +371,26 @@ public final class AgarClusterBenchmark {
     }
   }
 
-  /** Frees every cached regional split and waits (at most 30 s) until no worker holds one. */
+  /**
+   * Frees every cached regional split, file by file, and waits (at most 60 s, freeing again every
+   * 2 s) until no worker holds one.
+   */
   private static void freeAll(FileSystem fs, LoopbackRegions regions) throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     try {
-      for (LoopbackRegions.RunningRegion r : regions.regions()) {
-        fs.free(new AlluxioURI(r.mountPoint()), FreePOptions.newBuilder().setRecursive(true)
-            .build());
-      }
-      while (cachedSplits(fs, regions) > 0) {
+      List<String> cached = cachedSplitPaths(fs, regions);
+      while (!cached.isEmpty()) {
         if (System.nanoTime() > deadline) {
-          throw new IOException("regional splits were still cached 30 s after freeing them:"
-              + " check the workers' heartbeats");
+          throw new IOException(cached.size() + " regional splits were still cached 60 s after"
+              + " freeing them (e.g. " + cached.get(0) + "): check the workers' heartbeats");
         }
-        Thread.sleep(100);
+        for (String path : cached) {
+          fs.free(new AlluxioURI(path), FreePOptions.newBuilder().setForced(true).build());
+        }
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() < until && !(cached = cachedSplitPaths(fs, regions)).isEmpty()) {
+          Thread.sleep(100);
+        }
       }
     } catch (AlluxioException e) {
       throw new IOException("freeing the regional splits failed: " + e.getMessage(), e);
@@ -394,15 +400,21 @@ public final class AgarClusterBenchmark {
     }
   }
 
-  /** Regional split files whose block a worker holds. */
+  /** How many regional split files have a block a worker holds. */
   static int cachedSplits(FileSystem fs, LoopbackRegions regions) throws IOException {
-    int cached = 0;
+    return cachedSplitPaths(fs, regions).size();
+  }
+
+  /** The regional split files whose block a worker holds. */
+  private static List<String> cachedSplitPaths(FileSystem fs, LoopbackRegions regions)
+      throws IOException {
+    List<String> cached = new ArrayList<>();
     try {
       for (LoopbackRegions.RunningRegion r : regions.regions()) {
         for (URIStatus st : fs.listStatus(new AlluxioURI(r.mountPoint()))) {
           if (!st.getFileBlockInfos().isEmpty()
               && !st.getFileBlockInfos().get(0).getBlockInfo().getLocations().isEmpty()) {
-            cached++;
+            cached.add(st.getPath());
           }
         }
       }
