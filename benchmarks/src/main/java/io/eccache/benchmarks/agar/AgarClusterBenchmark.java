@@ -213,7 +213,7 @@ public final class AgarClusterBenchmark {
         long seed = s.seed + r;
         // The policies of one point and seed in a shuffled order, so none always runs first.
         List<CachePolicySpec> order = new ArrayList<>(point.policies);
-        java.util.Collections.shuffle(order, new Random(seed * 31 + point.hashCode()));
+        java.util.Collections.shuffle(order, new Random(seed * 31 + point.toString().hashCode()));
         for (CachePolicySpec policy : order) {
           n++;
           int capacity = s.capacitySplits(point.cacheMb);

@@ -24,10 +24,11 @@ import picocli.CommandLine.Spec;
         + " regions with Table I's latencies, scaled: regional objects RS(9,3), the coordinator's"
         + " regional cache running Agar, LFU-c, LRU-c or nothing, each alone, at the paper's"
         + " default setting (10 MB, Zipf 1.1, several seeds) and along both sweeps; raw.csv,"
-        + " summary.md and plots under --out. The quick profile takes about 13 minutes here.")
+        + " summary.md and plots under --out. The quick profile takes under 15 minutes here.")
 final class AgarCommand implements Callable<Integer> {
   @Option(names = "--profile", description = "quick (default: 100 objects, the default setting"
-      + " with 5 policies x 3 seeds, 3 cache sizes and 2 skews with Agar, LFU-3, LRU-3) or full"
+      + " with Agar, LFU-3, LRU-3 and no cache x 3 seeds; 3 cache sizes and 2 skews with Agar,"
+      + " LFU-3 and LRU-3) or full"
       + " (300 objects, 2 clients, all 12 policies, 5 seeds, both sweeps: hours).")
   String profile = "quick";
 
