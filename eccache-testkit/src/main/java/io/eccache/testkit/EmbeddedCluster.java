@@ -290,6 +290,18 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops worker {@code i}, removes every block it cached, and starts it again: it registers
+   * empty, so the master forgets its blocks.
+   */
+  public void restartWorkerEmpty(int i) throws IOException {
+    stopWorker(i);
+    WorkerSlot w = workers.get(i);
+    deleteRecursively(w.tierDir);
+    java.nio.file.Files.createDirectories(w.tierDir);
+    startWorker(i);
+  }
+
   /** Whether worker {@code i} is running. */
   public boolean isWorkerRunning(int i) {
     WorkerSlot w = workers.get(i);

@@ -75,6 +75,8 @@ public final class AgarClusterBenchmark {
     public int fullHits;
     /** Splits a worker held when the run ended. */
     public int cachedSplits;
+    /** Workers restarted empty before the run because freed splits stayed cached on them. */
+    public int workersRestarted;
 
     RunResult(AgarClusterSettings.Point point, long seed, String policy, int capacitySplits) {
       this.point = point;
@@ -238,8 +240,8 @@ public final class AgarClusterBenchmark {
       CachePolicySpec policy, int capacity) throws IOException, InterruptedException {
     CoordinatorMaster coordinator = cluster.coordinator();
     coordinator.useRegionalPolicy(masterSpec(policy), capacity);
-    freeAll(cluster.fileSystem(), regions);
     RunResult result = new RunResult(point, seed, policy.name(), capacity);
+    result.workersRestarted = emptyCache(cluster, regions);
     // One request sequence per point and seed, the same for every policy: read i is by client
     // i mod clients, so each client's own sequence is fixed too.
     ZipfSampler zipf = new ZipfSampler(s.objects, point.skew);
@@ -372,17 +374,65 @@ public final class AgarClusterBenchmark {
   }
 
   /**
-   * Frees every cached regional split, file by file, and waits (at most 60 s, freeing again every
-   * 2 s) until no worker holds one.
+   * Empties the cache before a run: frees every cached regional split; a worker that still holds
+   * some 10 s later is restarted empty (and its region clients warmed again). Alluxio 2.9.6 leaves
+   * a few freed blocks cached on some runs here: the master lists the block on one worker, that
+   * worker serves it with its region down, and its block removers are idle (cause not found yet;
+   * docs/agar.md). Returns the workers restarted.
    */
-  private static void freeAll(FileSystem fs, LoopbackRegions regions) throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+  private static int emptyCache(EmbeddedCluster cluster, LoopbackRegions regions)
+      throws IOException {
+    FileSystem fs = cluster.fileSystem();
+    try {
+      freeAll(fs, regions, 10);
+      return 0;
+    } catch (StillCachedException e) {
+      java.util.Set<String> hosts = new java.util.TreeSet<>();
+      for (String path : cachedSplitPaths(fs, regions)) {
+        try {
+          for (alluxio.wire.BlockLocation l : fs.getStatus(new AlluxioURI(path))
+              .getFileBlockInfos().get(0).getBlockInfo().getLocations()) {
+            hosts.add(l.getWorkerAddress().getHost());
+          }
+        } catch (AlluxioException gone) {
+          // removed meanwhile
+        }
+      }
+      List<alluxio.wire.WorkerNetAddress> restarted = new ArrayList<>();
+      for (String host : hosts) {
+        int i = cluster.workerIndex(host);
+        cluster.restartWorkerEmpty(i);
+        restarted.add(cluster.workerAddress(i));
+      }
+      cluster.awaitLiveWorkers(cluster.workerCount());
+      regions.warm(fs, restarted);
+      freeAll(fs, regions, 60);
+      return restarted.size();
+    }
+  }
+
+  /** Cached splits that a free did not remove in time. */
+  private static final class StillCachedException extends IOException {
+    StillCachedException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Frees every cached regional split, file by file, and waits (at most {@code seconds}, freeing
+   * again every 2 s) until no worker holds one.
+   *
+   * @throws StillCachedException when some are still cached then
+   */
+  private static void freeAll(FileSystem fs, LoopbackRegions regions, int seconds)
+      throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     try {
       List<String> cached = cachedSplitPaths(fs, regions);
       while (!cached.isEmpty()) {
         if (System.nanoTime() > deadline) {
-          throw new IOException(cached.size() + " regional splits were still cached 60 s after"
-              + " freeing them (e.g. " + cached.get(0) + "): check the workers' heartbeats");
+          throw new StillCachedException(cached.size() + " regional splits were still cached "
+              + seconds + " s after freeing them (e.g. " + cached.get(0) + ")");
         }
         for (String path : cached) {
           fs.free(new AlluxioURI(path), FreePOptions.newBuilder().setForced(true).build());
