@@ -62,11 +62,6 @@ class RegionalObjectsTest {
       .property(MasterKeys.REGIONS, "near=/eccache-regions/near@10ms,"
           + "mid=/eccache-regions/mid@30ms,far=/eccache-regions/far@90ms"));
 
-  /** Per-mount S3 settings that fail a read from a region that is down within seconds. */
-  private static final Map<String, String> FAIL_FAST = Map.of(
-      PropertyKey.UNDERFS_S3_MAX_ERROR_RETRY.getName(), "3",
-      PropertyKey.UNDERFS_S3_SOCKET_TIMEOUT.getName(), "5s",
-      PropertyKey.UNDERFS_S3_REQUEST_TIMEOUT.getName(), "5s");
 
   private static LoopbackRegions regions;
   private EmbeddedCluster cluster;
@@ -75,7 +70,7 @@ class RegionalObjectsTest {
   @BeforeAll
   static void mountRegions() throws Exception {
     regions = LoopbackRegions.start(null, SPECS);
-    regions.mount(CLUSTER.cluster().fileSystem(), FAIL_FAST);
+    regions.mount(CLUSTER.cluster().fileSystem(), LoopbackRegions.FAIL_FAST);
     List<alluxio.wire.WorkerNetAddress> workers = new ArrayList<>();
     for (int i = 0; i < CLUSTER.cluster().workerCount(); i++) {
       workers.add(CLUSTER.cluster().workerAddress(i));

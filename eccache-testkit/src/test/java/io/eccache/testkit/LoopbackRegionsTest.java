@@ -57,18 +57,7 @@ class LoopbackRegionsTest {
       .workerMemoryBytes(64L << 20)
       .workerTimeout("3s"));
 
-  /**
-   * Per-mount S3 client settings that make a read from a region that is down fail quickly: short
-   * socket and request timeouts (Alluxio's defaults: 50 s and 1 min). The SDK's retries stay (3):
-   * with none, a request sent on a kept-alive connection the server has just closed fails with "The
-   * target server failed to respond" (s3proxy's Jetty closes a connection whose request body it
-   * did not read in time, which the delay makes common), and a refused connect fails in
-   * milliseconds anyway.
-   */
-  static final Map<String, String> FAIL_FAST = Map.of(
-      PropertyKey.UNDERFS_S3_MAX_ERROR_RETRY.getName(), "3",
-      PropertyKey.UNDERFS_S3_SOCKET_TIMEOUT.getName(), "5s",
-      PropertyKey.UNDERFS_S3_REQUEST_TIMEOUT.getName(), "5s");
+  static final Map<String, String> FAIL_FAST = LoopbackRegions.FAIL_FAST;
 
   private static LoopbackRegions regions;
   private static RunningRegion near;
