@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eccache.benchmarks.agar.AgarClusterReport;
+import io.eccache.testkit.SharedCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -22,6 +24,10 @@ import picocli.CommandLine;
  */
 @Timeout(300)
 class AgarCommandTest {
+  /** The command starts its own cluster: no class's shared one may still run in this JVM. */
+  @RegisterExtension
+  static final SharedCluster NO_SHARED_CLUSTER = SharedCluster.none();
+
   @TempDir
   Path out;
 
