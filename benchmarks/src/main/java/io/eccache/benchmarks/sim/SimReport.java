@@ -296,7 +296,7 @@ public final class SimReport {
   }
 
   /** Points per series to the {@code {xs, medians, mins, maxs}} arrays {@link Plots#linesWithRange} takes. */
-  private static Map<String, double[][]> series(Map<String, List<double[]>> points) {
+  public static Map<String, double[][]> series(Map<String, List<double[]>> points) {
     Map<String, double[][]> series = new LinkedHashMap<>();
     points.forEach((name, list) -> {
       double[][] v = new double[4][list.size()];

@@ -242,7 +242,7 @@ public final class AgarSimReport {
     Plots.lines(dir.resolve(sweep.name() + "-latency.png"), sweep.figure() + ": mean read latency" + note,
         sweep.axis(), "mean ms", meanLines);
     Plots.linesWithRange(dir.resolve(sweep.name() + "-lead.png"), sweep.figure() + ": Agar's lead" + note
-        + ", min-max dashed", sweep.axis(), "lead %", series(leadLines));
+        + ", min-max dashed", sweep.axis(), "lead %", SimReport.series(leadLines));
     return md.toString();
   }
 
@@ -322,20 +322,6 @@ public final class AgarSimReport {
     if (s != null) {
       lines.computeIfAbsent(name, n -> new ArrayList<>()).add(new double[] {x, s.median(), s.min(), s.max()});
     }
-  }
-
-  private static Map<String, double[][]> series(Map<String, List<double[]>> points) {
-    Map<String, double[][]> series = new LinkedHashMap<>();
-    points.forEach((name, list) -> {
-      double[][] v = new double[4][list.size()];
-      for (int i = 0; i < list.size(); i++) {
-        for (int j = 0; j < 4; j++) {
-          v[j][i] = list.get(i)[j];
-        }
-      }
-      series.put(name, v);
-    });
-    return series;
   }
 
   /** Agar's leads at one point and the baselines they are over. */
