@@ -314,6 +314,47 @@ class DataSafetyTest {
     assertEquals(List.of(current), names(objectDir));
   }
 
+  /**
+   * The sweep removes writes that are neither pending nor committed and look old. With the
+   * coordinator's clock far ahead (as the benchmark's pinned re-tuning leaves it), every write
+   * looks old, so only "pending" protects one: a write's files created before its allocation was
+   * registered were once swept mid-PUT, and an object directory found empty was removed with the
+   * write a PUT had just made in it.
+   */
+  @Test
+  void sweepsRacingPutsOverwritesAndDeletesLoseNothing() throws Exception {
+    CoordinatorMaster coordinator = cluster.coordinator();
+    Duration ahead = ALLOCATION_TIMEOUT.plusHours(1);
+    coordinator.clock().advance(ahead);
+    ExecutorService sweeper = Executors.newSingleThreadExecutor();
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    try {
+      Future<Integer> sweeps = sweeper.submit(() -> {
+        int passes = 0;
+        while (!done.get()) {
+          coordinator.sweep().heartbeat(Long.MAX_VALUE);
+          passes++;
+        }
+        return passes;
+      });
+      for (int i = 0; i < 40; i++) {
+        String key = "sweep-race/" + (i % 8);
+        byte[] v = bytes(3000 + i, 100 + i);
+        cache.put(key, v, PutOptions.code(2, 1));
+        assertArrayEquals(v, cache.get(key), key + " after PUT " + i);
+        if (i % 3 == 0) {
+          assertTrue(cache.delete(key));
+        }
+      }
+      done.set(true);
+      assertTrue(sweeps.get(60, TimeUnit.SECONDS) > 0, "sweeps ran alongside the PUTs");
+    } finally {
+      done.set(true);
+      sweeper.shutdownNow();
+      coordinator.clock().advance(ahead.negated());
+    }
+  }
+
   private List<String> names(String dir) throws Exception {
     return cluster.fileSystem().listStatus(new AlluxioURI(dir)).stream()
         .map(URIStatus::getName).collect(java.util.stream.Collectors.toList());

@@ -69,6 +69,15 @@ final class MasterCalls {
         DeletePOptions.newBuilder().setRecursive(true).setAlluxioOnly(true));
   }
 
+  /**
+   * Deletes a directory in Alluxio only if it is empty, which the master checks under the same
+   * lock as it deletes (a non-empty one: {@code DirectoryNotEmptyException}).
+   */
+  static DeleteContext alluxioOnlyIfEmpty() {
+    return DeleteContext.mergeFrom(
+        DeletePOptions.newBuilder().setRecursive(false).setAlluxioOnly(true));
+  }
+
   /** Deletes in Alluxio and in the under store. */
   static DeleteContext everywhere() {
     return DeleteContext.mergeFrom(DeletePOptions.newBuilder().setRecursive(false)

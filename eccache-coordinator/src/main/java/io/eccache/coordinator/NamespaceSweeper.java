@@ -6,6 +6,7 @@ import static io.eccache.coordinator.MasterCalls.noSyncList;
 
 import alluxio.AlluxioURI;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.DirectoryNotEmptyException;
 import alluxio.exception.FileDoesNotExistException;
 import alluxio.grpc.CreateDirectoryPOptions;
 import alluxio.grpc.LoadMetadataPType;
@@ -192,7 +193,15 @@ final class NamespaceSweeper {
         }
       }
       if (layout == null && kept == 0 && isOld(dir, nowMs)) {
-        deleteQuietly(objectDir);
+        // Only if still empty: a PUT of the key (which takes no key lock) may have created its
+        // write here since the listing.
+        try {
+          fs.delete(new AlluxioURI(objectDir), MasterCalls.alluxioOnlyIfEmpty());
+        } catch (DirectoryNotEmptyException | FileDoesNotExistException raced) {
+          // a new write, or removed already
+        } catch (IOException | AlluxioException e) {
+          LOG.warn("eccache: could not remove {}: {}", objectDir, e.toString());
+        }
       }
     } finally {
       lock.unlock();

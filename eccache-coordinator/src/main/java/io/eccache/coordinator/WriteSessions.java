@@ -2,10 +2,10 @@ package io.eccache.coordinator;
 
 import static io.eccache.coordinator.MasterCalls.asMaster;
 import static io.eccache.coordinator.MasterCalls.noSync;
-import static io.eccache.coordinator.MasterCalls.noSyncList;
 
 import alluxio.AlluxioURI;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.DirectoryNotEmptyException;
 import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.CancelledException;
@@ -181,10 +181,17 @@ final class WriteSessions {
     }
     Layout current = asMaster(() -> layouts.read(paths().objectDirectory(key)));
     CompletableFuture<Boolean> underStoreCopy = probeUnderStore(key);
-    createSplitFiles(writeId, splitPaths, splitFile);
     expireAbandoned();
-    pending.put(writeId, new PendingWrite(layout, clock.millis(),
-        current == null ? "" : current.getWriteId(), underStoreCopy));
+    // Pending before its first file exists: the sweep removes any write it finds not pending.
+    PendingWrite write = new PendingWrite(layout, clock.millis(),
+        current == null ? "" : current.getWriteId(), underStoreCopy);
+    pending.put(writeId, write);
+    try {
+      createSplitFiles(writeId, splitPaths, splitFile);
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      abandon(writeId, write);
+      throw e;
+    }
     metrics.allocations.incrementAndGet();
     AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
         .setStagingPath(underStore.paths().stagingPath(writeId)).setSplitFilesCreated(true);
@@ -234,13 +241,20 @@ final class WriteSessions {
           .addSplitRegions(regional.regions().forSplit(i).name());
     }
     Layout current = asMaster(() -> layouts.read(paths().objectDirectory(key)));
-    asMaster(() -> fs.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
-        CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
-            .setWriteType(WritePType.MUST_CACHE))));
     expireAbandoned();
     // No copy of the key in the root under store to remove at commit: the regions are its store.
-    pending.put(writeId, new PendingWrite(layout.build(), clock.millis(),
-        current == null ? "" : current.getWriteId(), CompletableFuture.completedFuture(false)));
+    // Pending before its directory exists, as in allocate.
+    PendingWrite write = new PendingWrite(layout.build(), clock.millis(),
+        current == null ? "" : current.getWriteId(), CompletableFuture.completedFuture(false));
+    pending.put(writeId, write);
+    try {
+      asMaster(() -> fs.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
+          CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
+              .setWriteType(WritePType.MUST_CACHE))));
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      abandon(writeId, write);
+      throw e;
+    }
     metrics.allocations.incrementAndGet();
     AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
         .setSplitFilesCreated(false).setWriteThrough(true);
@@ -530,9 +544,11 @@ final class WriteSessions {
         return existed;
       }
       sweeper.retire(layout.getDirectory(), layout.getWriteId(), clock.millis());
-      if (fs.listStatus(new AlluxioURI(dir), noSyncList()).isEmpty()) {
-        fs.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyRecursive());
-      } else {
+      try {
+        // Only if empty, checked by Alluxio as it deletes: a PUT of the key (which takes no key
+        // lock) may be creating its write here right now.
+        fs.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyIfEmpty());
+      } catch (DirectoryNotEmptyException writing) {
         // A PUT of the key is writing its splits here: the key is gone, its write may go on
         // (and commit a new version); the sweep removes the directory once it is empty.
         layouts.remove(dir);
@@ -546,10 +562,16 @@ final class WriteSessions {
   void expireAbandoned() {
     long cutoff = clock.millis() - allocationTimeoutMs;
     for (Map.Entry<String, PendingWrite> e : new ArrayList<>(pending.entrySet())) {
-      // remove(key, value): a write committed meanwhile is not touched.
-      if (e.getValue().sinceMs < cutoff && pending.remove(e.getKey(), e.getValue())) {
-        layouts.deleteQuietly(e.getValue().layout.getDirectory());
+      if (e.getValue().sinceMs < cutoff) {
+        abandon(e.getKey(), e.getValue());
       }
+    }
+  }
+
+  /** Forgets {@code write} and removes its directory, unless it was committed meanwhile. */
+  private void abandon(String writeId, PendingWrite write) {
+    if (pending.remove(writeId, write)) {
+      layouts.deleteQuietly(write.layout.getDirectory());
     }
   }
 
