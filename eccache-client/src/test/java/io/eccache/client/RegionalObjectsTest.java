@@ -165,6 +165,51 @@ class RegionalObjectsTest {
     assertEquals(1, cache.readStatistics().decodes(), "near's data splits were rebuilt");
   }
 
+  /**
+   * Partial caching with an outage: near's data split 0 and far's data split 2 are cached, then
+   * near goes down. The cache still serves split 0; near's uncached data split 3 fails and mid's
+   * parity 4 takes its place (late binding across tiers), and far's region is not needed.
+   */
+  @Test
+  void aGetMixesCachedSplitsWithRegionsAroundOneThatIsDown() throws Exception {
+    String key = "agar/mixed";
+    byte[] data = TestData.randomBytes(240_000, 4);
+    cache.put(key, data);
+    io.eccache.common.RedundancyScheme code = io.eccache.common.RedundancyScheme.erasureCoded(4, 2);
+    for (int i : new int[] {0, 2}) {
+      for (RunningRegion region : regions.regions()) {
+        for (URIStatus s : splitsIn(region, key)) {
+          if (s.getName().endsWith("." + code.splitName(i))) {
+            try (alluxio.client.file.FileInStream in = cluster.fileSystem().openFile(s,
+                alluxio.grpc.OpenFilePOptions.newBuilder()
+                    .setReadType(alluxio.grpc.ReadPType.CACHE).build())) {
+              in.readAllBytes(); // cached by the worker that reads it from the region
+            }
+          }
+        }
+      }
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (!cachedSplits(key).equals(List.of(0, 2))) {
+      assertTrue(System.nanoTime() < deadline, "splits 0 and 2 cached: " + cachedSplits(key));
+      Thread.sleep(100);
+    }
+    regions.setDown("near", true);
+    // A new client: the PUT's own layout (nothing cached) is not reused.
+    try (EcCacheClient reader = ClientTestCluster.client(cluster,
+        PropertyKey.USER_BLOCK_READ_RETRY_MAX_DURATION, "300ms")) {
+      assertArrayEquals(data, reader.get(key, 0));
+      Map<String, Long> bytes = reader.readStatistics().bytesByWorker();
+      long fromCache = bytes.entrySet().stream().filter(e -> !e.getKey().startsWith("region:"))
+          .mapToLong(Map.Entry::getValue).sum();
+      assertEquals(2 * 60_000, fromCache, "splits 0 and 2 from the cache: " + bytes);
+      assertFalse(bytes.containsKey("region:near"), "near is down: " + bytes);
+      assertFalse(bytes.containsKey("region:far"), "far's split 2 is cached: " + bytes);
+      assertEquals(2 * 60_000, bytes.getOrDefault("region:mid", 0L), "mid's 1 and 4: " + bytes);
+      assertEquals(1, reader.readStatistics().decodes(), "near's data split 3 was rebuilt");
+    }
+  }
+
   @Test
   void aRegionalObjectKeepsItsCode() throws Exception {
     String key = "agar/coded";

@@ -210,6 +210,7 @@ public final class AgarClusterBenchmark {
       total += point.policies.size() * point.seeds;
     }
     int n = 0;
+    long began = System.nanoTime();
     for (AgarClusterSettings.Point point : s.points) {
       for (int r = 0; r < point.seeds; r++) {
         long seed = s.seed + r;
@@ -222,12 +223,16 @@ public final class AgarClusterBenchmark {
           progress.accept(String.format(java.util.Locale.ROOT,
               "run %d/%d: %s, cache %.0f MB-eq (%d splits), Zipf %.1f, seed %d", n, total,
               policy.name(), point.cacheMb, capacity, point.skew, seed));
+          long start = System.nanoTime();
           RunResult result = runOne(cluster, regions, clients, data, point, seed, policy,
               capacity);
+          long now = System.nanoTime();
           progress.accept(String.format(java.util.Locale.ROOT,
               "  mean %.1f ms, median %.1f, p99 %.1f, hits %.0f%% (full %.0f%%), %d splits"
-                  + " cached", result.meanMs(), result.medianMs(), result.p99Ms(),
-              100 * result.hitRatio(), 100 * result.fullHitRatio(), result.cachedSplits));
+                  + " cached; run took %.0f s, about %.0f min left", result.meanMs(),
+              result.medianMs(), result.p99Ms(), 100 * result.hitRatio(),
+              100 * result.fullHitRatio(), result.cachedSplits, (now - start) / 1e9,
+              (now - began) / 60e9 / n * (total - n)));
           results.add(result);
         }
       }
