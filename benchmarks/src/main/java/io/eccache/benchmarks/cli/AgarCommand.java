@@ -10,6 +10,7 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,8 +28,8 @@ import picocli.CommandLine.Spec;
         + " summary.md and plots under --out. The quick profile takes under 15 minutes here.")
 final class AgarCommand implements Callable<Integer> {
   @Option(names = "--profile", description = "quick (default: 100 objects, the default setting"
-      + " with Agar, LFU-3, LRU-3 and no cache x 3 seeds; 3 cache sizes and 2 skews with Agar,"
-      + " LFU-3 and LRU-3) or full"
+      + " with Agar, LFU-3 and LRU-3 x 3 seeds and no cache once; 3 cache sizes and 2 skews with"
+      + " Agar, LFU-3 and LRU-3) or full"
       + " (300 objects, 2 clients, all 12 policies, 5 seeds, both sweeps: hours).")
   String profile = "quick";
 
@@ -37,6 +38,15 @@ final class AgarCommand implements Callable<Integer> {
 
   @Option(names = "--seed", description = "First seed (default ${DEFAULT-VALUE}).")
   long seed = 1;
+
+  @Option(names = "--sweeps", split = ",", description = "Only these of the profile's points:"
+      + " default, cache, skew (default: all).")
+  List<String> sweeps;
+
+  @Option(names = "--period", description = "The cache's period, instead of the profile's (3s:"
+      + " Agar's 30 s scaled like the latencies), e.g. 9s; a longer one gives each period more"
+      + " reads.")
+  String period;
 
   @Option(names = "--tiny", hidden = true, description = "For tests: six small objects, two"
       + " policies, one seed, a run of seconds.")
@@ -51,6 +61,28 @@ final class AgarCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     AgarClusterSettings s = AgarClusterSettings.profile(tiny ? "tiny" : profile);
     s.seed = seed;
+    if (period != null) {
+      long ms;
+      try {
+        ms = alluxio.util.FormatUtils.parseTimeSize(period);
+      } catch (IllegalArgumentException e) {
+        ms = -1;
+      }
+      if (ms <= 0) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--period " + period
+            + " is not a positive duration: give e.g. 9s or 1500ms");
+      }
+      s.period = java.time.Duration.ofMillis(ms);
+    }
+    if (sweeps != null) {
+      for (String sweep : sweeps) {
+        if (!List.of("default", "cache", "skew").contains(sweep)) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--sweeps takes default,"
+              + " cache or skew, not '" + sweep + "'");
+        }
+      }
+      s.points.removeIf(p -> !sweeps.contains(p.sweep));
+    }
     RunStamp stamp = RunStamp.capture(Paths.get("").toAbsolutePath(),
         TypedCommand.of(spec, "agar"));
     long began = System.nanoTime();

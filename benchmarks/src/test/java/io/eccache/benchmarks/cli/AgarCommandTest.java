@@ -70,4 +70,19 @@ class AgarCommandTest {
     assertNotEquals(0, exit);
     assertFalse(Files.exists(dir));
   }
+
+  @Test
+  void aBadPeriodOrSweepIsRefusedBeforeAnythingStarts() {
+    for (String[] bad : new String[][] {{"--period", "0s"}, {"--period", "soon"},
+        {"--sweeps", "default,size"}}) {
+      Path dir = out.resolve("bad");
+      java.io.StringWriter err = new java.io.StringWriter();
+      CommandLine cli = new CommandLine(new EcCacheBench());
+      cli.setErr(new java.io.PrintWriter(err));
+      int exit = cli.execute("agar", bad[0], bad[1], "--out", dir.toString());
+      assertNotEquals(0, exit, String.join(" ", bad));
+      assertTrue(err.toString().contains(bad[0]), err.toString());
+      assertFalse(Files.exists(dir));
+    }
+  }
 }
