@@ -1,11 +1,17 @@
 package io.eccache.benchmarks.agar;
 
 import alluxio.AlluxioURI;
+import alluxio.client.block.stream.BlockWorkerClient;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.URIStatus;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.AlluxioException;
 import alluxio.grpc.FreePOptions;
+import alluxio.grpc.RemoveBlockRequest;
+import alluxio.resource.CloseableResource;
+import alluxio.wire.BlockLocation;
+import alluxio.wire.FileBlockInfo;
+import alluxio.wire.WorkerNetAddress;
 import io.eccache.benchmarks.sim.agar.CachePolicySpec;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.RedundancyMaintainer;
@@ -20,9 +26,12 @@ import io.eccache.testkit.LoopbackRegions;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -75,7 +84,9 @@ public final class AgarClusterBenchmark {
     public int fullHits;
     /** Splits a worker held when the run ended. */
     public int cachedSplits;
-    /** Workers restarted empty before the run because freed splits stayed cached on them. */
+    /** Freed splits still cached before the run, removed by their worker when asked directly. */
+    public int splitsRemovedOnWorkers;
+    /** Workers restarted empty before the run because freed splits stayed cached even so. */
     public int workersRestarted;
 
     RunResult(AgarClusterSettings.Point point, long seed, String policy, int capacitySplits) {
@@ -149,7 +160,7 @@ public final class AgarClusterBenchmark {
             PropertyKey.UNDERFS_S3_MAX_ERROR_RETRY.getName(), "3",
             PropertyKey.UNDERFS_S3_SOCKET_TIMEOUT.getName(), "10s",
             PropertyKey.UNDERFS_S3_REQUEST_TIMEOUT.getName(), "10s"));
-        List<alluxio.wire.WorkerNetAddress> workers = new ArrayList<>();
+        List<WorkerNetAddress> workers = new ArrayList<>();
         for (int i = 0; i < cluster.workerCount(); i++) {
           workers.add(cluster.workerAddress(i));
         }
@@ -246,7 +257,7 @@ public final class AgarClusterBenchmark {
     CoordinatorMaster coordinator = cluster.coordinator();
     coordinator.useRegionalPolicy(masterSpec(policy), capacity);
     RunResult result = new RunResult(point, seed, policy.name(), capacity);
-    result.workersRestarted = emptyCache(cluster, regions);
+    emptyCache(cluster, regions, result);
     // One request sequence per point and seed, the same for every policy: read i is by client
     // i mod clients, so each client's own sequence is fixed too.
     ZipfSampler zipf = new ZipfSampler(s.objects, point.skew);
@@ -379,31 +390,31 @@ public final class AgarClusterBenchmark {
   }
 
   /**
-   * Empties the cache before a run: frees every cached regional split; a worker that still holds
-   * some 10 s later is restarted empty (and its region clients warmed again). Alluxio 2.9.6 leaves
-   * a few freed blocks cached on some runs here: the master lists the block on one worker, that
-   * worker serves it with its region down, and its block removers are idle (cause not found yet;
-   * docs/agar.md). Returns the workers restarted.
+   * Empties the cache before a run: frees every cached regional split. Alluxio 2.9.6 leaves a few
+   * freed blocks cached on some runs here: the master lists the block on one worker, that worker
+   * serves it with its region down, and its block removers are idle (docs/agar.md). Splits still
+   * cached 10 s later are removed by asking their worker directly (Alluxio's RemoveBlock, as its
+   * evict job does); a worker that holds some even then is restarted empty (and its region
+   * clients warmed again). Both are counted in {@code result}.
    */
-  private static int emptyCache(EmbeddedCluster cluster, LoopbackRegions regions)
-      throws IOException {
+  private static void emptyCache(EmbeddedCluster cluster, LoopbackRegions regions,
+      RunResult result) throws IOException {
     FileSystem fs = cluster.fileSystem();
     try {
       freeAll(fs, regions, 10);
-      return 0;
+      return;
     } catch (StillCachedException e) {
-      java.util.Set<String> hosts = new java.util.TreeSet<>();
-      for (String path : cachedSplitPaths(fs, regions)) {
-        try {
-          for (alluxio.wire.BlockLocation l : fs.getStatus(new AlluxioURI(path))
-              .getFileBlockInfos().get(0).getBlockInfo().getLocations()) {
-            hosts.add(l.getWorkerAddress().getHost());
-          }
-        } catch (AlluxioException gone) {
-          // removed meanwhile
-        }
+      result.splitsRemovedOnWorkers = removeOnHolders(cluster, holders(fs, regions));
+    }
+    try {
+      freeAll(fs, regions, 10);
+      return;
+    } catch (StillCachedException e) {
+      Set<String> hosts = new TreeSet<>();
+      for (WorkerNetAddress w : holders(fs, regions).keySet()) {
+        hosts.add(w.getHost());
       }
-      List<alluxio.wire.WorkerNetAddress> restarted = new ArrayList<>();
+      List<WorkerNetAddress> restarted = new ArrayList<>();
       for (String host : hosts) {
         int i = cluster.workerIndex(host);
         cluster.restartWorkerEmpty(i);
@@ -412,8 +423,51 @@ public final class AgarClusterBenchmark {
       cluster.awaitLiveWorkers(cluster.workerCount());
       regions.warm(fs, restarted);
       freeAll(fs, regions, 60);
-      return restarted.size();
+      result.workersRestarted = restarted.size();
     }
+  }
+
+  /** The blocks of cached regional splits, by the worker the master lists them on. */
+  private static Map<WorkerNetAddress, List<Long>> holders(FileSystem fs,
+      LoopbackRegions regions) throws IOException {
+    Map<WorkerNetAddress, List<Long>> held = new HashMap<>();
+    for (String path : cachedSplitPaths(fs, regions)) {
+      try {
+        for (FileBlockInfo b : fs.getStatus(new AlluxioURI(path))
+            .getFileBlockInfos()) {
+          for (BlockLocation l : b.getBlockInfo().getLocations()) {
+            held.computeIfAbsent(l.getWorkerAddress(), w -> new ArrayList<>())
+                .add(b.getBlockInfo().getBlockId());
+          }
+        }
+      } catch (AlluxioException gone) {
+        // removed meanwhile
+      }
+    }
+    return held;
+  }
+
+  /** Asks each worker to remove the blocks it holds; returns how many it removed. */
+  private static int removeOnHolders(EmbeddedCluster cluster,
+      Map<WorkerNetAddress, List<Long>> held) {
+    int removed = 0;
+    for (Map.Entry<WorkerNetAddress, List<Long>> e : held.entrySet()) {
+      try (CloseableResource<BlockWorkerClient> w =
+          cluster.fileSystemContext().acquireBlockWorkerClient(e.getKey())) {
+        for (long blockId : e.getValue()) {
+          try {
+            w.get().removeBlock(RemoveBlockRequest.newBuilder().setBlockId(blockId)
+                .build());
+            removed++;
+          } catch (RuntimeException notRemoved) {
+            // gone meanwhile, or refused: the restart below handles what stays
+          }
+        }
+      } catch (IOException notReached) {
+        // the restart below handles it
+      }
+    }
+    return removed;
   }
 
   /** Cached splits that a free did not remove in time. */

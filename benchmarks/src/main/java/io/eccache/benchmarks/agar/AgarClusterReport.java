@@ -29,7 +29,8 @@ public final class AgarClusterReport {
   /** raw.csv's columns. */
   public static final List<String> CSV_COLUMNS = List.of("sweep", "cache_mb", "capacity_splits",
       "zipf", "seed", "policy", "reads", "mean_ms", "median_ms", "p99_ms", "hit_ratio",
-      "full_hit_ratio", "cached_splits_at_end", "workers_restarted_before", "commit");
+      "full_hit_ratio", "cached_splits_at_end", "splits_removed_on_workers_before",
+      "workers_restarted_before", "commit");
   /** The paper's Frankfurt means at its default setting (Fig. 6), ms at full scale. */
   private static final Map<String, Double> PAPER_MEANS = Map.of("Agar", 416.0, "LFU-7", 489.0);
 
@@ -44,23 +45,29 @@ public final class AgarClusterReport {
       for (RunResult r : runs) {
         csv.row(r.point.sweep, r.point.cacheMb, r.capacitySplits, r.point.skew, r.seed, r.policy,
             r.reads, r.meanMs(), r.medianMs(), r.p99Ms(), r.hitRatio(), r.fullHitRatio(),
-            r.cachedSplits, r.workersRestarted, stamp.commit());
+            r.cachedSplits, r.splitsRemovedOnWorkers, r.workersRestarted, stamp.commit());
       }
     }
     StringBuilder md = new StringBuilder("# Agar on the cluster: Fig. 8a and 8b on loopback"
         + " regions\n\n");
     md.append(stamp.markdown()).append("\n\n");
     md.append(method(s));
+    int removed = 0;
+    int runsRemoved = 0;
     int restarts = 0;
     int runsRestarted = 0;
     for (RunResult r : runs) {
+      removed += r.splitsRemovedOnWorkers;
+      runsRemoved += r.splitsRemovedOnWorkers > 0 ? 1 : 0;
       restarts += r.workersRestarted;
       runsRestarted += r.workersRestarted > 0 ? 1 : 0;
     }
     md.append(String.format(Locale.ROOT, "%nEvery run starts from an empty cache. Freed splits"
-        + " stayed cached before %d of %d runs; the workers holding them were restarted empty"
-        + " first (%d restarts; raw.csv's workers_restarted_before; docs/agar.md).%n",
-        runsRestarted, runs.size(), restarts));
+        + " stayed cached 10 s after Alluxio's free before %d of %d runs; their workers removed"
+        + " %d when asked directly (RemoveBlock), and the workers still holding some were"
+        + " restarted empty before %d runs (%d restarts; raw.csv's splits_removed_on_workers_before"
+        + " and workers_restarted_before; docs/agar.md).%n", runsRemoved, runs.size(), removed,
+        runsRestarted, restarts));
     md.append("\n## The paper's setting: 10 MB of cache, Zipf 1.1\n\n");
     md.append(defaultTable(s, runs));
     md.append("\n## Sweeps: Agar's lead in mean latency over the best other policy\n\n");
