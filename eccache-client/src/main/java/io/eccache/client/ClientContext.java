@@ -12,9 +12,11 @@ import alluxio.client.file.options.InStreamOptions;
 import alluxio.client.file.options.OutStreamOptions;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.PropertyKey;
+import alluxio.exception.status.AlluxioStatusException;
 import alluxio.grpc.CacheRequest;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.GrpcUtils;
+import alluxio.grpc.RemoveBlockRequest;
 import alluxio.master.MasterClientContext;
 import alluxio.resource.CloseableResource;
 import alluxio.util.FileSystemOptionsUtils;
@@ -26,6 +28,8 @@ import io.eccache.common.EcCacheKeys;
 import io.eccache.common.ReadChoice;
 import io.eccache.common.SharedKeys;
 import io.eccache.common.UnderStorePaths;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -182,6 +186,27 @@ final class ClientContext implements AutoCloseable {
       bytes += b.getBlockInfo().getLength();
     }
     return bytes;
+  }
+
+  /**
+   * Asks {@code worker} to remove the blocks of {@code status} from its cache (Alluxio's
+   * RemoveBlock, as its evict job sends it); a block it does not hold is skipped. The file stays,
+   * and so does its under-store copy.
+   */
+  void uncacheOn(URIStatus status, alluxio.grpc.WorkerNetAddress worker) throws IOException {
+    WorkerNetAddress from = GrpcUtils.fromProto(worker);
+    try (CloseableResource<BlockWorkerClient> client = alluxio.acquireBlockWorkerClient(from)) {
+      for (FileBlockInfo b : status.getFileBlockInfos()) {
+        try {
+          client.get().removeBlock(RemoveBlockRequest.newBuilder()
+              .setBlockId(b.getBlockInfo().getBlockId()).build());
+        } catch (StatusRuntimeException e) {
+          if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
+            throw AlluxioStatusException.fromStatusRuntimeException(e);
+          }
+        }
+      }
+    }
   }
 
   CoordinatorClient coordinator() {

@@ -82,6 +82,9 @@ public final class RedundancyMaintainer implements AutoCloseable {
           case CACHE_SPLITS:
             cacheSplits(task, moved);
             break;
+          case UNCACHE_SPLITS:
+            uncacheSplits(task);
+            break;
           default:
             throw new IOException("unknown task kind " + task.getKind());
         }
@@ -212,6 +215,25 @@ public final class RedundancyMaintainer implements AutoCloseable {
     }
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  /**
+   * A regional object (Agar): removes the task's splits from the workers caching them. The
+   * coordinator freed them already; Alluxio 2.9.6's free often leaves the block on its worker, so
+   * the worker is asked directly (Alluxio's RemoveBlock). A block gone already is fine.
+   */
+  private void uncacheSplits(MaintenanceTask task) throws IOException {
+    LookupResponse lookup = context.coordinator().lookup(task.getKey(), true);
+    if (!lookup.getLayout().getWriteId().equals(task.getWriteId())) {
+      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
+    }
+    for (int j = 0; j < task.getSplitsCount(); j++) {
+      Split split = lookup.getSplits(task.getSplits(j));
+      if (split.hasStatus()) {
+        context.uncacheOn(new URIStatus(GrpcUtils.fromProto(split.getStatus())),
+            task.getWorkers(j));
+      }
     }
   }
 

@@ -280,7 +280,10 @@ class RegionalObjectsTest {
         assertArrayEquals(laterData, cache.get(later, 0));
       }
       coordinator.regionalCache().heartbeat(Long.MAX_VALUE);
-      assertEquals(1, maintainer.runOnce(), "one load: the newly popular object's splits");
+      // The hot object's splits are freed, and removed from their workers by a maintainer too:
+      // Alluxio's free alone often leaves them cached.
+      assertEquals(2, maintainer.runOnce(),
+          "two tasks: the newly popular object's load, the old one's removal");
       assertEquals(List.of(0, 1, 3, 4), cachedSplits(later));
       awaitNoneCached(hot); // freed: the regions keep them
       assertArrayEquals(hotData, cache.get(hot, 0), "read from its regions again");

@@ -84,13 +84,13 @@ final class MaintenanceQueue {
   }
 
   /**
-   * Replaces the regional cache's loads with a period's ({@link RegionalCache}); the re-tuning
-   * passes' tasks are kept, and a load for an object whose task is still leased waits.
+   * Replaces the regional cache's loads and removals with a period's ({@link RegionalCache}); the
+   * re-tuning passes' tasks are kept, and a task for an object whose task is still leased waits.
    */
-  synchronized void refillCaching(List<MaintenanceTask> loads) {
+  synchronized void refillCaching(List<MaintenanceTask> tasks) {
     expireLeases(clock.millis());
     caching.clear();
-    for (MaintenanceTask task : loads) {
+    for (MaintenanceTask task : tasks) {
       if (!leasedKeys.contains(task.getKey())) {
         caching.add(task);
       }
@@ -158,6 +158,7 @@ final class MaintenanceQueue {
         metrics.repartitions.incrementAndGet();
         return ApplyChangeResponse.newBuilder().setApplied(true).build();
       case CACHE_SPLITS:
+      case UNCACHE_SPLITS:
         // Nothing to record: where a regional split is cached is where Alluxio says its block is.
         return ApplyChangeResponse.newBuilder().setApplied(true).build();
       default:

@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The cache's share of regional objects (Agar, docs/agar.md): a {@link ChunkCachePolicy} counts
  * their reads and, once per period (this heartbeat), says which splits of which objects to hold.
- * The heartbeat then frees the splits held beyond that (Alluxio's free: the regions keep them) and
- * plans {@code CACHE_SPLITS} tasks for maintainers to load the missing ones, each on a live worker
- * holding no other split of the object. The layout never changes: whether a split is cached is
+ * The heartbeat then frees the splits held beyond that (Alluxio's free: the regions keep them),
+ * plans {@code UNCACHE_SPLITS} tasks for maintainers to remove them from their workers too (the
+ * free alone often leaves them there), and {@code CACHE_SPLITS} tasks to load the missing ones,
+ * each on a live worker holding no other split of the object. The layout never changes: whether a split is cached is
  * where Alluxio says its block is.
  */
 final class RegionalCache implements HeartbeatExecutor {
@@ -151,12 +152,15 @@ final class RegionalCache implements HeartbeatExecutor {
     }
   }
 
-  /** Frees what the policy no longer holds; returns the loads it misses. */
+  /**
+   * Frees what the policy no longer holds; returns the tasks for maintainers: splits to remove
+   * from the workers still holding them, and the loads it misses.
+   */
   private List<MaintenanceTask> reconcile(ChunkCachePolicy policy)
       throws IOException, AlluxioException {
     Set<LayoutStore.HostPort> live = layouts.liveWorkerIds();
     List<WorkerNetAddress> liveWorkers = layouts.liveWorkers();
-    List<MaintenanceTask> loads = new ArrayList<>();
+    List<MaintenanceTask> tasks = new ArrayList<>();
     for (Layout layout : layouts.list("").getObjectsList()) {
       if (!RegionalNamespaces.isRegional(layout)) {
         continue;
@@ -170,15 +174,26 @@ final class RegionalCache implements HeartbeatExecutor {
       Set<Integer> wanted = new HashSet<>(policy.cachedChunks(layout.getKey()));
       Set<String> holding = new HashSet<>(); // workers holding a split of it that stays
       List<Integer> missing = new ArrayList<>();
+      MaintenanceTask.Builder drops = MaintenanceTask.newBuilder()
+          .setKind(MaintenanceTask.Kind.UNCACHE_SPLITS).setKey(layout.getKey())
+          .setWriteId(layout.getWriteId()).setTarget(layout.getScheme());
       for (Split split : described.getSplitsList()) {
         boolean cached = split.hasWorker();
         if (cached && !wanted.contains(split.getIndex())) {
+          // Alluxio 2.9.6's free often leaves the block on its worker (docs/agar.md): a
+          // maintainer also asks that worker to remove it.
           free(split.getPath());
+          drops.addSplits(split.getIndex()).addWorkers(split.getWorker());
         } else if (cached && split.getLive()) {
           holding.add(split.getWorker().getHost() + ":" + split.getWorker().getRpcPort());
         } else if (!cached && wanted.contains(split.getIndex()) && split.hasStatus()) {
           missing.add(split.getIndex());
         }
+      }
+      if (drops.getSplitsCount() > 0) {
+        // An object only gains or only loses splits in a period (a policy's options for it are
+        // nested), so its one task at a time is this one.
+        tasks.add(drops.build());
       }
       if (missing.isEmpty()) {
         continue;
@@ -199,10 +214,10 @@ final class RegionalCache implements HeartbeatExecutor {
         task.addSplits(missing.get(j)).addWorkers(GrpcUtils.toProto(w));
       }
       if (task.getSplitsCount() > 0) {
-        loads.add(task.build());
+        tasks.add(task.build());
       }
     }
-    return loads;
+    return tasks;
   }
 
   private void free(String path) {
