@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
         + " summary.md and plots under --out. The quick profile takes under 15 minutes here.")
 final class AgarCommand implements Callable<Integer> {
   @Option(names = "--profile", description = "quick (default: 100 objects, the default setting"
-      + " with Agar, LFU-3 and LRU-3 x 3 seeds and no cache once; 3 cache sizes and 2 skews with"
+      + " with Agar, LFU-3 and LRU-3 x 3 seeds, no cache and whole objects (LFU-9, LRU-9) once;"
+      + " 3 cache sizes and 2 skews with"
       + " Agar, LFU-3 and LRU-3) or full"
       + " (300 objects, 2 clients, all 12 policies, 5 seeds, both sweeps: hours).")
   String profile = "quick";
