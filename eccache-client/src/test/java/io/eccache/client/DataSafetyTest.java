@@ -37,6 +37,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -327,7 +328,7 @@ class DataSafetyTest {
     Duration ahead = ALLOCATION_TIMEOUT.plusHours(1);
     coordinator.clock().advance(ahead);
     ExecutorService sweeper = Executors.newSingleThreadExecutor();
-    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean done = new AtomicBoolean();
     try {
       Future<Integer> sweeps = sweeper.submit(() -> {
         int passes = 0;

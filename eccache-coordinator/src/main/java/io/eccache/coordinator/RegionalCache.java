@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * The heartbeat then frees the splits held beyond that (Alluxio's free: the regions keep them),
  * plans {@code UNCACHE_SPLITS} tasks for maintainers to remove them from their workers too (the
  * free alone often leaves them there), and {@code CACHE_SPLITS} tasks to load the missing ones,
- * each on a live worker holding no other split of the object. The layout never changes: whether a split is cached is
- * where Alluxio says its block is.
+ * each on a live worker holding no other split of the object. The layout never changes: whether
+ * a split is cached is where Alluxio says its block is.
  */
 final class RegionalCache implements HeartbeatExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(RegionalCache.class);
