@@ -63,6 +63,10 @@ class RegionalObjectsTest {
           + "mid=/eccache-regions/mid@30ms,far=/eccache-regions/far@90ms"));
 
 
+  /** The regional code: two splits per region. */
+  private static final io.eccache.common.RedundancyScheme CODE =
+      io.eccache.common.RedundancyScheme.erasureCoded(4, 2);
+
   private static LoopbackRegions regions;
   private EmbeddedCluster cluster;
   private EcCacheClient cache;
@@ -175,11 +179,10 @@ class RegionalObjectsTest {
     String key = "agar/mixed";
     byte[] data = TestData.randomBytes(240_000, 4);
     cache.put(key, data);
-    io.eccache.common.RedundancyScheme code = io.eccache.common.RedundancyScheme.erasureCoded(4, 2);
     for (int i : new int[] {0, 2}) {
       for (RunningRegion region : regions.regions()) {
         for (URIStatus s : splitsIn(region, key)) {
-          if (s.getName().endsWith("." + code.splitName(i))) {
+          if (s.getName().endsWith("." + CODE.splitName(i))) {
             try (alluxio.client.file.FileInStream in = cluster.fileSystem().openFile(s,
                 alluxio.grpc.OpenFilePOptions.newBuilder()
                     .setReadType(alluxio.grpc.ReadPType.CACHE).build())) {
@@ -189,11 +192,7 @@ class RegionalObjectsTest {
         }
       }
     }
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!cachedSplits(key).equals(List.of(0, 2))) {
-      assertTrue(System.nanoTime() < deadline, "splits 0 and 2 cached: " + cachedSplits(key));
-      Thread.sleep(100);
-    }
+    awaitCached(key, List.of(0, 2));
     regions.setDown("near", true);
     // A new client: the PUT's own layout (nothing cached) is not reused.
     try (EcCacheClient reader = ClientTestCluster.client(cluster,
@@ -227,8 +226,7 @@ class RegionalObjectsTest {
     for (int i = 0; i < 6; i++) {
       for (RunningRegion region : regions.regions()) {
         for (URIStatus s : splitsIn(region, key)) {
-          if (s.getName().endsWith("." + io.eccache.common.RedundancyScheme.erasureCoded(4, 2)
-              .splitName(i)) && !s.getFileBlockInfos().isEmpty()
+          if (s.getName().endsWith("." + CODE.splitName(i)) && !s.getFileBlockInfos().isEmpty()
               && !s.getFileBlockInfos().get(0).getBlockInfo().getLocations().isEmpty()) {
             cached.add(i);
           }
@@ -238,12 +236,16 @@ class RegionalObjectsTest {
     return cached;
   }
 
-  /** Waits (at most 20 s: a freed block goes at its worker's next heartbeat) for none cached. */
-  private void awaitNoneCached(String key) throws Exception {
+  /**
+   * Waits (at most 20 s: the master learns of a cached or freed block at its worker's next
+   * heartbeat) until exactly {@code expected} of {@code key}'s splits are cached.
+   */
+  private void awaitCached(String key, List<Integer> expected) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!cachedSplits(key).isEmpty()) {
+    while (!cachedSplits(key).equals(expected)) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(key + " still has splits cached: " + cachedSplits(key));
+        throw new AssertionError(key + " has splits " + cachedSplits(key) + " cached, not "
+            + expected);
       }
       Thread.sleep(100);
     }
@@ -285,7 +287,7 @@ class RegionalObjectsTest {
       assertEquals(2, maintainer.runOnce(),
           "two tasks: the newly popular object's load, the old one's removal");
       assertEquals(List.of(0, 1, 3, 4), cachedSplits(later));
-      awaitNoneCached(hot); // freed: the regions keep them
+      awaitCached(hot, List.of()); // freed: the regions keep them
       assertArrayEquals(hotData, cache.get(hot, 0), "read from its regions again");
     }
   }

@@ -31,7 +31,6 @@ import io.eccache.testkit.LoopbackRegions.RunningRegion;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -57,8 +56,6 @@ class LoopbackRegionsTest {
       .workerMemoryBytes(64L << 20)
       .workerTimeout("3s"));
 
-  static final Map<String, String> FAIL_FAST = LoopbackRegions.FAIL_FAST;
-
   private static LoopbackRegions regions;
   private static RunningRegion near;
   private static RunningRegion far;
@@ -70,7 +67,7 @@ class LoopbackRegionsTest {
         LoopbackRegions.specs(AgarRegions.fromFrankfurt(0.125).subList(1, 3), 0));
     near = regions.regions().get(0);
     far = regions.regions().get(1);
-    regions.mount(CLUSTER.cluster().fileSystem(), FAIL_FAST);
+    regions.mount(CLUSTER.cluster().fileSystem(), LoopbackRegions.FAIL_FAST);
   }
 
   @AfterAll
