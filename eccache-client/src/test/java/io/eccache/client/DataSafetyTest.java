@@ -186,7 +186,8 @@ class DataSafetyTest {
 
   /**
    * A cache-only commit leaves S3 no copy of the key, whether the copy was there when the PUT was
-   * allocated (an evicted THROUGH version) or came while it wrote (a THROUGH PUT committed
+   * allocated (an evicted THROUGH version, or another tool's object Alluxio never saw) or came
+   * while it wrote (a THROUGH PUT committed
    * meanwhile): the coordinator asks S3 at the allocation and trusts that answer only when the
    * key's version is unchanged at the commit.
    */
@@ -202,6 +203,17 @@ class DataSafetyTest {
     assertTrue(cache.evict("probe/evicted"));
     assertThrows(NotFoundException.class, () -> cache.get("probe/evicted"),
         "the evicted THROUGH version must not come back after a cache-only one");
+    // An object another tool put in S3, which Alluxio has never listed: the probe asks S3 itself.
+    Path external = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
+        .resolve("probe/external.csv");
+    Files.createDirectories(external.getParent());
+    Files.write(external, old);
+    cache.put("probe/external.csv", current, PutOptions.code(2, 1));
+    assertFalse(Files.exists(external), "the cache-only commit must remove the S3 object");
+    assertArrayEquals(current, cache.get("probe/external.csv"));
+    assertTrue(cache.evict("probe/external.csv"));
+    assertThrows(NotFoundException.class, () -> cache.get("probe/external.csv"),
+        "another tool's S3 object must not come back after a cache-only version");
 
     ExecutorService putter = Executors.newSingleThreadExecutor();
     try {

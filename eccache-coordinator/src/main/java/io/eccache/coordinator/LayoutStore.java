@@ -2,6 +2,7 @@ package io.eccache.coordinator;
 
 import static io.eccache.coordinator.MasterCalls.asMaster;
 import static io.eccache.coordinator.MasterCalls.noSync;
+import static io.eccache.coordinator.MasterCalls.noSyncExists;
 import static io.eccache.coordinator.MasterCalls.noSyncList;
 
 import alluxio.AlluxioURI;
@@ -92,6 +93,14 @@ final class LayoutStore implements Retuner.Namespace {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * As {@link #read}, for a directory that is often missing (a PUT of a new key): a status call on a
+   * missing path makes Alluxio ask S3 for it in the background, which this does not.
+   */
+  Layout readIfPresent(String objectDir) throws IOException, AlluxioException {
+    return fs.exists(new AlluxioURI(objectDir), noSyncExists()) ? read(objectDir) : null;
   }
 
   /** The committed layout of {@code objectDir}, or null when none (call as the master). */

@@ -3,11 +3,13 @@ package io.eccache.coordinator;
 import alluxio.conf.Configuration;
 import alluxio.exception.AlluxioException;
 import alluxio.grpc.DeletePOptions;
+import alluxio.grpc.ExistsPOptions;
 import alluxio.grpc.FileSystemMasterCommonPOptions;
 import alluxio.grpc.GetStatusPOptions;
 import alluxio.grpc.ListStatusPOptions;
 import alluxio.grpc.LoadMetadataPType;
 import alluxio.master.file.contexts.DeleteContext;
+import alluxio.master.file.contexts.ExistsContext;
 import alluxio.master.file.contexts.GetStatusContext;
 import alluxio.master.file.contexts.ListStatusContext;
 import alluxio.security.User;
@@ -48,6 +50,17 @@ final class MasterCalls {
   /** eccache's own directories live only in Alluxio: never look for them in the under store. */
   static GetStatusContext noSync() {
     return GetStatusContext.mergeFrom(GetStatusPOptions.newBuilder()
+        .setLoadMetadataType(LoadMetadataPType.NEVER)
+        .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1)));
+  }
+
+  /**
+   * Whether a path is in Alluxio's namespace, without Alluxio looking for it in the under store.
+   * Unlike a status call, Alluxio's {@code exists} does not hand a missing path to its absent-path
+   * cache, which would ask S3 for it (a HEAD and a listing) on a thread of its own.
+   */
+  static ExistsContext noSyncExists() {
+    return ExistsContext.mergeFrom(ExistsPOptions.newBuilder()
         .setLoadMetadataType(LoadMetadataPType.NEVER)
         .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1)));
   }

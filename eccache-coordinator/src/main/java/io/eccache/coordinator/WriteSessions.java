@@ -179,7 +179,7 @@ final class WriteSessions {
     for (int i = 0; i < n; i++) {
       splitPaths.add(dir + "/" + scheme.splitName(i));
     }
-    Layout current = asMaster(() -> layouts.read(paths().objectDirectory(key)));
+    Layout current = asMaster(() -> layouts.readIfPresent(paths().objectDirectory(key)));
     CompletableFuture<Boolean> underStoreCopy = probeUnderStore(key);
     expireAbandoned();
     // Pending before its first file exists: the sweep removes any write it finds not pending.
@@ -240,7 +240,7 @@ final class WriteSessions {
       layout.addSplitPaths(regional.regions().splitPath(i, key, writeId, scheme.splitName(i)))
           .addSplitRegions(regional.regions().forSplit(i).name());
     }
-    Layout current = asMaster(() -> layouts.read(paths().objectDirectory(key)));
+    Layout current = asMaster(() -> layouts.readIfPresent(paths().objectDirectory(key)));
     expireAbandoned();
     // No copy of the key in the root under store to remove at commit: the regions are its store.
     // Pending before its directory exists, as in allocate.
