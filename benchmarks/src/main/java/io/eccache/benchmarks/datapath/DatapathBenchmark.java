@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -241,7 +240,7 @@ public final class DatapathBenchmark {
       int count = objects.data.length;
       List<String> keys = new ArrayList<>();
       System.gc(); // the previous variant's garbage is not collected on this one's time
-      Map<String, Long> cpuBefore = exactCpu ? ProcessCpu.snapshot() : null;
+      ProcessCpu.Snapshot cpuBefore = exactCpu ? ProcessCpu.snapshot() : null;
       long processBefore = ProcessCpu.processNanos();
       long selfBefore = ProcessCpu.selfNanos();
       long decodesBefore = eccache.readStatistics().decodes();
@@ -281,7 +280,12 @@ public final class DatapathBenchmark {
       }
       long self = ProcessCpu.selfNanos() - selfBefore;
       result.processCpuNanos = ProcessCpu.processNanos() - processBefore - self;
-      result.cpuNanos = exactCpu ? ProcessCpu.since(cpuBefore) : result.processCpuNanos;
+      if (exactCpu) {
+        result.cpuNanosBySide.putAll(ProcessCpu.since(cpuBefore));
+        result.cpuNanos = result.cpuNanosBySide.values().stream().mapToLong(Long::longValue).sum();
+      } else {
+        result.cpuNanos = result.processCpuNanos;
+      }
       if (v == Variant.GET_ECCACHE) {
         result.decodes = eccache.readStatistics().decodes() - decodesBefore;
         result.hedges = eccache.readStatistics().hedges() - hedgesBefore;

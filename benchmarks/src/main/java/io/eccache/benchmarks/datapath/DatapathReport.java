@@ -140,6 +140,18 @@ public final class DatapathReport {
       return h;
     }
 
+    /** Whether every round's CPU was measured by side (Linux's per-thread run times). */
+    boolean bySide() {
+      for (TreeMap<Integer, RoundResult> rounds : byKind.values()) {
+        for (RoundResult r : rounds.values()) {
+          if (r.cpuNanosBySide.isEmpty()) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
     boolean complete() {
       for (String kind : KINDS) {
         if (rounds(kind).isEmpty()) {
@@ -250,8 +262,10 @@ public final class DatapathReport {
         + " [min–max] over the rounds. Throughput above 1 and CPU, latency below 1 favour"
         + " eccache.\n\n");
     MarkdownTable ratios = new MarkdownTable("op", "object size", "threads",
-        "MiB/s vs " + pk, "CPU per MiB vs " + pk, "p50 vs " + pk, "p99 vs " + pk,
-        "MiB/s vs plain", "p50 vs plain");
+        "MiB/s vs " + pk, "CPU per MiB vs " + pk, "client CPU per MiB vs " + pk,
+        "p50 vs " + pk, "p99 vs " + pk, "MiB/s vs plain", "p50 vs plain");
+    MarkdownTable sides = new MarkdownTable(sideColumns());
+    boolean measuredBySide = false;
     MarkdownTable variants = new MarkdownTable("op", "object size", "threads", "variant",
         "MiB/s", "CPU ms per MiB", "p50 ms", "p99 ms", "ops", "decoded / hedged");
     List<Map<String, Object>> jsonCells = new ArrayList<>();
@@ -282,6 +296,19 @@ public final class DatapathReport {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("mibPerSecond", mibps.toMap());
         v.put("cpuMsPerMib", cpu.toMap());
+        if (c.bySide()) {
+          List<Object> sideRow = new ArrayList<>(List.of(c.op,
+              DatapathSettings.formatSize(c.size), c.threadsText(), label));
+          Map<String, Object> bySide = new LinkedHashMap<>();
+          for (CpuSide side : CpuSide.values()) {
+            Spread spread = c.spread(kind, r -> r.cpuMsPerMib(side));
+            sideRow.add(spread.format("%.2f"));
+            bySide.put(side.key(), spread.toMap());
+          }
+          sides.row(sideRow.toArray());
+          measuredBySide = true;
+          v.put("cpuMsPerMibBySide", bySide);
+        }
         v.put("p50Ms", p50);
         v.put("p99Ms", p99);
         v.put("ops", h.getTotalCount());
@@ -295,17 +322,22 @@ public final class DatapathReport {
       if (c.complete()) {
         Spread tput = c.ratio("pk", RoundResult::mibPerSecond);
         Spread cpu = c.ratio("pk", RoundResult::cpuMsPerMib);
+        Spread clientCpu = c.bySide() ? c.ratio("pk", r -> r.cpuMsPerMib(CpuSide.CLIENT)) : null;
         Spread p50 = c.ratio("pk", RoundResult::p50Ms);
         Spread p99 = c.ratio("pk", RoundResult::p99Ms);
         Spread tputPlain = c.ratio("plain", RoundResult::mibPerSecond);
         Spread p50Plain = c.ratio("plain", RoundResult::p50Ms);
         ratios.row(c.op, DatapathSettings.formatSize(c.size), c.threadsText(),
-            tput.format("%.2f") + "x", cpu.format("%.2f") + "x", p50.format("%.2f") + "x",
+            tput.format("%.2f") + "x", cpu.format("%.2f") + "x",
+            clientCpu == null ? "n/a" : clientCpu.format("%.2f") + "x", p50.format("%.2f") + "x",
             p99.format("%.2f") + "x", tputPlain.format("%.2f") + "x",
             p50Plain.format("%.2f") + "x");
         Map<String, Object> jr = new LinkedHashMap<>();
         jr.put("throughputVsPk", tput.toMap());
         jr.put("cpuPerMibVsPk", cpu.toMap());
+        if (clientCpu != null) {
+          jr.put("clientCpuPerMibVsPk", clientCpu.toMap());
+        }
         jr.put("p50VsPk", p50.toMap());
         jr.put("p99VsPk", p99.toMap());
         jr.put("throughputVsPlain", tputPlain.toMap());
@@ -321,6 +353,15 @@ public final class DatapathReport {
         + " and that started their Δ extra reads late (read choice HEDGED), as shares of the"
         + " GETs (one read window per GET).\n\n");
     md.append(variants);
+    md.append("\n## Where the CPU goes\n\n");
+    md.append("CPU ms per object MiB of the threads working for each side of the cluster, told"
+        + " from their names: the client (eccache's split I/O threads, the benchmark's client"
+        + " and " + pk + " threads, Alluxio's client event loops), the workers, the master with"
+        + " eccache's coordinator, the JVM's GC and JIT, and other (gRPC's shared event loops"
+        + " and executors, which serve both ends); median [min–max] over the rounds. The"
+        + " sides' medians need not add up to the total's.\n\n");
+    md.append(measuredBySide ? sides.toString() : "Not measured: this system has no per-thread"
+        + " run times (/proc/self/task/*/schedstat).\n");
     md.append("\n## Objects and operations per size\n\n");
     MarkdownTable setup = new MarkdownTable("object size", "objects per variant", "threads",
         "threads run", "operations per thread per round");
@@ -436,16 +477,32 @@ public final class DatapathReport {
       RunStamp stamp) throws IOException {
     try (CsvWriter raw = new CsvWriter(csv, "round", "size_bytes", "size", "threads",
         "threads_run", "op", "variant", "order", "ops", "bytes", "wall_s", "cpu_s",
-        "process_cpu_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
+        "process_cpu_s", "cpu_client_s", "cpu_workers_s", "cpu_master_s", "cpu_jvm_s",
+        "cpu_other_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
         "verified_bytes", "decodes", "hedges", "commit")) {
       for (RoundResult r : results) {
         raw.row(r.round, r.sizeBytes, DatapathSettings.formatSize(r.sizeBytes), r.threads,
             r.threadsRun, r.variant.op(), r.variant.label(s.k), r.order, r.ops, r.bytes,
-            r.wallNanos / 1e9, r.cpuNanos / 1e9, r.processCpuNanos / 1e9, r.mibPerSecond(),
-            r.cpuMsPerMib(), r.p50Ms(), r.p99Ms(), r.maxMs(), r.verifiedBytes, r.decodes, r.hedges,
-            stamp.commit());
+            r.wallNanos / 1e9, r.cpuNanos / 1e9, r.processCpuNanos / 1e9,
+            sideSeconds(r, CpuSide.CLIENT), sideSeconds(r, CpuSide.WORKERS),
+            sideSeconds(r, CpuSide.MASTER), sideSeconds(r, CpuSide.JVM),
+            sideSeconds(r, CpuSide.OTHER), r.mibPerSecond(), r.cpuMsPerMib(), r.p50Ms(),
+            r.p99Ms(), r.maxMs(), r.verifiedBytes, r.decodes, r.hedges, stamp.commit());
       }
     }
+  }
+
+  /** A side's CPU seconds in a round, or "" when not measured by side. */
+  private static Object sideSeconds(RoundResult r, CpuSide side) {
+    return r.cpuNanosBySide.isEmpty() ? "" : r.cpuNanosBySide.getOrDefault(side, 0L) / 1e9;
+  }
+
+  private static String[] sideColumns() {
+    List<String> columns = new ArrayList<>(List.of("op", "object size", "threads", "variant"));
+    for (CpuSide side : CpuSide.values()) {
+      columns.add(side.key());
+    }
+    return columns.toArray(new String[0]);
   }
 
   private static Map<String, Object> target(String text, long size, Integer threads,

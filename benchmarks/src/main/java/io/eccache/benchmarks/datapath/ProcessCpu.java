@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -26,7 +27,8 @@ import java.util.Map;
  * </ul>
  *
  * The measuring thread is left out of both: it only submits operations, waits, and checks the
- * bytes GETs returned, which is not the data path's work.
+ * bytes GETs returned, which is not the data path's work. The first also tells which side of the
+ * cluster each thread works for ({@link CpuSide}), from the thread's name.
  */
 final class ProcessCpu {
   private static final Path TASKS = Paths.get("/proc/self/task");
@@ -39,10 +41,16 @@ final class ProcessCpu {
     return Files.isReadable(SELF.resolve("schedstat"));
   }
 
+  /** Every thread's run time at one moment, and which side each thread works for. */
+  static final class Snapshot {
+    final Map<String, Long> nanosByTask = new HashMap<>();
+    final Map<String, CpuSide> sideByTask = new HashMap<>();
+  }
+
   /** Every thread's run time now, nanoseconds by thread id, the calling thread left out. */
-  static Map<String, Long> snapshot() throws IOException {
+  static Snapshot snapshot() throws IOException {
     String self = Files.readSymbolicLink(SELF).getFileName().toString();
-    Map<String, Long> byTask = new HashMap<>();
+    Snapshot snapshot = new Snapshot();
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
       for (Path task : tasks) {
         String tid = task.getFileName().toString();
@@ -52,25 +60,34 @@ final class ProcessCpu {
         try {
           String stat = new String(Files.readAllBytes(task.resolve("schedstat")),
               StandardCharsets.US_ASCII);
+          String comm = new String(Files.readAllBytes(task.resolve("comm")),
+              StandardCharsets.UTF_8).trim();
           int end = stat.indexOf(' ');
-          byTask.put(tid, Long.parseLong(end < 0 ? stat.trim() : stat.substring(0, end)));
+          snapshot.nanosByTask.put(tid,
+              Long.parseLong(end < 0 ? stat.trim() : stat.substring(0, end)));
+          snapshot.sideByTask.put(tid, CpuSide.of(comm));
         } catch (NoSuchFileException ended) {
           // the thread ended while we listed
         }
       }
     }
-    return byTask;
+    return snapshot;
   }
 
-  /** Run time since {@code before}: threads started since count whole. */
-  static long since(Map<String, Long> before) throws IOException {
-    long total = 0;
-    for (Map.Entry<String, Long> e : snapshot().entrySet()) {
-      long was = before.getOrDefault(e.getKey(), 0L);
-      // A thread id Linux reused for a new thread reads less than the old one's total.
-      total += e.getValue() >= was ? e.getValue() - was : e.getValue();
+  /** Run time since {@code before}, by side: threads started since count whole. */
+  static EnumMap<CpuSide, Long> since(Snapshot before) throws IOException {
+    EnumMap<CpuSide, Long> bySide = new EnumMap<>(CpuSide.class);
+    for (CpuSide side : CpuSide.values()) {
+      bySide.put(side, 0L);
     }
-    return total;
+    Snapshot now = snapshot();
+    for (Map.Entry<String, Long> e : now.nanosByTask.entrySet()) {
+      Long was = before.nanosByTask.get(e.getKey());
+      // A thread id Linux reused for a new thread reads less than the old one's total.
+      long ran = was != null && e.getValue() >= was ? e.getValue() - was : e.getValue();
+      bySide.merge(now.sideByTask.get(e.getKey()), ran, Long::sum);
+    }
+    return bySide;
   }
 
   /** The process's CPU time in clock ticks, as nanoseconds (getProcessCpuTime). */

@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.datapath;
 
+import java.util.EnumMap;
 import org.HdrHistogram.Histogram;
 
 /** One variant's measurements in one round at one object size and thread count. */
@@ -26,6 +27,11 @@ public final class RoundResult {
    * per-thread run times ({@link ProcessCpu}); elsewhere the same as {@link #processCpuNanos}.
    */
   public long cpuNanos;
+  /**
+   * {@link #cpuNanos} by the side of the cluster each thread works for ({@link CpuSide}); empty
+   * where Linux's per-thread run times are not readable.
+   */
+  final EnumMap<CpuSide, Long> cpuNanosBySide = new EnumMap<>(CpuSide.class);
   /**
    * The same span from {@code OperatingSystemMXBean.getProcessCpuTime} less the measuring
    * thread's CPU: Linux counts it in 10 ms clock ticks, so it is off by up to a tick either way (and
@@ -57,6 +63,16 @@ public final class RoundResult {
   /** Process CPU milliseconds per object MiB moved. */
   public double cpuMsPerMib() {
     return cpuNanos / 1e6 / (bytes / (double) DatapathSettings.MIB);
+  }
+
+  /**
+   * CPU milliseconds per object MiB of the threads on {@code side}; NaN when not measured by side.
+   */
+  double cpuMsPerMib(CpuSide side) {
+    if (cpuNanosBySide.isEmpty()) {
+      return Double.NaN;
+    }
+    return cpuNanosBySide.getOrDefault(side, 0L) / 1e6 / (bytes / (double) DatapathSettings.MIB);
   }
 
   /** Median operation latency, ms. */

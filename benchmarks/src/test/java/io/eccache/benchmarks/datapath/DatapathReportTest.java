@@ -25,6 +25,9 @@ class DatapathReportTest {
     r.bytes = 80 * MIB;
     r.wallNanos = Math.round(80 / mibps * 1e9);
     r.cpuNanos = Math.round(cpuMsPerMib * 80 * 1e6);
+    // 1 ms per MiB on the workers, the rest on the client
+    r.cpuNanosBySide.put(CpuSide.WORKERS, Math.round(80 * 1e6));
+    r.cpuNanosBySide.put(CpuSide.CLIENT, r.cpuNanos - Math.round(80 * 1e6));
     for (int i = 0; i < r.ops; i++) {
       r.latencyMicros.recordValue(Math.round(8 / mibps * 1e6));
     }
@@ -62,6 +65,11 @@ class DatapathReportTest {
     assertEquals(0.5, tput.get("min").asDouble(), 1e-6);
     assertEquals(1.5, tput.get("max").asDouble(), 1e-6);
     assertEquals(1.2, get.get("ratios").get("cpuPerMibVsPk").get("median").asDouble(), 1e-6);
+    // client CPU: eccache 2.4 - 1, p10 2.0 - 1 ms per MiB
+    assertEquals(1.4, get.get("ratios").get("clientCpuPerMibVsPk").get("median").asDouble(),
+        1e-6);
+    assertEquals(1.4, get.get("variants").get("eccache").get("cpuMsPerMibBySide").get("client")
+        .get("median").asDouble(), 1e-6);
     int judged = 0;
     for (JsonNode t : json.get("targets")) {
       if (t.get("sizeBytes").asLong() != 8 * MIB) {
@@ -77,6 +85,8 @@ class DatapathReportTest {
     assertTrue(summary.contains("| GET CPU per MiB vs p10 | 8 MiB | 1 | ≤ 1.1x"
         + " | 1.20 [1.20–1.20]x | not met |"), summary);
     assertTrue(summary.contains("1.00 [0.50–1.50]x"), summary);
+    assertTrue(summary.contains("| GET | 8 MiB | 1 | eccache | 1.40 [1.40–1.40] | 1.00 [1.00–1.00]"
+        + " |"), summary);
   }
 
   @Test

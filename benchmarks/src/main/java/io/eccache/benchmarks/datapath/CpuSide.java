@@ -1,0 +1,49 @@
+package io.eccache.benchmarks.datapath;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Which part of the in-process cluster a thread works for, told from its name as Linux keeps it
+ * ({@code /proc/self/task/<tid>/comm}: the Java name's first 15 characters). The client's, the
+ * workers' and the master's threads are named by Alluxio, eccache and the benchmark; a thread none
+ * of them names (gRPC's shared event loops and executors, which serve clients and servers alike)
+ * counts as {@link #OTHER}.
+ */
+enum CpuSide {
+  /** eccache's split I/O, the benchmark's client threads, Alluxio's client event loops. */
+  CLIENT("eccache-io", "datapath-", "alluxio-client-"),
+  /** Alluxio's block workers: data servers, block readers and writers, their RPC executors. */
+  WORKERS("BlockData", "data-server", "worker-rpc", "eccache-worker", "block-worker",
+      "block-removal", "Worker "),
+  /** Alluxio's master with eccache's coordinator: RPCs, journal, under-store metadata, sweeps. */
+  MASTER("master-rpc", "EcCacheCoordin", "EcCache ", "AsyncJournal", "UFS-Absent",
+      "alluxio-ufs-", "eccache-master", "MetricsMaster"),
+  /** The JVM's own: garbage collection and the JIT compilers. */
+  JVM("GC Thread", "G1 ", "C1 Compiler", "C2 Compiler", "VM Thread", "VM Periodic",
+      "Sweeper thread"),
+  OTHER();
+
+  private final List<String> prefixes;
+
+  CpuSide(String... prefixes) {
+    this.prefixes = List.of(prefixes);
+  }
+
+  /** The side of the thread named {@code comm}. */
+  static CpuSide of(String comm) {
+    for (CpuSide side : values()) {
+      for (String prefix : side.prefixes) {
+        if (comm.startsWith(prefix)) {
+          return side;
+        }
+      }
+    }
+    return OTHER;
+  }
+
+  /** Lower-case name for columns and keys. */
+  String key() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
