@@ -7,8 +7,11 @@ import alluxio.exception.AlluxioException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import io.eccache.common.proto.Split;
 import java.io.IOException;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Split files read from their workers through Alluxio: opened from the file status the lookup
@@ -16,6 +19,8 @@ import java.io.IOException;
  * Alluxio's block stream sends ahead of its reader (the worker pushes chunks up to the stream's
  * buffer), so a read the {@link LateBindingReader} stops part-way saves the client's copying, not
  * the link's bytes. Every byte read is counted against its worker in the {@link ReadStatistics}.
+ * A split's status is converted from its proto once per looked-up layout, not once per read: the
+ * conversion (block infos, ACLs, xattrs) cost about 65 us per split in a profile of small GETs.
  */
 final class AlluxioSplitSource implements SplitSource {
   private static final OpenFilePOptions NO_CACHE =
@@ -23,15 +28,34 @@ final class AlluxioSplitSource implements SplitSource {
 
   private final FileSystem fs;
   private final ReadStatistics statistics;
+  /**
+   * Statuses by the layout's own proto objects, compared by identity (weak keys): a layout the
+   * client keeps cached reuses its conversions, and they go with it.
+   */
+  private final Cache<alluxio.grpc.FileInfo, URIStatus> statuses =
+      CacheBuilder.newBuilder().weakKeys().build();
 
   AlluxioSplitSource(FileSystem fs, ReadStatistics statistics) {
     this.fs = fs;
     this.statistics = statistics;
   }
 
+  /** Split statuses converted and still held (their layouts are still referenced). */
+  long convertedStatuses() {
+    statuses.cleanUp();
+    return statuses.size();
+  }
+
   @Override
   public SplitStream open(Split split, long offset) throws IOException {
-    URIStatus status = new URIStatus(GrpcUtils.fromProto(split.getStatus()));
+    URIStatus status;
+    try {
+      status = statuses.get(split.getStatus(),
+          () -> new URIStatus(GrpcUtils.fromProto(split.getStatus())));
+    } catch (ExecutionException e) {
+      throw new IOException("split " + split.getPath() + " has an unreadable status: "
+          + e.getCause(), e.getCause());
+    }
     FileInStream in;
     try {
       in = fs.openFile(status, NO_CACHE);

@@ -44,4 +44,35 @@ class AlluxioSplitSourceTest {
           statistics.bytesByWorker());
     }
   }
+
+  @Test
+  void aSplitsStatusIsConvertedOncePerLookupAndAnOverwriteReadsItsOwn() throws Exception {
+    try (EcCacheClient cache = ClientTestCluster.client(CLUSTER.cluster())) {
+      String key = CLUSTER.key("status");
+      byte[] first = TestData.randomBytes(100_000, 12);
+      byte[] second = TestData.randomBytes(100_000, 13);
+      cache.put(key, first, PutOptions.code(1, 1));
+      Split before = cache.context().coordinator().lookup(key).getSplits(0);
+      AlluxioSplitSource source = new AlluxioSplitSource(cache.context().fs(),
+          new ReadStatistics());
+      assertArrayEquals(first, readAll(source, before));
+      assertArrayEquals(first, readAll(source, before));
+      assertEquals(1, source.convertedStatuses(), "the same layout's split converts once");
+      cache.put(key, second, PutOptions.code(1, 1));
+      Split after = cache.context().coordinator().lookup(key).getSplits(0);
+      assertArrayEquals(second, readAll(source, after));
+      assertEquals(2, source.convertedStatuses(), "a new layout's split has its own status");
+    }
+  }
+
+  private static byte[] readAll(AlluxioSplitSource source, Split split) throws Exception {
+    ByteArrayOutputStream got = new ByteArrayOutputStream();
+    try (SplitSource.SplitStream in = source.open(split, 0)) {
+      byte[] slice = new byte[16_384];
+      for (int n; (n = in.read(slice, 0, slice.length)) >= 0; ) {
+        got.write(slice, 0, n);
+      }
+    }
+    return got.toByteArray();
+  }
 }
