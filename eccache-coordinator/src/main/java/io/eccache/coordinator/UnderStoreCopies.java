@@ -112,8 +112,8 @@ final class UnderStoreCopies {
    * knows is answered from its namespace; for any other the under store is asked once, directly
    * (one HEAD in S3). Not through Alluxio's metadata load: that lists the parent directory too and
    * hands a missing path to Alluxio's absent-path cache, which asks S3 again (a HEAD and a listing)
-   * on a thread of its own; in a profile of 64 MiB PUTs that was a third of what a PUT costs more
-   * than writing ten plain files.
+   * on a thread of its own. That was a fixed cost of every PUT of a new key: without it a 1 MiB
+   * PUT went from 0.73x to 0.86x of ten plain files' throughput (the data-path benchmark).
    */
   boolean anyCopy(String key) throws IOException, AlluxioException {
     String foreign = paths.foreignPath(key);
