@@ -90,6 +90,23 @@ class DatapathReportTest {
   }
 
   @Test
+  void threadsCountForTheSideTheirLinuxNameTells() {
+    // Linux keeps a Java thread's name cut to 15 characters.
+    assertEquals(CpuSide.CLIENT, CpuSide.of("eccache-io-12"));
+    assertEquals(CpuSide.CLIENT, CpuSide.of("alluxio-client-"));
+    assertEquals(CpuSide.CLIENT, CpuSide.of("datapath-pk-io-"));
+    assertEquals(CpuSide.WORKERS, CpuSide.of("BlockDataWriter"));
+    assertEquals(CpuSide.WORKERS, CpuSide.of("data-server-tcp"));
+    assertEquals(CpuSide.MASTER, CpuSide.of("master-rpc-exec"));
+    assertEquals(CpuSide.MASTER, CpuSide.of("EcCacheCoordina"));
+    assertEquals(CpuSide.MASTER, CpuSide.of("UFS-Absent-Path"));
+    assertEquals(CpuSide.JVM, CpuSide.of("C2 CompilerThre"));
+    assertEquals(CpuSide.JVM, CpuSide.of("GC Thread#1"));
+    assertEquals(CpuSide.OTHER, CpuSide.of("grpc-default-wo"));
+    assertEquals(CpuSide.OTHER, CpuSide.of("java"));
+  }
+
+  @Test
   void sizesParseWithBinaryAndDecimalUnitsAndCapsBoundMemory() {
     assertEquals(40_000_000L, DatapathSettings.parseSize("40MB"));
     assertEquals(64L << 10, DatapathSettings.parseSize("64KiB"));
