@@ -272,6 +272,7 @@ public final class DatapathReport {
     Map<String, double[][]> plot = new LinkedHashMap<>();
     Map<String, List<double[]>> points = new LinkedHashMap<>();
     for (Cell c : cells) {
+      boolean cellBySide = c.bySide(); // every round of the cell measured by side
       Map<String, Object> jc = new LinkedHashMap<>();
       jc.put("op", c.op);
       jc.put("sizeBytes", c.size);
@@ -296,18 +297,18 @@ public final class DatapathReport {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("mibPerSecond", mibps.toMap());
         v.put("cpuMsPerMib", cpu.toMap());
-        if (c.bySide()) {
+        if (cellBySide) {
           List<Object> sideRow = new ArrayList<>(List.of(c.op,
               DatapathSettings.formatSize(c.size), c.threadsText(), label));
-          Map<String, Object> bySide = new LinkedHashMap<>();
+          Map<String, Object> sideSpreads = new LinkedHashMap<>();
           for (CpuSide side : CpuSide.values()) {
             Spread spread = c.spread(kind, r -> r.cpuMsPerMib(side));
             sideRow.add(spread.format("%.2f"));
-            bySide.put(side.key(), spread.toMap());
+            sideSpreads.put(side.key(), spread.toMap());
           }
           sides.row(sideRow.toArray());
           measuredBySide = true;
-          v.put("cpuMsPerMibBySide", bySide);
+          v.put("cpuMsPerMibBySide", sideSpreads);
         }
         v.put("p50Ms", p50);
         v.put("p99Ms", p99);
@@ -322,7 +323,7 @@ public final class DatapathReport {
       if (c.complete()) {
         Spread tput = c.ratio("pk", RoundResult::mibPerSecond);
         Spread cpu = c.ratio("pk", RoundResult::cpuMsPerMib);
-        Spread clientCpu = c.bySide() ? c.ratio("pk", r -> r.cpuMsPerMib(CpuSide.CLIENT)) : null;
+        Spread clientCpu = cellBySide ? c.ratio("pk", r -> r.cpuMsPerMib(CpuSide.CLIENT)) : null;
         Spread p50 = c.ratio("pk", RoundResult::p50Ms);
         Spread p99 = c.ratio("pk", RoundResult::p99Ms);
         Spread tputPlain = c.ratio("plain", RoundResult::mibPerSecond);
