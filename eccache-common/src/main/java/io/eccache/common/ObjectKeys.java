@@ -1,6 +1,7 @@
 package io.eccache.common;
 
 import alluxio.exception.status.InvalidArgumentException;
+import com.google.common.base.Utf8;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -50,9 +51,9 @@ public final class ObjectKeys {
     }
     int bytes;
     try {
-      bytes = utf8(key).length;
-    } catch (MalformedKeyException e) {
-      throw new InvalidArgumentException(e.getMessage());
+      bytes = Utf8.encodedLength(key); // counts without encoding: every GET checks its key
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException(new MalformedKeyException(key).getMessage());
     }
     if (bytes > MAX_KEY_BYTES) {
       throw new InvalidArgumentException("object key is " + bytes + " bytes long in UTF-8, more than"
