@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *   <li>the {@link CoordinatorClient} and the {@link LayoutCache} of looked-up layouts;
  *   <li>three executors: {@link #io()} for split reads and writes, {@link #readAhead()} for
  *       streaming GETs' next window (it waits on split reads, so it is not {@code io}), and
- *       {@link #background()} for ASYNC persists and re-caching, one at a time;
+ *       {@link #background()} for ASYNC persists and re-caching, one at a time; and the
+ *       watchdog of split reads made on a GET's own thread ({@link #callerReads()});
  *   <li>the {@link DirectBufferPool} and the {@link ReadStatistics};
  *   <li>the configuration values the client reads (timeouts, window, thresholds).
  * </ul>
@@ -61,12 +62,13 @@ import org.slf4j.LoggerFactory;
  * <p>Close order ({@link #close()}): the background executor first, given up to 30 s so a pending
  * ASYNC persist (the object's only way to S3) can finish; then read-ahead and split I/O are shut
  * down without interrupts (a split read stops at its next slice by itself; an interrupted read also
- * cancels its stream on the worker, work there for nothing); then, once those reads have given
- * their worker clients back, the coordinator client and, if it is the context's own, the file
- * system and with it the Alluxio context: in the calling thread when that takes at most 2 s (the
- * usual case, so the cluster is still there for Alluxio's last metrics report), else in a
- * background thread (at most 30 s). Closing the Alluxio context while reads still hold its worker
- * clients would leave their channels open for good.
+ * cancels its stream on the worker, work there for nothing), and split reads running on GETs'
+ * own threads are waited for too (their watchdogs end each within the I/O timeout); then, once
+ * those reads have given their worker clients back, the coordinator client and, if it is the
+ * context's own, the file system and with it the Alluxio context: in the calling thread when that
+ * takes at most 2 s (the usual case, so the cluster is still there for Alluxio's last metrics
+ * report), else in a background thread (at most 30 s). Closing the Alluxio context while reads
+ * still hold its worker clients would leave their channels open for good.
  * Thread-safe.
  */
 final class ClientContext implements AutoCloseable {
@@ -79,6 +81,7 @@ final class ClientContext implements AutoCloseable {
   private final ExecutorService io;
   private final ExecutorService readAhead;
   private final ExecutorService background;
+  private final CallerThreadReads callerReads = new CallerThreadReads();
   private final DirectBufferPool pool;
   private final ReadStatistics statistics = new ReadStatistics();
   private final UnderStorePaths underStorePaths;
@@ -223,6 +226,11 @@ final class ClientContext implements AutoCloseable {
     return io;
   }
 
+  /** Split reads made on a GET's own thread, each bounded by a watchdog. */
+  CallerThreadReads callerReads() {
+    return callerReads;
+  }
+
   /** Streaming GETs' read-ahead of the next window. */
   ExecutorService readAhead() {
     return readAhead;
@@ -305,6 +313,7 @@ final class ClientContext implements AutoCloseable {
     // interrupted read also cancels its stream on the worker, which is work there for nothing.
     readAhead.shutdown();
     io.shutdown();
+    callerReads.close();
     // Split reads still finishing (a late-binding extra) hold worker clients of the context: they
     // must give them back before the context closes, or those channels stay open for good. They
     // stop at their next slice, so this is usually at once: then the context closes here, while
@@ -327,8 +336,11 @@ final class ClientContext implements AutoCloseable {
     closer.start();
   }
 
-  /** Whether every executor ended within {@code ms} in all. */
-  private static boolean terminated(long ms, ExecutorService... executors) {
+  /**
+   * Whether every executor ended, and every split read on a GET's thread, within {@code ms} in
+   * all.
+   */
+  private boolean terminated(long ms, ExecutorService... executors) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
     try {
       for (ExecutorService executor : executors) {
@@ -336,6 +348,12 @@ final class ClientContext implements AutoCloseable {
             TimeUnit.NANOSECONDS)) {
           return false;
         }
+      }
+      while (callerReads.running() > 0) {
+        if (System.nanoTime() - deadline >= 0) {
+          return false;
+        }
+        Thread.sleep(1); // a GET still reading on its own thread while the client closes
       }
       return true;
     } catch (InterruptedException e) {

@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -70,16 +71,21 @@ final class LateBindingReader {
 
   /** Data-first: the least a late data split is waited for once k splits arrived. */
   private final long minGraceNanos;
+  /** Where a GET that needs one read makes it, on its own thread; null: always on {@link #io}. */
+  private final CallerThreadReads callerReads;
 
   LateBindingReader(ClientContext context) {
-    this(new AlluxioSplitSource(context.fs(), context.statistics()), context.io(), context.pool(),
-        context.statistics(), context.ioTimeoutMs(), context.readChoice(), MIN_GRACE_NANOS);
+    this(new AlluxioSplitSource(context.fs(), context.statistics()), context.io(),
+        context.callerReads(), context.pool(), context.statistics(), context.ioTimeoutMs(),
+        context.readChoice(), MIN_GRACE_NANOS);
   }
 
-  LateBindingReader(SplitSource source, ExecutorService io, DirectBufferPool pool,
-      ReadStatistics statistics, long timeoutMs, ReadChoice choice, long minGraceNanos) {
+  LateBindingReader(SplitSource source, ExecutorService io, CallerThreadReads callerReads,
+      DirectBufferPool pool, ReadStatistics statistics, long timeoutMs, ReadChoice choice,
+      long minGraceNanos) {
     this.source = source;
     this.io = io;
+    this.callerReads = callerReads;
     this.pool = pool;
     this.statistics = statistics;
     this.timeoutMs = timeoutMs;
@@ -136,14 +142,46 @@ final class LateBindingReader {
     int hedges = hedged ? delta : 0;
     long hedgeAt = 0; // when the Δ extra reads start if the last data split has not arrived
     int launched = 0;
-    for (; launched < Math.min(hedged ? k : k + delta, candidates.size()); launched++) {
-      launch(arrivals, waiting, candidates.get(launched), window, placed, replicated);
-    }
     boolean[] inPlace = new boolean[k];
     ByteBuffer[] staged = new ByteBuffer[n];
     int arrived = 0;
     List<String> failures = new ArrayList<>();
     long began = System.nanoTime();
+    int first = Math.min(hedged ? k : k + delta, candidates.size());
+    Split only = candidates.get(0);
+    int onlyPosition = replicated ? 0 : only.getIndex();
+    if (first == 1 && callerReads != null && onlyPosition < k) {
+      // One read is all this GET asks for: made here, straight into the array, no hand-off.
+      launched = 1;
+      placed[onlyPosition] = true;
+      try {
+        callerReads.call(() -> readInPlace(only, onlyPosition, window, true), timeoutMs,
+            "reading split " + only.getPath());
+        inPlace[onlyPosition] = true;
+        arrived = 1;
+        ClientMetrics.SPLITS_READ.inc();
+      } catch (RejectedExecutionException closed) {
+        placed[onlyPosition] = false; // the client is closing: the I/O path says so
+        launched = 0;
+      } catch (Exception e) {
+        failures.add(String.valueOf(e));
+        ClientMetrics.READS_FAILED.inc();
+        if (launched == candidates.size()) {
+          window.finish();
+          if (e instanceof DeadlineExceededException) {
+            throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + failures
+                + " (" + ClientKeys.IO_TIMEOUT.getName() + ") and no other split is left to try."
+                + " Check the worker holding it, then GET it again", e);
+          }
+          throw new UnavailableException("could read none of the " + candidates.size()
+              + " split(s) of '" + layout.getKey() + "' on live workers: " + failures, e);
+        }
+        first = 2; // the next candidate takes its place
+      }
+    }
+    for (; launched < first; launched++) {
+      launch(arrivals, waiting, candidates.get(launched), window, placed, replicated);
+    }
     long graceEnds = 0; // data-first: when the k-th arrival stops waiting for a data split
     try {
       while (arrived < k || graceEnds != 0 && waitForData(waiting, k, replicated, graceEnds)) {
@@ -421,7 +459,7 @@ final class LateBindingReader {
       placed[position] = true;
     }
     waiting.put(arrivals.submit(() -> inPlace
-        ? new Arrived(split.getIndex(), readInPlace(split, position, window))
+        ? new Arrived(split.getIndex(), readInPlace(split, position, window, false))
         : new Arrived(split.getIndex(), readStaged(split, window))), split.getIndex());
   }
 
@@ -444,11 +482,14 @@ final class LateBindingReader {
 
   /**
    * Reads a data split's range into its place in the array, slice by slice, checking each cell's
-   * CRC32C; returns null (nothing staged).
+   * CRC32C; returns null (nothing staged). On the GET's own thread ({@code callerThread}) the
+   * bytes are read straight into the array, since the window cannot finish while it reads: only
+   * a read on another thread can outlive the window, and it goes through a slice of its own.
    */
-  private ByteBuffer readInPlace(Split split, int position, Window window) throws IOException {
+  private ByteBuffer readInPlace(Split split, int position, Window window, boolean callerThread)
+      throws IOException {
     StripeGeometry g = window.geometry;
-    byte[] slice = SCRATCH.get();
+    byte[] slice = callerThread ? null : SCRATCH.get();
     CRC32C crc = new CRC32C();
     try (SplitSource.SplitStream in = source.open(split, g.splitOffset(window.from))) {
       long left = window.splitBytes;
@@ -457,13 +498,26 @@ final class LateBindingReader {
         crc.reset();
         for (long inCell = 0; inCell < cell; ) {
           stopIfDone(split, window, left);
-          int n = in.read(slice, 0, (int) Math.min(slice.length, cell - inCell));
+          int want = (int) Math.min(SLICE, cell - inCell);
+          int n;
+          if (callerThread && window.objectBytesAt(s, position, inCell, want) == want) {
+            int at = window.arrayIndex(s, position, inCell);
+            n = in.read(window.target, at, want);
+            if (n > 0) {
+              crc.update(window.target, at, n);
+            }
+          } else {
+            byte[] buffer = slice != null ? slice : (slice = new byte[SLICE]); // padding
+            n = in.read(buffer, 0, want);
+            if (n > 0) {
+              crc.update(buffer, 0, n);
+              if (!window.place(buffer, 0, s, position, inCell, n)) {
+                stopIfDone(split, window, left);
+              }
+            }
+          }
           if (n < 0) {
             throw ended(split, g.splitOffset(s) + inCell);
-          }
-          crc.update(slice, 0, n);
-          if (!window.place(slice, 0, s, position, inCell, n)) {
-            stopIfDone(split, window, left);
           }
           inCell += n;
           left -= n;

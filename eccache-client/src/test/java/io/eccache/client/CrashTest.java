@@ -2,6 +2,7 @@ package io.eccache.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.conf.InstancedConfiguration;
@@ -154,6 +155,67 @@ class CrashTest {
       readers.shutdownNow();
     }
     return phase;
+  }
+
+  @Test
+  void aFrozenWorkerCostsAGetOfACopyItHoldsTheIoTimeoutNotItsThread() throws Exception {
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
+    InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
+    conf.set(ClientKeys.IO_TIMEOUT, "1s", Source.RUNTIME);
+    // Alluxio's own wait for a block's next message is far longer: only eccache's bound ends it.
+    conf.set(PropertyKey.USER_STREAMING_DATA_READ_TIMEOUT, "5min", Source.RUNTIME);
+    String frozenHost = cluster.workerHost(0);
+    Map<String, byte[]> onFrozen = new LinkedHashMap<>();
+    try (EcCacheClient client = EcCacheClient.create(conf)) {
+      Random random = new Random(7);
+      for (int i = 0; onFrozen.size() < 3 && i < 60; i++) {
+        byte[] data = new byte[20_000 + random.nextInt(20_000)];
+        random.nextBytes(data);
+        String key = "frozen/" + i;
+        client.put(key, data); // small: two whole copies, a GET reads one on its own thread
+        if (client.context().coordinator().lookup(key, true).getSplitsList().stream()
+            .anyMatch(split -> split.getWorker().getHost().equals(frozenHost))) {
+          onFrozen.put(key, data);
+          assertArrayEquals(data, client.get(key)); // channels to both copies' workers open
+        }
+      }
+      assertEquals(3, onFrozen.size(), "worker 0 holds a copy of three small objects");
+      ExecutorService readers = Executors.newFixedThreadPool(12);
+      cluster.freezeWorker(0); // SIGSTOP: its sockets accept, nothing answers
+      try {
+        // Twelve GETs at once, each reading one of two copies: some read the frozen one (all
+        // twelve miss it one time in 4096), before the master's worker timeout (4 s) drops it.
+        List<Future<Long>> gets = new ArrayList<>();
+        for (int round = 0; round < 4; round++) {
+          for (Map.Entry<String, byte[]> e : onFrozen.entrySet()) {
+            gets.add(readers.submit(() -> {
+              long began = System.nanoTime();
+              byte[] got = client.get(e.getKey());
+              long took = System.nanoTime() - began;
+              assertArrayEquals(e.getValue(), got, e.getKey());
+              assertFalse(Thread.currentThread().isInterrupted(),
+                  "the read watchdog's interrupt was left on the GET's thread");
+              return took;
+            }));
+          }
+        }
+        long slowest = 0;
+        for (Future<Long> get : gets) {
+          slowest = Math.max(slowest, get.get(60, TimeUnit.SECONDS));
+        }
+        System.out.printf("frozen worker: slowest of %d GETs %.0f ms%n", gets.size(),
+            slowest / 1e6);
+        assertTrue(slowest >= TimeUnit.MILLISECONDS.toNanos(900),
+            "no GET read the frozen copy: " + slowest / 1_000_000 + " ms");
+        assertTrue(slowest < TimeUnit.SECONDS.toNanos(4),
+            "a GET waited on the frozen worker past eccache's 1 s I/O timeout: "
+                + slowest / 1_000_000 + " ms");
+      } finally {
+        cluster.thawWorker(0);
+        readers.shutdownNow();
+      }
+    }
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.eccache.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,7 @@ class LateBindingReaderTest {
   private byte[][] splits;
   private Layout layout;
   private ExecutorService io;
+  private CallerThreadReads callerReads;
   private DirectBufferPool pool;
   private FakeSource source;
   private LateBindingReader reader;
@@ -59,6 +61,7 @@ class LateBindingReaderTest {
     encode(object, CELL);
     assertEquals(2, StripeGeometry.of(layout).stripes());
     io = Executors.newFixedThreadPool(8);
+    callerReads = new CallerThreadReads();
     pool = new DirectBufferPool(64L << 20);
     source = new FakeSource();
     statistics = new ReadStatistics();
@@ -102,14 +105,98 @@ class LateBindingReaderTest {
 
   /** Data-first waits at least {@code graceNanos} for a data split once k splits arrived. */
   private LateBindingReader reader(ReadChoice choice, long graceNanos) {
-    return new LateBindingReader(source, io, pool, statistics, TIMEOUT_MS, choice, graceNanos);
+    return new LateBindingReader(source, io, callerReads, pool, statistics, TIMEOUT_MS, choice,
+        graceNanos);
   }
 
   @AfterEach
   void stop() throws Exception {
     source.slow.countDown();
     io.shutdown();
+    callerReads.close();
     assertTrue(io.awaitTermination(10, TimeUnit.SECONDS));
+  }
+
+  /** Codes {@code bytes} as {@code copies} whole copies (k = 1, no padding) into the splits. */
+  private void encodeCopies(byte[] bytes, int copies) {
+    StripeGeometry g = new StripeGeometry(bytes.length, 1, CELL);
+    splits = new byte[copies][];
+    Integer[] crcs = new Integer[g.checksums(copies)];
+    for (int i = 0; i < copies; i++) {
+      splits[i] = bytes.clone();
+      for (int s = 0; s < g.stripes(); s++) {
+        crcs[g.checksumIndex(i, s)] = SplitWriter.crc32c(
+            ByteBuffer.wrap(bytes, (int) g.objectOffset(s), (int) g.cellLength(s)));
+      }
+    }
+    layout = Layout.newBuilder().setKey("copies").setWriteId("w1").setDirectory("/fake/w1")
+        .setScheme(SchemeProtos.toProto(RedundancyScheme.replicated(copies)))
+        .setObjectSize(bytes.length).setCellSize(CELL).setSplitSize(g.splitSize())
+        .addAllCrc32C(java.util.Arrays.asList(crcs)).build();
+  }
+
+  /** A replicated object's lookup: every copy live. */
+  private LookupResponse copiesLookup() {
+    LookupResponse.Builder b = LookupResponse.newBuilder().setLayout(layout);
+    RedundancyScheme scheme = SchemeProtos.of(layout);
+    for (int i = 0; i < scheme.splits(); i++) {
+      b.addSplits(Split.newBuilder().setIndex(i)
+          .setPath(layout.getDirectory() + "/" + scheme.splitName(i))
+          .setWorker(WorkerNetAddress.newBuilder().setHost("worker-" + i))
+          .setLive(true).setStatus(FileInfo.getDefaultInstance()));
+    }
+    return b.build();
+  }
+
+  /** Reads a replicated object whole, as a GET does (Δ = 0: one copy). */
+  private byte[] readCopies() throws IOException {
+    byte[] out = new byte[OBJECT];
+    reader.read(copiesLookup(), 0, 0, StripeGeometry.of(layout).stripes(), out, 0);
+    return out;
+  }
+
+  @Test
+  void aCopyIsReadOnTheCallersThreadAndNoOtherIsAsked() throws Exception {
+    encodeCopies(object, 3);
+    for (int i = 0; i < 6; i++) {
+      assertArrayEquals(object, readCopies());
+    }
+    assertEquals(Set.of(Thread.currentThread().getName()), source.openingThreads,
+        "a GET that needs one read hands it to no other thread");
+    assertEquals(6, source.opened(0) + source.opened(1) + source.opened(2), "one copy per GET");
+    assertAllBuffersBack();
+  }
+
+  @Test
+  void aCopyThatNeverAnswersIsGivenUpAtTheTimeoutAndLeavesNoInterruptBehind() throws Exception {
+    encodeCopies(object, 3);
+    source.behave(0, Behaviour.SILENT_UNTIL_INTERRUPTED); // as Alluxio's block stream waits
+    long slowest = 0;
+    for (int i = 0; i < 40 && source.opened(0) < 2; i++) {
+      long began = System.nanoTime();
+      assertArrayEquals(object, readCopies());
+      slowest = Math.max(slowest, System.nanoTime() - began);
+      assertFalse(Thread.currentThread().isInterrupted(), "the watchdog's interrupt was left");
+    }
+    assertTrue(source.opened(0) >= 2, "the silent copy was never the one read");
+    assertTrue(slowest >= TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS),
+        "a GET that read the silent copy gave it the I/O timeout: " + slowest + " ns");
+    assertTrue(slowest < TimeUnit.SECONDS.toNanos(5),
+        "the silent read was not ended at the timeout: " + slowest + " ns");
+    assertAllBuffersBack();
+  }
+
+  @Test
+  void anInterruptOfTheCallersOwnIsKept() throws Exception {
+    encodeCopies(object, 2);
+    Thread.currentThread().interrupt();
+    byte[] out;
+    try {
+      out = readCopies(); // the fake reads from memory, deaf to interrupts
+    } finally {
+      assertTrue(Thread.interrupted(), "the caller's own interrupt was cleared");
+    }
+    assertArrayEquals(object, out);
   }
 
   @Test
@@ -387,7 +474,11 @@ class LateBindingReaderTest {
     }
   }
 
-  private enum Behaviour { NORMAL, SLOW, SLOW_CORRUPT, FAIL, CORRUPT, SILENT }
+  private enum Behaviour {
+    NORMAL, SLOW, SLOW_CORRUPT, FAIL, CORRUPT, SILENT,
+    /** Waits 30 s for bytes unless interrupted, then fails: Alluxio's block stream's receive. */
+    SILENT_UNTIL_INTERRUPTED
+  }
 
   /** The splits from memory, each behaving as told. */
   private final class FakeSource implements SplitSource {
@@ -397,6 +488,8 @@ class LateBindingReaderTest {
     /** Streams closed: every read ends by closing its stream. */
     final AtomicInteger closed = new AtomicInteger();
     private final Map<Integer, AtomicInteger> opens = new ConcurrentHashMap<>();
+    /** The names of the threads that opened split streams. */
+    final Set<String> openingThreads = ConcurrentHashMap.newKeySet();
 
     void behave(int index, Behaviour b) {
       behaviours.put(index, b);
@@ -414,6 +507,7 @@ class LateBindingReaderTest {
     public SplitStream open(Split split, long offset) throws IOException {
       int index = split.getIndex();
       opens.computeIfAbsent(index, i -> new AtomicInteger()).incrementAndGet();
+      openingThreads.add(Thread.currentThread().getName());
       Behaviour behaviour = behaviours.getOrDefault(index, Behaviour.NORMAL);
       if (behaviour == Behaviour.SLOW || behaviour == Behaviour.SLOW_CORRUPT) {
         slowStarted.countDown();
@@ -428,6 +522,15 @@ class LateBindingReaderTest {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
+          if (behaviour == Behaviour.SILENT_UNTIL_INTERRUPTED) {
+            try {
+              Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt(); // as Alluxio's receive does
+              throw new IOException("worker-" + index + ": interrupted while waiting", e);
+            }
+            throw new IOException("worker-" + index + " timed out after 30 s");
+          }
           if (behaviour == Behaviour.SILENT) {
             // No answer past the reader's timeout, then Alluxio's own stream timeout ends it.
             sleepQuietly(2 * TIMEOUT_MS);

@@ -380,6 +380,37 @@ public final class ProcessCluster implements AutoCloseable {
     kill(workers[i], "worker " + i);
   }
 
+  /**
+   * Freezes worker {@code i} with SIGSTOP: a hung server, whose sockets stay open and accept while
+   * nothing answers. {@link #thawWorker(int)} resumes it.
+   */
+  public void freezeWorker(int i) throws IOException {
+    signal(workers[i], "STOP", "worker " + i);
+  }
+
+  /** Resumes worker {@code i} after {@link #freezeWorker(int)} (SIGCONT). */
+  public void thawWorker(int i) throws IOException {
+    signal(workers[i], "CONT", "worker " + i);
+  }
+
+  private static void signal(Process p, String signal, String what) throws IOException {
+    if (p == null || !p.isAlive()) {
+      throw new IOException(what + " is not running: nothing to send SIG" + signal + " to");
+    }
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
+        .redirectErrorStream(true).start();
+    try {
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        kill.destroyForcibly();
+        throw new IOException("kill -" + signal + " " + p.pid() + " (" + what + ") failed: "
+            + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while sending SIG" + signal + " to " + what, e);
+    }
+  }
+
   /** Stops worker {@code i} politely (SIGTERM), SIGKILL after 30 s. */
   public void stopWorker(int i) throws IOException {
     Process p = workers[i];
