@@ -85,6 +85,11 @@ final class DatapathCommand implements Callable<Integer> {
       + " fetched once) with small objects only.")
   String layoutCacheTtl = "1s";
 
+  @Option(names = "--warmup", description = "Unmeasured warm-up of every variant per size and"
+      + " thread count, before the rounds (default 3s; at least one step): time for the JIT to"
+      + " compile each variant's code.")
+  String warmup;
+
   @Mixin WorkloadOptions workload;
 
   @Spec CommandSpec spec;
@@ -168,7 +173,16 @@ final class DatapathCommand implements Callable<Integer> {
       s.rounds = 1;
       s.fixedObjects = 2;
       s.fixedOps = 2;
+      s.warmupMs = 0;
       s.workerMemoryBytes = 256L << 20;
+    }
+    if (warmup != null) {
+      try {
+        s.warmupMs = FormatUtils.parseTimeSize(warmup);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--warmup " + warmup + " is not a duration: give e.g."
+            + " 3s, 500ms or 0");
+      }
     }
     if (sizes != null) {
       s.sizes = new ArrayList<>();

@@ -29,7 +29,7 @@ import java.util.function.Consumer;
 /**
  * Runs the data-path comparison on a cluster: for each object size it stores the same objects
  * three ways (eccache, k pinned plain files, one plain file), then for each thread count runs a
- * warm-up step of every variant and the measured rounds, every variant once per round in a
+ * warm-up of every variant and the measured rounds, every variant once per round in a
  * shuffled order, so slow drifts of the machine fall on all of them alike and ratios can be paired
  * per round.
  *
@@ -94,7 +94,7 @@ public final class DatapathBenchmark {
           for (int threads : s.threads) {
             Cell cell = new Cell(s, objects, threads, eccache, files, clients);
             for (Variant v : Variant.values()) {
-              cell.measure(v, 0, 0, 1); // warm-up, discarded
+              cell.warmUp(v, s.warmupMs);
             }
             for (int round = 1; round <= s.rounds; round++) {
               List<Variant> order = new ArrayList<>(Arrays.asList(Variant.values()));
@@ -219,6 +219,19 @@ public final class DatapathBenchmark {
         this.got = got;
         this.nanos = nanos;
       }
+    }
+
+    /**
+     * Runs {@code v} unmeasured for at least {@code millis} and at least one step: 1, 2, 4, ...
+     * steps at a time, so the GC before each call is not most of the time.
+     */
+    void warmUp(Variant v, long millis) throws IOException {
+      long ends = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+      int steps = 1;
+      do {
+        measure(v, 0, 0, steps);
+        steps = Math.min(steps * 2, 1024);
+      } while (System.nanoTime() - ends < 0);
     }
 
     /**

@@ -210,6 +210,7 @@ public final class DatapathReport {
     settings.put("r", s.r);
     settings.put("delta", s.delta);
     settings.put("rounds", s.rounds);
+    settings.put("warmup_ms", s.warmupMs);
     settings.put("sizes", s.sizes);
     settings.put("threads", s.threads);
     settings.put("ioThreads", ioThreads);
@@ -413,8 +414,10 @@ public final class DatapathReport {
         + " threads), read into one byte[] from statuses fetched once at setup, NO_CACHE;"
         + " **plain**: one MUST_CACHE file, pinned to one worker, read whole. Files are one"
         + " block each with one replica, as eccache's splits.\n"
-        + "- Rounds: " + s.rounds + " per object size and thread count, after one unmeasured"
-        + " warm-up step of every variant; within a round the six variants run one after the"
+        + "- Rounds: " + s.rounds + " per object size and thread count, after an unmeasured"
+        + " warm-up of every variant (steps of it for at least " + s.warmupMs + " ms, at least one"
+        + " step, so the JIT has compiled each variant's per-operation code); within a round the"
+        + " six variants run one after the"
         + " other in a shuffled order (seed " + s.seed + "), a full GC before each. A"
         + " variant's round is a number of steps, each step one operation per client thread,"
         + " all started together. Wall time is summed over the steps, so checking every GET's"

@@ -63,6 +63,12 @@ public final class DatapathSettings {
   public long workerMemoryBytes = 2L << 30;
   /** The longest one step (every thread's one operation) may take. */
   public long stepTimeoutMs = 300_000;
+  /**
+   * Unmeasured warm-up per variant, size and thread count before the rounds (at least one step):
+   * long enough for the JIT to compile each variant's per-operation code, which a single step of
+   * small objects is not (the compiler threads took 20-40% of the CPU of measured rounds).
+   */
+  public long warmupMs = 3000;
 
   /**
    * Fails on a setting out of range, naming it.
@@ -101,6 +107,9 @@ public final class DatapathSettings {
     }
     if (fixedOps != null && fixedOps < 1) {
       throw new IllegalArgumentException("--ops must be at least 1, got " + fixedOps);
+    }
+    if (warmupMs < 0) {
+      throw new IllegalArgumentException("--warmup must not be negative, got " + warmupMs + " ms");
     }
     if (fixedObjects != null && fixedObjects < 1) {
       throw new IllegalArgumentException("--objects must be at least 1, got " + fixedObjects);

@@ -130,6 +130,10 @@ class DatapathCommandTest {
         out.toString()));
     assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "-k", "12", "--out",
         out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--warmup", "soon", "--out",
+        out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--warmup", "-1s", "--out",
+        out.toString()));
     assertFalse(Files.exists(out.resolve("raw.csv")));
   }
 }
