@@ -81,7 +81,7 @@ final class ClientContext implements AutoCloseable {
   private final ExecutorService io;
   private final ExecutorService readAhead;
   private final ExecutorService background;
-  private final CallerThreadReads callerReads = new CallerThreadReads();
+  private final CallerThreadReads callerReads;
   private final DirectBufferPool pool;
   private final ReadStatistics statistics = new ReadStatistics();
   private final UnderStorePaths underStorePaths;
@@ -109,6 +109,7 @@ final class ClientContext implements AutoCloseable {
     this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
     this.underStorePaths = new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX));
     this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
+    this.callerReads = new CallerThreadReads(CallerThreadReads.tickFor(ioTimeoutMs));
     this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
     this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
     this.sha256 = conf.getBoolean(ClientKeys.PUT_SHA256);

@@ -61,7 +61,7 @@ class LateBindingReaderTest {
     encode(object, CELL);
     assertEquals(2, StripeGeometry.of(layout).stripes());
     io = Executors.newFixedThreadPool(8);
-    callerReads = new CallerThreadReads();
+    callerReads = new CallerThreadReads(CallerThreadReads.tickFor(TIMEOUT_MS));
     pool = new DirectBufferPool(64L << 20);
     source = new FakeSource();
     statistics = new ReadStatistics();
