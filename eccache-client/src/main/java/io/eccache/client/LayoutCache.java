@@ -2,6 +2,7 @@ package io.eccache.client;
 
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.exception.status.AlluxioStatusException;
+import alluxio.exception.status.NotFoundException;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import io.eccache.common.ClientKeys;
@@ -20,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +42,13 @@ import org.slf4j.LoggerFactory;
  * ({@link #readFailed}) and is cached only while every split is live, so a degraded object is
  * looked up on every GET.
  *
+ * <p>Refresh ahead: a GET served from a layout older than half the TTL also starts one background
+ * lookup of the key (not counted as a read: the GET was), whose answer replaces the entry and
+ * starts its TTL anew. A key read at least once per half TTL is then never looked up on a GET's
+ * own thread, and what a GET may see is unchanged: no entry is served longer than the TTL after
+ * the lookup that made it was answered. A refresh that finds the key gone, or a split not live,
+ * drops the entry, so the next GET looks it up itself; one that fails leaves the entry to expire.
+ *
  * <p>Popularity: a GET from a cached layout adds one to the key's pending count; a background task
  * sends the counts every {@code alluxio.user.eccache.read.report.interval} in one
  * {@code ReportReads} RPC (at once, in the background, when more keys wait than the cache holds),
@@ -56,8 +65,12 @@ final class LayoutCache implements AutoCloseable {
 
   private final CoordinatorClient coordinator;
   /** Null when the cache is off. */
-  private final Cache<String, LookupResponse> layouts;
+  private final Cache<String, Entry> layouts;
   private final int maxEntries;
+  /** A hit on an entry at least this old starts a refresh (half the TTL). */
+  private final long refreshAfterNanos;
+  /** Background lookups that refreshed an entry (tests, stats). */
+  private final AtomicLong refreshes = new AtomicLong();
   /**
    * Per key stripe, bumped by every invalidation: a lookup that saw another value when it began
    * may hold a layout from before the change and is not kept.
@@ -67,8 +80,19 @@ final class LayoutCache implements AutoCloseable {
   private final ConcurrentHashMap<String, Long> pending = new ConcurrentHashMap<>();
   private final AtomicBoolean reportQueued = new AtomicBoolean();
   private final Object reporting = new Object();
-  /** Null when the cache is off. */
+  /** Sends the read reports and makes the refreshes' lookups; null when the cache is off. */
   private final ScheduledExecutorService reporter;
+
+  /** A cached lookup, when it was cached, and whether a refresh of it is under way. */
+  private static final class Entry {
+    final LookupResponse lookup;
+    final long cachedAt = System.nanoTime();
+    final AtomicBoolean refreshing = new AtomicBoolean();
+
+    Entry(LookupResponse lookup) {
+      this.lookup = lookup;
+    }
+  }
 
   /** A layout for a read and whether it came from the cache. */
   static final class Found {
@@ -85,6 +109,7 @@ final class LayoutCache implements AutoCloseable {
       long reportIntervalMs) {
     this.coordinator = coordinator;
     this.maxEntries = maxEntries;
+    this.refreshAfterNanos = TimeUnit.MILLISECONDS.toNanos(ttlMs) / 2;
     if (ttlMs == 0 || maxEntries == 0) {
       this.layouts = null;
       this.reporter = null;
@@ -144,10 +169,14 @@ final class LayoutCache implements AutoCloseable {
     if (layouts == null) {
       return new Found(coordinator.lookup(key), false);
     }
-    LookupResponse hit = layouts.getIfPresent(key);
+    Entry hit = layouts.getIfPresent(key);
     if (hit != null) {
       countRead(key);
-      return new Found(hit, true);
+      if (System.nanoTime() - hit.cachedAt >= refreshAfterNanos
+          && hit.refreshing.compareAndSet(false, true)) {
+        refreshLater(key, hit);
+      }
+      return new Found(hit.lookup, true);
     }
     int stripe = stripe(key);
     long epoch = epochs.get(stripe);
@@ -157,9 +186,49 @@ final class LayoutCache implements AutoCloseable {
       // remove (which follows its epoch bump), so no GET that begins after this client's PUT,
       // delete or evict returned can find a layout from before it.
       layouts.asMap().compute(key,
-          (k, current) -> epochs.get(stripe) == epoch ? fresh : current);
+          (k, current) -> epochs.get(stripe) == epoch ? new Entry(fresh) : current);
     }
     return new Found(fresh, false);
+  }
+
+  /** Looks {@code key} up again in the background and replaces {@code stale} with the answer. */
+  private void refreshLater(String key, Entry stale) {
+    try {
+      reporter.execute(() -> refresh(key, stale));
+    } catch (RejectedExecutionException closing) {
+      // closed: the entry expires as it would have
+    }
+  }
+
+  private void refresh(String key, Entry stale) {
+    int stripe = stripe(key);
+    long epoch = epochs.get(stripe);
+    LookupResponse fresh;
+    try {
+      fresh = coordinator.lookup(key, true); // the GET that asked for it counted the read
+    } catch (NotFoundException gone) {
+      layouts.asMap().remove(key, stale); // the next GET finds out for itself
+      return;
+    } catch (AlluxioStatusException | RuntimeException e) {
+      LOG.debug("eccache: refreshing the layout of {} failed; it expires as before: {}", key,
+          e.toString());
+      return;
+    }
+    boolean live = allLive(fresh);
+    // The same write with its splits where they were keeps the cached lookup's objects, so the
+    // split statuses converted from them (AlluxioSplitSource) are not converted again.
+    LookupResponse kept = fresh.getLayout().equals(stale.lookup.getLayout())
+        && fresh.getSplitsList().equals(stale.lookup.getSplitsList()) ? stale.lookup : fresh;
+    // Replaces only the entry it refreshed, and only if no invalidation ran meanwhile: a newer
+    // entry, or none (this client changed the key), stays as it is.
+    layouts.asMap().computeIfPresent(key, (k, current) -> current != stale
+        || epochs.get(stripe) != epoch ? current : live ? new Entry(kept) : null);
+    refreshes.incrementAndGet();
+  }
+
+  /** Background lookups that refreshed a cached layout so far. */
+  long refreshes() {
+    return refreshes.get();
   }
 
   /**
@@ -189,13 +258,14 @@ final class LayoutCache implements AutoCloseable {
   /** A read of {@code used} failed: drop it (unless a newer layout replaced it already). */
   void readFailed(LookupResponse used) {
     if (layouts != null) {
-      layouts.asMap().remove(used.getLayout().getKey(), used);
+      layouts.asMap().computeIfPresent(used.getLayout().getKey(),
+          (k, current) -> current.lookup == used ? null : current);
     }
   }
 
   /** Test hook: caches {@code lookup} as if a GET had just looked it up (no checks). */
   void putForTest(LookupResponse lookup) {
-    layouts.put(lookup.getLayout().getKey(), lookup);
+    layouts.put(lookup.getLayout().getKey(), new Entry(lookup));
   }
 
   /** Whether {@code key}'s layout is cached now (tests). */

@@ -133,6 +133,50 @@ class LayoutCacheTest {
   }
 
   @Test
+  void aLayoutReadPastHalfItsTtlIsRefreshedInTheBackgroundAndAnOverwriteStillShowsInTheTtl()
+      throws Exception {
+    byte[] v1 = TestData.randomBytes(SIZE, 11);
+    byte[] v2 = TestData.randomBytes(SIZE, 12);
+    cache.put("lc/hot", v1, PutOptions.code(3, 1));
+    try (EcCacheClient hot = withTtl("2s")) {
+      long before = lookups();
+      assertArrayEquals(v1, hot.get("lc/hot"));
+      long cachedAt = System.nanoTime();
+      assertEquals(before + 1, lookups(), "the first GET looks the key up");
+      sleepUntil(cachedAt, 1_100);
+      assertArrayEquals(v1, hot.get("lc/hot")); // past half the TTL: starts a refresh
+      LayoutCache layouts = hot.context().layouts();
+      for (long end = System.nanoTime() + 10_000_000_000L; layouts.refreshes() == 0; ) {
+        assertTrue(System.nanoTime() < end, "no background refresh within 10 s");
+        Thread.sleep(10);
+      }
+      sleepUntil(cachedAt, 2_300); // past the first lookup's TTL, within the refresh's
+      assertArrayEquals(v1, hot.get("lc/hot"));
+      assertEquals(before + 1, lookups(), "no GET looked the key up on its own thread again");
+
+      cache.put("lc/hot", v2, PutOptions.code(2, 1));
+      long putAt = System.nanoTime();
+      boolean sawNew = false;
+      while (!sawNew) {
+        byte[] got = hot.get("lc/hot");
+        sawNew = java.util.Arrays.equals(v2, got);
+        assertTrue(sawNew || java.util.Arrays.equals(v1, got), "a whole version, never a mix");
+        long sinceMs = (System.nanoTime() - putAt) / 1_000_000;
+        assertTrue(sawNew || sinceMs < 3_000, "the overwrite unseen " + sinceMs + " ms later");
+        Thread.sleep(50);
+      }
+    }
+    cache.delete("lc/hot");
+  }
+
+  private static void sleepUntil(long startNanos, long afterMs) throws InterruptedException {
+    long leftMs = afterMs - (System.nanoTime() - startNanos) / 1_000_000;
+    if (leftMs > 0) {
+      Thread.sleep(leftMs);
+    }
+  }
+
+  @Test
   void aZeroTtlLooksUpEveryGetAndATtlAsLongAsTheGraceIsRefused() throws Exception {
     byte[] data = TestData.randomBytes(1000, 7);
     cache.put("lc/zero", data, PutOptions.code(2, 1));

@@ -95,6 +95,8 @@ public final class ClientKeys {
               + " last, without asking the coordinator. After another client overwrites or"
               + " deletes the key, GETs here return the previous version (whole, never mixed) for"
               + " at most this long; this client's own PUTs, deletes and evicts are seen at once."
+              + " A GET served from a layout older than half of this also refreshes it in the"
+              + " background, so a key read that often is never looked up on a GET's own thread."
               + " Must be shorter than alluxio.master.eccache.retired.grace (as this client's"
               + " configuration holds it), which keeps a replaced version readable; 0 turns the"
               + " cache off (one lookup per GET).")
