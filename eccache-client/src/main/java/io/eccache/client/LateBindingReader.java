@@ -489,7 +489,7 @@ final class LateBindingReader {
   private ByteBuffer readInPlace(Split split, int position, Window window, boolean callerThread)
       throws IOException {
     StripeGeometry g = window.geometry;
-    byte[] slice = callerThread ? null : SCRATCH.get();
+    byte[] slice = SCRATCH.get(); // on the GET's own thread, only for the last cell's padding
     CRC32C crc = new CRC32C();
     try (SplitSource.SplitStream in = source.open(split, g.splitOffset(window.from))) {
       long left = window.splitBytes;
@@ -507,11 +507,10 @@ final class LateBindingReader {
               crc.update(window.target, at, n);
             }
           } else {
-            byte[] buffer = slice != null ? slice : (slice = new byte[SLICE]); // padding
-            n = in.read(buffer, 0, want);
+            n = in.read(slice, 0, want);
             if (n > 0) {
-              crc.update(buffer, 0, n);
-              if (!window.place(buffer, 0, s, position, inCell, n)) {
+              crc.update(slice, 0, n);
+              if (!window.place(slice, 0, s, position, inCell, n)) {
                 stopIfDone(split, window, left);
               }
             }
