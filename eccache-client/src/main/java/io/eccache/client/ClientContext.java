@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  *   <li>three executors: {@link #io()} for split reads and writes, {@link #readAhead()} for
  *       streaming GETs' next window (it waits on split reads, so it is not {@code io}), and
  *       {@link #background()} for ASYNC persists and re-caching, one at a time; and the
- *       watchdog of split reads made on a GET's own thread ({@link #callerReads()});
+ *       {@link #readWatchdog()} that ends any split read past the I/O timeout;
  *   <li>the {@link DirectBufferPool} and the {@link ReadStatistics};
  *   <li>the configuration values the client reads (timeouts, window, thresholds).
  * </ul>
@@ -63,7 +63,7 @@ import org.slf4j.LoggerFactory;
  * ASYNC persist (the object's only way to S3) can finish; then read-ahead and split I/O are shut
  * down without interrupts (a split read stops at its next slice by itself; an interrupted read also
  * cancels its stream on the worker, work there for nothing), and split reads running on GETs'
- * own threads are waited for too (their watchdogs end each within the I/O timeout); then, once
+ * own threads are waited for too (the watchdog ends any read within the I/O timeout); then, once
  * those reads have given their worker clients back, the coordinator client and, if it is the
  * context's own, the file system and with it the Alluxio context: in the calling thread when that
  * takes at most 2 s (the usual case, so the cluster is still there for Alluxio's last metrics
@@ -81,7 +81,7 @@ final class ClientContext implements AutoCloseable {
   private final ExecutorService io;
   private final ExecutorService readAhead;
   private final ExecutorService background;
-  private final CallerThreadReads callerReads;
+  private final ReadWatchdog watchdog;
   private final DirectBufferPool pool;
   private final ReadStatistics statistics = new ReadStatistics();
   private final UnderStorePaths underStorePaths;
@@ -109,7 +109,7 @@ final class ClientContext implements AutoCloseable {
     this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
     this.underStorePaths = new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX));
     this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
-    this.callerReads = new CallerThreadReads(CallerThreadReads.tickFor(ioTimeoutMs));
+    this.watchdog = new ReadWatchdog(ReadWatchdog.tickFor(ioTimeoutMs));
     this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
     this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
     this.sha256 = conf.getBoolean(ClientKeys.PUT_SHA256);
@@ -227,9 +227,9 @@ final class ClientContext implements AutoCloseable {
     return io;
   }
 
-  /** Split reads made on a GET's own thread, each bounded by a watchdog. */
-  CallerThreadReads callerReads() {
-    return callerReads;
+  /** Bounds every split read at the I/O timeout, on an I/O thread or a GET's own. */
+  ReadWatchdog readWatchdog() {
+    return watchdog;
   }
 
   /** Streaming GETs' read-ahead of the next window. */
@@ -314,7 +314,7 @@ final class ClientContext implements AutoCloseable {
     // interrupted read also cancels its stream on the worker, which is work there for nothing.
     readAhead.shutdown();
     io.shutdown();
-    callerReads.close();
+    watchdog.close();
     // Split reads still finishing (a late-binding extra) hold worker clients of the context: they
     // must give them back before the context closes, or those channels stay open for good. They
     // stop at their next slice, so this is usually at once: then the context closes here, while
@@ -350,7 +350,7 @@ final class ClientContext implements AutoCloseable {
           return false;
         }
       }
-      while (callerReads.running() > 0) {
+      while (watchdog.running() > 0) {
         if (System.nanoTime() - deadline >= 0) {
           return false;
         }

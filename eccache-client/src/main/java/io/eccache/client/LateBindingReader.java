@@ -20,6 +20,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -71,21 +72,24 @@ final class LateBindingReader {
 
   /** Data-first: the least a late data split is waited for once k splits arrived. */
   private final long minGraceNanos;
-  /** Where a GET that needs one read makes it, on its own thread; null: always on {@link #io}. */
-  private final CallerThreadReads callerReads;
+  /**
+   * Bounds each split read at {@link #timeoutMs}, and lets a GET that needs one read make it on
+   * its own thread; null (tests): reads unbounded but for the reader's wait, all on {@link #io}.
+   */
+  private final ReadWatchdog watchdog;
 
   LateBindingReader(ClientContext context) {
     this(new AlluxioSplitSource(context.fs(), context.statistics()), context.io(),
-        context.callerReads(), context.pool(), context.statistics(), context.ioTimeoutMs(),
+        context.readWatchdog(), context.pool(), context.statistics(), context.ioTimeoutMs(),
         context.readChoice(), MIN_GRACE_NANOS);
   }
 
-  LateBindingReader(SplitSource source, ExecutorService io, CallerThreadReads callerReads,
+  LateBindingReader(SplitSource source, ExecutorService io, ReadWatchdog watchdog,
       DirectBufferPool pool, ReadStatistics statistics, long timeoutMs, ReadChoice choice,
       long minGraceNanos) {
     this.source = source;
     this.io = io;
-    this.callerReads = callerReads;
+    this.watchdog = watchdog;
     this.pool = pool;
     this.statistics = statistics;
     this.timeoutMs = timeoutMs;
@@ -150,12 +154,12 @@ final class LateBindingReader {
     int first = Math.min(hedged ? k : k + delta, candidates.size());
     Split only = candidates.get(0);
     int onlyPosition = replicated ? 0 : only.getIndex();
-    if (first == 1 && callerReads != null && onlyPosition < k) {
+    if (first == 1 && watchdog != null && onlyPosition < k) {
       // One read is all this GET asks for: made here, straight into the array, no hand-off.
       launched = 1;
       placed[onlyPosition] = true;
       try {
-        callerReads.call(() -> readInPlace(only, onlyPosition, window, true), timeoutMs,
+        watchdog.call(() -> readInPlace(only, onlyPosition, window, true), timeoutMs,
             "reading split " + only.getPath());
         inPlace[onlyPosition] = true;
         arrived = 1;
@@ -458,9 +462,14 @@ final class LateBindingReader {
     if (inPlace) {
       placed[position] = true;
     }
-    waiting.put(arrivals.submit(() -> inPlace
+    Callable<Arrived> read = () -> inPlace
         ? new Arrived(split.getIndex(), readInPlace(split, position, window, false))
-        : new Arrived(split.getIndex(), readStaged(split, window))), split.getIndex());
+        : new Arrived(split.getIndex(), readStaged(split, window));
+    // Bounded on the I/O thread too: a read of a hung worker would hold its thread until Alluxio's
+    // own stream timeout, long after this GET gave up on it.
+    waiting.put(arrivals.submit(watchdog == null ? read
+        : () -> watchdog.call(read, timeoutMs, "reading split " + split.getPath())),
+        split.getIndex());
   }
 
   /**

@@ -219,6 +219,50 @@ class CrashTest {
   }
 
   @Test
+  void aFrozenWorkerTiesUpNoIoThreadPastTheIoTimeout() throws Exception {
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
+    InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
+    conf.set(ClientKeys.IO_TIMEOUT, "1s", Source.RUNTIME);
+    conf.set(ClientKeys.IO_THREADS, 4, Source.RUNTIME);
+    // The layouts stay cached, so GETs keep asking the frozen worker after the master drops it.
+    conf.set(ClientKeys.LAYOUT_CACHE_TTL, "60s", Source.RUNTIME);
+    // Alluxio's own wait for a block's next message is far longer: only eccache's bound ends it.
+    conf.set(PropertyKey.USER_STREAMING_DATA_READ_TIMEOUT, "5min", Source.RUNTIME);
+    String frozenHost = cluster.workerHost(1);
+    try (EcCacheClient client = EcCacheClient.create(conf)) {
+      List<String> onFrozen = new ArrayList<>();
+      for (String key : acknowledged.keySet()) {
+        assertArrayEquals(acknowledged.get(key), client.get(key)); // layout cached, channels open
+        if (client.context().coordinator().lookup(key, true).getSplitsList().stream()
+            .anyMatch(split -> split.getWorker().getHost().equals(frozenHost))) {
+          onFrozen.add(key);
+        }
+      }
+      assertTrue(onFrozen.size() >= 3, "worker 1 holds a split of only " + onFrozen);
+      cluster.freezeWorker(1); // SIGSTOP: its sockets accept, nothing answers
+      try {
+        // RS(3,2) with Δ = 1 reads 4 of 5 splits: most GETs ask the frozen worker, and a read of
+        // it that held its I/O thread until Alluxio's own timeout would leave the client none of
+        // its 4 after a few GETs.
+        long slowest = 0;
+        for (int i = 0; i < 24; i++) {
+          String key = onFrozen.get(i % onFrozen.size());
+          long began = System.nanoTime();
+          assertArrayEquals(acknowledged.get(key), client.get(key), key);
+          slowest = Math.max(slowest, System.nanoTime() - began);
+        }
+        System.out.printf("frozen worker, RS(3,2): slowest of 24 GETs %.0f ms%n", slowest / 1e6);
+        assertTrue(slowest < TimeUnit.SECONDS.toNanos(4), "a GET took "
+            + slowest / 1_000_000 + " ms: I/O threads were held by reads of the frozen worker");
+      } finally {
+        cluster.thawWorker(1);
+      }
+    }
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
+    assertEveryAcknowledgedPutReads();
+  }
+
+  @Test
   void killingWorkersMidGetReturnsNoWrongBytes() throws Exception {
     read(3000, () -> { }); // warm-up (JIT, channels), not compared
     Phase healthy = read(6000, () -> { });

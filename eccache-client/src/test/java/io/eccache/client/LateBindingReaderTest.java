@@ -49,7 +49,7 @@ class LateBindingReaderTest {
   private byte[][] splits;
   private Layout layout;
   private ExecutorService io;
-  private CallerThreadReads callerReads;
+  private ReadWatchdog watchdog;
   private DirectBufferPool pool;
   private FakeSource source;
   private LateBindingReader reader;
@@ -61,7 +61,7 @@ class LateBindingReaderTest {
     encode(object, CELL);
     assertEquals(2, StripeGeometry.of(layout).stripes());
     io = Executors.newFixedThreadPool(8);
-    callerReads = new CallerThreadReads(CallerThreadReads.tickFor(TIMEOUT_MS));
+    watchdog = new ReadWatchdog(ReadWatchdog.tickFor(TIMEOUT_MS));
     pool = new DirectBufferPool(64L << 20);
     source = new FakeSource();
     statistics = new ReadStatistics();
@@ -105,7 +105,7 @@ class LateBindingReaderTest {
 
   /** Data-first waits at least {@code graceNanos} for a data split once k splits arrived. */
   private LateBindingReader reader(ReadChoice choice, long graceNanos) {
-    return new LateBindingReader(source, io, callerReads, pool, statistics, TIMEOUT_MS, choice,
+    return new LateBindingReader(source, io, watchdog, pool, statistics, TIMEOUT_MS, choice,
         graceNanos);
   }
 
@@ -113,7 +113,7 @@ class LateBindingReaderTest {
   void stop() throws Exception {
     source.slow.countDown();
     io.shutdown();
-    callerReads.close();
+    watchdog.close();
     assertTrue(io.awaitTermination(10, TimeUnit.SECONDS));
   }
 

@@ -11,25 +11,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Split reads made on the GET's own thread, for a GET that needs exactly one (a replicated object
- * is read from one copy): handing it to an I/O thread and waiting for the answer cost a 64 KiB GET
- * about 0.1 ms here, a sixth of its time.
+ * Bounds every split read a client makes, on whichever thread makes it: an I/O thread, or the
+ * GET's own thread for a GET that needs exactly one read (a replicated object is read from one
+ * copy: handing that read to an I/O thread and waiting for the answer cost a 64 KiB GET about a
+ * sixth of its time).
  *
- * <p>Bounded as a read on an I/O thread is: a watchdog interrupts the thread when the read has not
- * ended within the I/O timeout. Alluxio's block stream waits for the worker's next message in an
- * interruptible poll, so the read then fails at once (and its stream's close does not wait
- * either); the caller gets a {@link DeadlineExceededException} and tries another split. The
- * watchdog's interrupt is cleared before {@link #call} returns, so the caller's thread never sees
- * it; an interrupt of the caller's own is kept.
+ * <p>A read that has not ended within the I/O timeout is interrupted. Alluxio's block stream waits
+ * for the worker's next message in an interruptible poll, so the read then fails at once (and its
+ * stream's close does not wait either); the caller gets a {@link DeadlineExceededException}. Without
+ * this, a read of a worker that is hung (its sockets open, nothing answering) held its I/O thread
+ * until Alluxio's own stream timeout (minutes): a few GETs that asked such a worker left the client
+ * no I/O thread, and every GET failed ({@code CrashTest}). The watchdog's interrupt is cleared
+ * before {@link #call} returns, so the thread never sees it; an interrupt of the thread's own is
+ * kept.
  *
  * <p>The watchdog is one thread that sweeps the reads in progress every {@code tick}, so a read
  * registers and unregisters in a concurrent set and wakes no thread (scheduling and cancelling a
  * timer task per read took 4% of a small GET's CPU in a profile, and a wake-up of the timer's
  * thread each time). A read is therefore interrupted between its timeout and its timeout plus one
- * tick. Reads in progress are counted, so closing the client waits for them as for its I/O threads
- * (they hold Alluxio worker clients); the watchdog keeps sweeping until the last one has ended.
+ * tick. Reads in progress are counted, so closing the client waits for them (they hold Alluxio
+ * worker clients); the watchdog keeps sweeping until the last one has ended.
  */
-final class CallerThreadReads implements AutoCloseable {
+final class ReadWatchdog implements AutoCloseable {
   private static final int RUNNING = 0;
   private static final int ENDED = 1;
   private static final int INTERRUPTING = 2;
@@ -56,7 +59,7 @@ final class CallerThreadReads implements AutoCloseable {
    * @param tickMs how often the watchdog looks at the reads in progress: how late past its timeout
    *     a read may be interrupted
    */
-  CallerThreadReads(long tickMs) {
+  ReadWatchdog(long tickMs) {
     if (tickMs < 1) {
       throw new IllegalArgumentException("the watchdog's tick must be at least 1 ms, not " + tickMs);
     }
@@ -76,7 +79,7 @@ final class CallerThreadReads implements AutoCloseable {
   }
 
   /**
-   * Runs {@code read} on this thread, for at most {@code timeoutMs} (plus up to one tick).
+   * Runs {@code read} on this thread, for at most {@code timeoutMs} (plus up to one tick) from now.
    *
    * @throws DeadlineExceededException if it had not ended by then (its own failure the cause)
    * @throws RejectedExecutionException if the client is closed (nothing ran)
@@ -137,7 +140,7 @@ final class CallerThreadReads implements AutoCloseable {
     }
   }
 
-  /** Reads in progress on callers' threads. */
+  /** Reads in progress. */
   int running() {
     return running.size();
   }

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The watchdog of reads made on a GET's own thread: bounds, interrupts and closing. */
-class CallerThreadReadsTest {
+class ReadWatchdogTest {
   /** Blocks as Alluxio's block stream does: until interrupted, then fails. */
   private static String blockUntilInterrupted() throws IOException {
     try {
@@ -30,11 +30,11 @@ class CallerThreadReadsTest {
   @Test
   void aReadPastItsTimeoutIsInterruptedWithinATickAndTheInterruptIsNotLeftBehind()
       throws Exception {
-    try (CallerThreadReads reads = new CallerThreadReads(20)) {
+    try (ReadWatchdog reads = new ReadWatchdog(20)) {
       assertEquals("bytes", reads.call(() -> "bytes", 100, "a quick read"));
       long began = System.nanoTime();
       DeadlineExceededException e = assertThrows(DeadlineExceededException.class,
-          () -> reads.call(CallerThreadReadsTest::blockUntilInterrupted, 100, "split r00"));
+          () -> reads.call(ReadWatchdogTest::blockUntilInterrupted, 100, "split r00"));
       long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       assertTrue(tookMs >= 100 && tookMs < 2_000, "interrupted after " + tookMs + " ms");
       assertTrue(e.getMessage().contains("split r00 gave no answer in 100 ms"), e.getMessage());
@@ -46,7 +46,7 @@ class CallerThreadReadsTest {
 
   @Test
   void aReadsOwnFailureBeforeItsTimeoutIsThrownAsIs() {
-    try (CallerThreadReads reads = new CallerThreadReads(20)) {
+    try (ReadWatchdog reads = new ReadWatchdog(20)) {
       IOException e = assertThrows(IOException.class, () -> reads.call(() -> {
         throw new IOException("worker said no");
       }, 10_000, "split r01"));
@@ -56,7 +56,7 @@ class CallerThreadReadsTest {
 
   @Test
   void aReadRunningAtCloseKeepsItsWatchdogAndLaterReadsAreRefused() throws Exception {
-    CallerThreadReads reads = new CallerThreadReads(20);
+    ReadWatchdog reads = new ReadWatchdog(20);
     CountDownLatch reading = new CountDownLatch(1);
     CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
       try {
@@ -79,9 +79,9 @@ class CallerThreadReadsTest {
 
   @Test
   void theTickIsATenthOfTheTimeoutWithinOneTo100Ms() {
-    assertEquals(100, CallerThreadReads.tickFor(30_000));
-    assertEquals(20, CallerThreadReads.tickFor(200));
-    assertEquals(1, CallerThreadReads.tickFor(0));
-    assertThrows(IllegalArgumentException.class, () -> new CallerThreadReads(0));
+    assertEquals(100, ReadWatchdog.tickFor(30_000));
+    assertEquals(20, ReadWatchdog.tickFor(200));
+    assertEquals(1, ReadWatchdog.tickFor(0));
+    assertThrows(IllegalArgumentException.class, () -> new ReadWatchdog(0));
   }
 }
