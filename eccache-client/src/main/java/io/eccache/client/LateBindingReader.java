@@ -150,6 +150,7 @@ final class LateBindingReader {
     ByteBuffer[] staged = new ByteBuffer[n];
     int arrived = 0;
     List<String> failures = new ArrayList<>();
+    boolean timedOut = false; // a read ended by the watchdog is among the failures
     long began = System.nanoTime();
     int first = Math.min(hedged ? k : k + delta, candidates.size());
     Split only = candidates.get(0);
@@ -170,17 +171,8 @@ final class LateBindingReader {
       } catch (Exception e) {
         failures.add(String.valueOf(e));
         ClientMetrics.READS_FAILED.inc();
-        if (launched == candidates.size()) {
-          window.finish();
-          if (e instanceof DeadlineExceededException) {
-            throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + failures
-                + " (" + ClientKeys.IO_TIMEOUT.getName() + ") and no other split is left to try."
-                + " Check the worker holding it, then GET it again", e);
-          }
-          throw new UnavailableException("could read none of the " + candidates.size()
-              + " split(s) of '" + layout.getKey() + "' on live workers: " + failures, e);
-        }
-        first = 2; // the next candidate takes its place
+        timedOut |= e instanceof DeadlineExceededException;
+        first = Math.min(2, candidates.size()); // the next candidate takes its place, if any
       }
     }
     for (; launched < first; launched++) {
@@ -190,6 +182,12 @@ final class LateBindingReader {
     try {
       while (arrived < k || graceEnds != 0 && waitForData(waiting, k, replicated, graceEnds)) {
         if (waiting.isEmpty()) {
+          if (timedOut) { // as when the wait below runs out: the same typed error
+            throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + failures
+                + " (" + ClientKeys.IO_TIMEOUT.getName() + ") and no other split is left to try; "
+                + arrived + " of k = " + k + " arrived. Check the workers holding its splits,"
+                + " then GET it again");
+          }
           throw new UnavailableException("could read only " + arrived + " of the k = " + k
               + " splits needed for '" + layout.getKey() + "': " + failures);
         }
@@ -257,6 +255,7 @@ final class LateBindingReader {
           }
         } catch (ExecutionException e) {
           failures.add(String.valueOf(e.getCause()));
+          timedOut |= e.getCause() instanceof DeadlineExceededException;
           ClientMetrics.READS_FAILED.inc();
           // Late binding's second chance: a split not yet asked for replaces the failed one.
           if (counted && arrived < k && launched < candidates.size()) {
