@@ -62,8 +62,8 @@ import org.slf4j.LoggerFactory;
  * <p>Close order ({@link #close()}): the background executor first, given up to 30 s so a pending
  * ASYNC persist (the object's only way to S3) can finish; then read-ahead and split I/O are shut
  * down without interrupts (a split read stops at its next slice by itself; an interrupted read also
- * cancels its stream on the worker, work there for nothing), and split reads running on GETs'
- * own threads are waited for too (the watchdog ends any read within the I/O timeout); then, once
+ * cancels its stream on the worker, work there for nothing), and every split read still running is
+ * waited for, on GETs' own threads too (the watchdog ends any within the I/O timeout); then, once
  * those reads have given their worker clients back, the coordinator client and, if it is the
  * context's own, the file system and with it the Alluxio context: in the calling thread when that
  * takes at most 2 s (the usual case, so the cluster is still there for Alluxio's last metrics
@@ -338,8 +338,8 @@ final class ClientContext implements AutoCloseable {
   }
 
   /**
-   * Whether every executor ended, and every split read on a GET's thread, within {@code ms} in
-   * all.
+   * Whether every executor ended, and every split read (on an I/O thread or a GET's own), within
+   * {@code ms} in all.
    */
   private boolean terminated(long ms, ExecutorService... executors) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
@@ -354,7 +354,7 @@ final class ClientContext implements AutoCloseable {
         if (System.nanoTime() - deadline >= 0) {
           return false;
         }
-        Thread.sleep(1); // a GET still reading on its own thread while the client closes
+        Thread.sleep(1); // a read still running (a GET's own thread) while the client closes
       }
       return true;
     } catch (InterruptedException e) {

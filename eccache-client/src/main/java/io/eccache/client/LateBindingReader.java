@@ -161,7 +161,7 @@ final class LateBindingReader {
       placed[onlyPosition] = true;
       try {
         watchdog.call(() -> readInPlace(only, onlyPosition, window, true), timeoutMs,
-            "reading split " + only.getPath());
+            () -> "reading split " + only.getPath());
         inPlace[onlyPosition] = true;
         arrived = 1;
         ClientMetrics.SPLITS_READ.inc();
@@ -183,10 +183,7 @@ final class LateBindingReader {
       while (arrived < k || graceEnds != 0 && waitForData(waiting, k, replicated, graceEnds)) {
         if (waiting.isEmpty()) {
           if (timedOut) { // as when the wait below runs out: the same typed error
-            throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + failures
-                + " (" + ClientKeys.IO_TIMEOUT.getName() + ") and no other split is left to try; "
-                + arrived + " of k = " + k + " arrived. Check the workers holding its splits,"
-                + " then GET it again");
+            throw noSplitLeft(layout.getKey(), failures, arrived, k);
           }
           throw new UnavailableException("could read only " + arrived + " of the k = " + k
               + " splits needed for '" + layout.getKey() + "': " + failures);
@@ -219,11 +216,8 @@ final class LateBindingReader {
           failures.add(silent + " split read(s) gave no answer in " + timeoutMs + " ms");
           int replacements = Math.min(silent, candidates.size() - launched);
           if (replacements == 0) {
-            throw new DeadlineExceededException("reading '" + layout.getKey() + "': " + silent
-                + " split read(s) gave no answer in " + timeoutMs + " ms ("
-                + ClientKeys.IO_TIMEOUT.getName() + ") and no other split is left to try; "
-                + arrived + " of k = " + k + " arrived. Check the workers holding its splits,"
-                + " then GET it again");
+            throw noSplitLeft(layout.getKey(),
+                silent + " split read(s) gave no answer in " + timeoutMs + " ms", arrived, k);
           }
           waiting.clear(); // the silent ones are given up on
           for (int i = 0; i < replacements; i++) {
@@ -289,6 +283,14 @@ final class LateBindingReader {
     } finally {
       releaseAll(staged);
     }
+  }
+
+  /** A GET that timed out on {@code what} with no split left to try in its place. */
+  private static DeadlineExceededException noSplitLeft(String key, Object what, int arrived,
+      int k) {
+    return new DeadlineExceededException("reading '" + key + "': " + what + " ("
+        + ClientKeys.IO_TIMEOUT.getName() + ") and no other split is left to try; " + arrived
+        + " of k = " + k + " arrived. Check the workers holding its splits, then GET it again");
   }
 
   /** The live splits to read, in the order they are asked for. */
@@ -467,7 +469,7 @@ final class LateBindingReader {
     // Bounded on the I/O thread too: a read of a hung worker would hold its thread until Alluxio's
     // own stream timeout, long after this GET gave up on it.
     waiting.put(arrivals.submit(watchdog == null ? read
-        : () -> watchdog.call(read, timeoutMs, "reading split " + split.getPath())),
+        : () -> watchdog.call(read, timeoutMs, () -> "reading split " + split.getPath())),
         split.getIndex());
   }
 

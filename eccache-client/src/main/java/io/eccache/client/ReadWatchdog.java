@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Bounds every split read a client makes, on whichever thread makes it: an I/O thread, or the
@@ -80,12 +81,13 @@ final class ReadWatchdog implements AutoCloseable {
 
   /**
    * Runs {@code read} on this thread, for at most {@code timeoutMs} (plus up to one tick) from now.
+   * {@code what} names the read in the timeout's message, built only then (reads are a hot path).
    *
    * @throws DeadlineExceededException if it had not ended by then (its own failure the cause)
    * @throws RejectedExecutionException if the client is closed (nothing ran)
    * @throws Exception what {@code read} threw
    */
-  <T> T call(Callable<T> read, long timeoutMs, String what) throws Exception {
+  <T> T call(Callable<T> read, long timeoutMs, Supplier<String> what) throws Exception {
     Read r = new Read(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
     running.add(r);
     if (closed) { // read after the add: a close either sees this read or is seen here
@@ -120,7 +122,7 @@ final class ReadWatchdog implements AutoCloseable {
       return result; // ended just as the watchdog fired: the bytes are whole and checked
     }
     if (fired) {
-      throw new DeadlineExceededException(what + " gave no answer in " + timeoutMs + " ms",
+      throw new DeadlineExceededException(what.get() + " gave no answer in " + timeoutMs + " ms",
           failure);
     }
     throw failure;

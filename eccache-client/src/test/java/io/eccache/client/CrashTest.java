@@ -157,13 +157,19 @@ class CrashTest {
     return phase;
   }
 
-  @Test
-  void aFrozenWorkerCostsAGetOfACopyItHoldsTheIoTimeoutNotItsThread() throws Exception {
-    cluster.awaitLiveWorkers(WORKERS, 60_000);
+  /** A client whose split reads are bounded at 1 s, and by nothing else that ends sooner. */
+  private static InstancedConfiguration oneSecondReads() {
     InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
     conf.set(ClientKeys.IO_TIMEOUT, "1s", Source.RUNTIME);
     // Alluxio's own wait for a block's next message is far longer: only eccache's bound ends it.
     conf.set(PropertyKey.USER_STREAMING_DATA_READ_TIMEOUT, "5min", Source.RUNTIME);
+    return conf;
+  }
+
+  @Test
+  void aFrozenWorkerCostsAGetOfACopyItHoldsTheIoTimeoutNotItsThread() throws Exception {
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
+    InstancedConfiguration conf = oneSecondReads();
     String frozenHost = cluster.workerHost(0);
     Map<String, byte[]> onFrozen = new LinkedHashMap<>();
     try (EcCacheClient client = EcCacheClient.create(conf)) {
@@ -221,13 +227,10 @@ class CrashTest {
   @Test
   void aFrozenWorkerTiesUpNoIoThreadPastTheIoTimeout() throws Exception {
     cluster.awaitLiveWorkers(WORKERS, 60_000);
-    InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
-    conf.set(ClientKeys.IO_TIMEOUT, "1s", Source.RUNTIME);
+    InstancedConfiguration conf = oneSecondReads();
     conf.set(ClientKeys.IO_THREADS, 4, Source.RUNTIME);
     // The layouts stay cached, so GETs keep asking the frozen worker after the master drops it.
     conf.set(ClientKeys.LAYOUT_CACHE_TTL, "60s", Source.RUNTIME);
-    // Alluxio's own wait for a block's next message is far longer: only eccache's bound ends it.
-    conf.set(PropertyKey.USER_STREAMING_DATA_READ_TIMEOUT, "5min", Source.RUNTIME);
     String frozenHost = cluster.workerHost(1);
     try (EcCacheClient client = EcCacheClient.create(conf)) {
       List<String> onFrozen = new ArrayList<>();

@@ -31,10 +31,10 @@ class ReadWatchdogTest {
   void aReadPastItsTimeoutIsInterruptedWithinATickAndTheInterruptIsNotLeftBehind()
       throws Exception {
     try (ReadWatchdog reads = new ReadWatchdog(20)) {
-      assertEquals("bytes", reads.call(() -> "bytes", 100, "a quick read"));
+      assertEquals("bytes", reads.call(() -> "bytes", 100, () -> "a quick read"));
       long began = System.nanoTime();
       DeadlineExceededException e = assertThrows(DeadlineExceededException.class,
-          () -> reads.call(ReadWatchdogTest::blockUntilInterrupted, 100, "split r00"));
+          () -> reads.call(ReadWatchdogTest::blockUntilInterrupted, 100, () -> "split r00"));
       long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       assertTrue(tookMs >= 100 && tookMs < 2_000, "interrupted after " + tookMs + " ms");
       assertTrue(e.getMessage().contains("split r00 gave no answer in 100 ms"), e.getMessage());
@@ -49,7 +49,7 @@ class ReadWatchdogTest {
     try (ReadWatchdog reads = new ReadWatchdog(20)) {
       IOException e = assertThrows(IOException.class, () -> reads.call(() -> {
         throw new IOException("worker said no");
-      }, 10_000, "split r01"));
+      }, 10_000, () -> "split r01"));
       assertEquals("worker said no", e.getMessage());
     }
   }
@@ -63,7 +63,7 @@ class ReadWatchdogTest {
         reads.call(() -> {
           reading.countDown();
           return blockUntilInterrupted();
-        }, 300, "split r02");
+        }, 300, () -> "split r02");
         return null;
       } catch (Exception e) {
         return e;
@@ -72,7 +72,7 @@ class ReadWatchdogTest {
     assertTrue(reading.await(10, TimeUnit.SECONDS));
     reads.close();
     assertEquals(1, reads.running());
-    assertThrows(RejectedExecutionException.class, () -> reads.call(() -> "x", 100, "late"));
+    assertThrows(RejectedExecutionException.class, () -> reads.call(() -> "x", 100, () -> "late"));
     assertInstanceOf(DeadlineExceededException.class, outcome.get(10, TimeUnit.SECONDS));
     assertEquals(0, reads.running());
   }
