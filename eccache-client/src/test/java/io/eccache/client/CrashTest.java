@@ -244,19 +244,29 @@ class CrashTest {
       assertTrue(onFrozen.size() >= 3, "worker 1 holds a split of only " + onFrozen);
       cluster.freezeWorker(1); // SIGSTOP: its sockets accept, nothing answers
       try {
-        // RS(3,2) with Δ = 1 reads 4 of 5 splits: most GETs ask the frozen worker, and a read of
-        // it that held its I/O thread until Alluxio's own timeout would leave the client none of
-        // its 4 after a few GETs.
-        long slowest = 0;
+        // RS(3,2) with Δ = 1 reads 4 of 5 splits: most GETs ask the frozen worker, and each
+        // leaves a read of it behind. A burst of GETs within one I/O timeout can hold all 4
+        // threads for up to that timeout (some of them may fail then, never with wrong bytes);
+        // what must not happen is the threads staying held past it, until Alluxio's own stream
+        // timeout (5 min here), as they did.
+        int failed = 0;
         for (int i = 0; i < 24; i++) {
           String key = onFrozen.get(i % onFrozen.size());
-          long began = System.nanoTime();
-          assertArrayEquals(acknowledged.get(key), client.get(key), key);
-          slowest = Math.max(slowest, System.nanoTime() - began);
+          try {
+            assertArrayEquals(acknowledged.get(key), client.get(key), key);
+          } catch (IOException e) {
+            failed++;
+          }
         }
-        System.out.printf("frozen worker, RS(3,2): slowest of 24 GETs %.0f ms%n", slowest / 1e6);
-        assertTrue(slowest < TimeUnit.SECONDS.toNanos(4), "a GET took "
-            + slowest / 1_000_000 + " ms: I/O threads were held by reads of the frozen worker");
+        Thread.sleep(1_500); // past the I/O timeout and the watchdog's tick
+        String key = onFrozen.get(0);
+        long began = System.nanoTime();
+        assertArrayEquals(acknowledged.get(key), client.get(key), key);
+        long tookMs = (System.nanoTime() - began) / 1_000_000;
+        System.out.printf("frozen worker, RS(3,2): %d of 24 GETs of a burst failed; a GET after"
+            + " the timeout took %d ms%n", failed, tookMs);
+        assertTrue(tookMs < 1_000, "a GET 1.5 s after the burst took " + tookMs
+            + " ms: I/O threads were still held by reads of the frozen worker");
       } finally {
         cluster.thawWorker(1);
       }
