@@ -109,7 +109,8 @@ final class ClientContext implements AutoCloseable {
     this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
     this.underStorePaths = new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX));
     this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
-    this.watchdog = new ReadWatchdog(ReadWatchdog.tickFor(ioTimeoutMs));
+    this.watchdog = new ReadWatchdog(ReadWatchdog.tickFor(ioTimeoutMs),
+        ReadWatchdog.quietFor(ioTimeoutMs));
     this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
     this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
     this.sha256 = conf.getBoolean(ClientKeys.PUT_SHA256);

@@ -20,7 +20,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -51,7 +50,10 @@ import java.util.zip.CRC32C;
  *
  * <p>The reads not needed are not cancelled at once: each stops at its next slice (128 KiB),
  * counted in {@code EcCacheSplitReadsStoppedEarly} and its rest as unread bytes; one that arrived
- * whole but too late is counted in {@code EcCacheSplitReadsDiscarded}. Alluxio's block stream sends
+ * whole but too late is counted in {@code EcCacheSplitReadsDiscarded}. One whose worker sends
+ * nothing (hung) never reaches its next slice: the {@link ReadWatchdog} interrupts it once that
+ * worker has been silent for a tenth of the I/O timeout (at most 1 s), counted as stopped early
+ * too, so it does not hold its I/O thread for the whole timeout. Alluxio's block stream sends
  * ahead of the reader, so a stopped read saves the client's copying, not the link's bytes: the extra
  * bytes on the links are about Δ/k of the object, as in the paper.
  */
@@ -160,8 +162,8 @@ final class LateBindingReader {
       launched = 1;
       placed[onlyPosition] = true;
       try {
-        watchdog.call(() -> readInPlace(only, onlyPosition, window, true), timeoutMs,
-            () -> "reading split " + only.getPath());
+        watchdog.call(() -> readInPlace(only, onlyPosition, window, true,
+            ReadWatchdog.Progress.NONE), timeoutMs, () -> "reading split " + only.getPath());
         inPlace[onlyPosition] = true;
         arrived = 1;
         ClientMetrics.SPLITS_READ.inc();
@@ -463,14 +465,21 @@ final class LateBindingReader {
     if (inPlace) {
       placed[position] = true;
     }
-    Callable<Arrived> read = () -> inPlace
-        ? new Arrived(split.getIndex(), readInPlace(split, position, window, false))
-        : new Arrived(split.getIndex(), readStaged(split, window));
+    ReadWatchdog.WatchedRead<Arrived> read = progress -> inPlace
+        ? new Arrived(split.getIndex(), readInPlace(split, position, window, false, progress))
+        : new Arrived(split.getIndex(), readStaged(split, window, progress));
     // Bounded on the I/O thread too: a read of a hung worker would hold its thread until Alluxio's
-    // own stream timeout, long after this GET gave up on it.
-    waiting.put(arrivals.submit(watchdog == null ? read
-        : () -> watchdog.call(read, timeoutMs, () -> "reading split " + split.getPath())),
-        split.getIndex());
+    // own stream timeout, long after this GET gave up on it or stopped needing it.
+    waiting.put(arrivals.submit(watchdog == null ? () -> read.call(ReadWatchdog.Progress.NONE)
+        : () -> {
+          try {
+            return watchdog.call(read, timeoutMs, () -> "reading split " + split.getPath(),
+                window::done);
+          } catch (ReadWatchdog.AbandonedException e) {
+            ClientMetrics.READS_STOPPED_EARLY.inc();
+            throw e;
+          }
+        }), split.getIndex());
   }
 
   /**
@@ -496,12 +505,12 @@ final class LateBindingReader {
    * bytes are read straight into the array, since the window cannot finish while it reads: only
    * a read on another thread can outlive the window, and it goes through a slice of its own.
    */
-  private ByteBuffer readInPlace(Split split, int position, Window window, boolean callerThread)
-      throws IOException {
+  private ByteBuffer readInPlace(Split split, int position, Window window, boolean callerThread,
+      ReadWatchdog.Progress progress) throws IOException {
     StripeGeometry g = window.geometry;
     byte[] slice = SCRATCH.get(); // on the GET's own thread, only for the last cell's padding
     CRC32C crc = new CRC32C();
-    try (SplitSource.SplitStream in = source.open(split, g.splitOffset(window.from))) {
+    try (SplitSource.SplitStream in = open(split, g.splitOffset(window.from), progress)) {
       long left = window.splitBytes;
       for (int s = window.from; s < window.to; s++) {
         long cell = g.cellLength(s);
@@ -541,13 +550,14 @@ final class LateBindingReader {
    * Reads a split's range into a pooled buffer, checking each cell's CRC32C; the buffer goes back
    * to the pool if the read fails or arrives after the window stopped wanting it.
    */
-  private ByteBuffer readStaged(Split split, Window window) throws IOException {
+  private ByteBuffer readStaged(Split split, Window window, ReadWatchdog.Progress progress)
+      throws IOException {
     StripeGeometry g = window.geometry;
     ByteBuffer buffer = pool.acquire(window.splitBytes);
     byte[] slice = SCRATCH.get();
     CRC32C crc = new CRC32C();
     boolean handed = false;
-    try (SplitSource.SplitStream in = source.open(split, g.splitOffset(window.from))) {
+    try (SplitSource.SplitStream in = open(split, g.splitOffset(window.from), progress)) {
       long left = window.splitBytes;
       int at = 0;
       for (int s = window.from; s < window.to; s++) {
@@ -579,6 +589,29 @@ final class LateBindingReader {
         pool.release(buffer);
       }
     }
+  }
+
+  /** Opens a split, telling {@code progress} of every byte that arrives and of the close. */
+  private SplitSource.SplitStream open(Split split, long offset, ReadWatchdog.Progress progress)
+      throws IOException {
+    SplitSource.SplitStream in = source.open(split, offset);
+    if (progress == ReadWatchdog.Progress.NONE) {
+      return in;
+    }
+    return new SplitSource.SplitStream() {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = in.read(b, off, len);
+        progress.advanced();
+        return n;
+      }
+
+      @Override
+      public void close() throws IOException {
+        progress.closing();
+        in.close();
+      }
+    };
   }
 
   /** Ends a read the window no longer wants, counting the rest of its range as unread. */

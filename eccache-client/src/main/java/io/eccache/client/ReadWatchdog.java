@@ -1,6 +1,7 @@
 package io.eccache.client;
 
 import alluxio.exception.status.DeadlineExceededException;
+import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,6 +10,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -32,6 +35,15 @@ import java.util.function.Supplier;
  * thread each time). A read is therefore interrupted between its timeout and its timeout plus one
  * tick. Reads in progress are counted, so closing the client waits for them (they hold Alluxio
  * worker clients); the watchdog keeps sweeping until the last one has ended.
+ *
+ * <p>A read its GET no longer wants (k splits arrived without it) is also interrupted, well before
+ * its timeout, once its worker has sent nothing for {@link #quietFor a tenth of the timeout, at
+ * most 1 s}: a late-binding extra read of a hung worker otherwise held its I/O thread for the
+ * whole timeout, and a burst of GETs within one timeout could hold every thread. A healthy unwanted
+ * read stops by itself at its next slice long before that, and one closing its stream is left to
+ * close, so a read is interrupted early only when its worker is silent: interrupting reads that were
+ * merely late (an earlier version interrupted every unwanted read still running 1 s after its GET)
+ * went with PUTs stalling on the same workers.
  */
 final class ReadWatchdog implements AutoCloseable {
   private static final int RUNNING = 0;
@@ -40,31 +52,89 @@ final class ReadWatchdog implements AutoCloseable {
   private static final int INTERRUPTED = 3;
 
   private final long tickMs;
+  /** How long an unwanted read's worker may send nothing before the read is interrupted. */
+  private final long quietNanos;
+  private final AtomicLong abandoned = new AtomicLong();
   private final Set<Read> running = ConcurrentHashMap.newKeySet();
   private final ScheduledThreadPoolExecutor watchdog;
   private final AtomicBoolean started = new AtomicBoolean();
   private volatile boolean closed;
 
+  /** What a read tells its watchdog as it goes, so a silent worker can be told from a slow one. */
+  interface Progress {
+    /** Bytes arrived. */
+    void advanced();
+
+    /** The read is closing its stream: from now on it is ended only by its deadline. */
+    void closing();
+
+    /** For reads no watchdog looks at. */
+    Progress NONE = new Progress() {
+      @Override
+      public void advanced() {}
+
+      @Override
+      public void closing() {}
+    };
+  }
+
+  /** A read that reports its {@link Progress}. */
+  @FunctionalInterface
+  interface WatchedRead<T> {
+    T call(Progress progress) throws Exception;
+  }
+
+  /** Thrown by a read interrupted because it was no longer wanted and its worker was silent. */
+  static final class AbandonedException extends IOException {
+    AbandonedException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
   /** One read in progress: its thread, its deadline and whether the watchdog has fired. */
-  private static final class Read {
+  private static final class Read implements Progress {
     final Thread thread = Thread.currentThread();
     final long deadline;
+    /** Whether the read is still wanted; null: always (a read on the GET's own thread). */
+    final BooleanSupplier unwanted;
     final AtomicInteger state = new AtomicInteger(RUNNING);
+    /** Bumped by the reading thread as bytes arrive. */
+    volatile int progress;
+    volatile boolean closing;
+    /** Set before the interrupt: why the watchdog fired. */
+    volatile boolean abandon;
+    // The sweeper's own: the progress it last saw, and since when it has seen no other.
+    int seenProgress;
+    long quietSince;
 
-    Read(long deadline) {
+    Read(long began, long deadline, BooleanSupplier unwanted) {
       this.deadline = deadline;
+      this.unwanted = unwanted;
+      this.quietSince = began;
+    }
+
+    @Override
+    public void advanced() {
+      progress++; // only the reading thread writes it
+    }
+
+    @Override
+    public void closing() {
+      closing = true;
     }
   }
 
   /**
    * @param tickMs how often the watchdog looks at the reads in progress: how late past its timeout
    *     a read may be interrupted
+   * @param quietMs how long an unwanted read's worker may send nothing before it is interrupted
    */
-  ReadWatchdog(long tickMs) {
+  ReadWatchdog(long tickMs, long quietMs) {
     if (tickMs < 1) {
       throw new IllegalArgumentException("the watchdog's tick must be at least 1 ms, not " + tickMs);
     }
     this.tickMs = tickMs;
+    this.quietNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(tickMs, quietMs));
     this.watchdog = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "eccache-read-watchdog");
       t.setDaemon(true);
@@ -80,6 +150,14 @@ final class ReadWatchdog implements AutoCloseable {
   }
 
   /**
+   * How long an unwanted read's worker may be silent, for reads bounded by {@code timeoutMs}: a
+   * tenth of it, between one tick and 1 s.
+   */
+  static long quietFor(long timeoutMs) {
+    return Math.max(tickFor(timeoutMs), Math.min(1000, timeoutMs / 10));
+  }
+
+  /**
    * Runs {@code read} on this thread, for at most {@code timeoutMs} (plus up to one tick) from now.
    * {@code what} names the read in the timeout's message, built only then (reads are a hot path).
    *
@@ -88,7 +166,20 @@ final class ReadWatchdog implements AutoCloseable {
    * @throws Exception what {@code read} threw
    */
   <T> T call(Callable<T> read, long timeoutMs, Supplier<String> what) throws Exception {
-    Read r = new Read(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+    return call(progress -> read.call(), timeoutMs, what, null);
+  }
+
+  /**
+   * As {@link #call(Callable, long, Supplier)}, and once {@code unwanted} says the read is no longer
+   * needed, interrupted as soon as it has reported no {@link Progress} for the quiet time (unless
+   * it is closing).
+   *
+   * @throws AbandonedException if it was interrupted so (its own failure the cause)
+   */
+  <T> T call(WatchedRead<T> read, long timeoutMs, Supplier<String> what,
+      BooleanSupplier unwanted) throws Exception {
+    long began = System.nanoTime();
+    Read r = new Read(began, began + TimeUnit.MILLISECONDS.toNanos(timeoutMs), unwanted);
     running.add(r);
     if (closed) { // read after the add: a close either sees this read or is seen here
       running.remove(r);
@@ -105,7 +196,7 @@ final class ReadWatchdog implements AutoCloseable {
     T result = null;
     Exception failure = null;
     try {
-      result = read.call();
+      result = read.call(r);
     } catch (Exception e) {
       failure = e;
     } finally {
@@ -121,6 +212,10 @@ final class ReadWatchdog implements AutoCloseable {
     if (failure == null) {
       return result; // ended just as the watchdog fired: the bytes are whole and checked
     }
+    if (fired && r.abandon) {
+      throw new AbandonedException(what.get() + " was no longer wanted and its worker sent nothing"
+          + " for " + TimeUnit.NANOSECONDS.toMillis(quietNanos) + " ms: interrupted", failure);
+    }
     if (fired) {
       throw new DeadlineExceededException(what.get() + " gave no answer in " + timeoutMs + " ms",
           failure);
@@ -128,11 +223,26 @@ final class ReadWatchdog implements AutoCloseable {
     throw failure;
   }
 
-  /** Interrupts the reads past their deadline; after {@link #close()}, stops once none runs. */
+  /**
+   * Interrupts the reads past their deadline, and the unwanted ones gone quiet; after
+   * {@link #close()}, stops once none runs.
+   */
   private void sweep() {
     long now = System.nanoTime();
     for (Read r : running) {
-      if (now - r.deadline >= 0 && r.state.compareAndSet(RUNNING, INTERRUPTING)) {
+      int progress = r.progress;
+      if (progress != r.seenProgress) {
+        r.seenProgress = progress;
+        r.quietSince = now;
+      }
+      boolean late = now - r.deadline >= 0;
+      boolean abandon = !late && r.unwanted != null && !r.closing
+          && now - r.quietSince >= quietNanos && r.unwanted.getAsBoolean();
+      if ((late || abandon) && r.state.compareAndSet(RUNNING, INTERRUPTING)) {
+        r.abandon = abandon;
+        if (abandon) {
+          abandoned.incrementAndGet();
+        }
         r.thread.interrupt();
         r.state.set(INTERRUPTED);
       }
@@ -145,6 +255,11 @@ final class ReadWatchdog implements AutoCloseable {
   /** Reads in progress. */
   int running() {
     return running.size();
+  }
+
+  /** Reads interrupted because they were no longer wanted and their worker was silent. */
+  long abandoned() {
+    return abandoned.get();
   }
 
   /** Refuses reads started after this; those running keep their watchdog until they end. */

@@ -61,7 +61,7 @@ class LateBindingReaderTest {
     encode(object, CELL);
     assertEquals(2, StripeGeometry.of(layout).stripes());
     io = Executors.newFixedThreadPool(8);
-    watchdog = new ReadWatchdog(ReadWatchdog.tickFor(TIMEOUT_MS));
+    watchdog = new ReadWatchdog(ReadWatchdog.tickFor(TIMEOUT_MS), ReadWatchdog.quietFor(TIMEOUT_MS));
     pool = new DirectBufferPool(64L << 20);
     source = new FakeSource();
     statistics = new ReadStatistics();
@@ -410,6 +410,42 @@ class LateBindingReaderTest {
   }
 
   @Test
+  void anExtraReadOfASilentWorkerIsEndedSoonAfterTheReadNotAtTheTimeout() throws Exception {
+    // A 10 s I/O timeout: the silent worker's read must end long before it.
+    long timeoutMs = 10_000;
+    try (ReadWatchdog reads = new ReadWatchdog(ReadWatchdog.tickFor(timeoutMs),
+        ReadWatchdog.quietFor(timeoutMs))) {
+      reader = new LateBindingReader(source, io, reads, pool, statistics, timeoutMs,
+          ReadChoice.RANDOM, TimeUnit.MILLISECONDS.toNanos(1));
+      source.behave(4, Behaviour.SILENT_UNTIL_INTERRUPTED); // a parity: k arrive without it
+      long began = System.nanoTime();
+      assertArrayEquals(object, read(lookup(K + R), R)); // all five asked for
+      awaitClosed(K + R);
+      long endedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+      assertEquals(1, reads.abandoned(), "the silent read was not ended as no longer wanted");
+      assertTrue(endedMs < 5_000, "the silent read held its thread " + endedMs + " ms");
+      assertEquals(0, reads.running());
+      assertAllBuffersBack();
+    }
+  }
+
+  @Test
+  void anExtraReadStillReceivingIsLeftToStopAtItsNextSlice() throws Exception {
+    long timeoutMs = 10_000;
+    try (ReadWatchdog reads = new ReadWatchdog(ReadWatchdog.tickFor(timeoutMs),
+        ReadWatchdog.quietFor(timeoutMs))) {
+      reader = new LateBindingReader(source, io, reads, pool, statistics, timeoutMs,
+          ReadChoice.RANDOM, TimeUnit.MILLISECONDS.toNanos(1));
+      for (int i = 0; i < 20; i++) {
+        assertArrayEquals(object, read(lookup(K + R), R));
+      }
+      awaitClosed(20 * (K + R));
+      assertEquals(0, reads.abandoned(), "a read that was receiving bytes was interrupted");
+      assertAllBuffersBack();
+    }
+  }
+
+  @Test
   void aSilentSplitIsReplacedAfterTheTimeout() throws Exception {
     source.behave(1, Behaviour.SILENT);
     // Four live splits, three asked for at a time: the silent one is among them 3 times in 4.
@@ -559,10 +595,18 @@ class LateBindingReaderTest {
     }
   }
 
+  /** Waits for {@code latch} (30 s at most) through interrupts too, keeping them. */
   private static void awaitQuietly(CountDownLatch latch) {
-    try {
-      latch.await(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (latch.getCount() > 0 && System.nanoTime() < deadline) {
+      try {
+        latch.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
       Thread.currentThread().interrupt();
     }
   }
