@@ -69,6 +69,14 @@ public final class ProcessCluster implements AutoCloseable {
       "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
       "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true");
 
+  /**
+   * The JVM options of the master and worker processes unless {@link Builder#serverJvmOptions}
+   * says otherwise: small heaps, the serial collector and the C1 compiler only, so a test's
+   * cluster starts fast and takes little memory (not for measuring speed).
+   */
+  public static final List<String> TEST_JVM_OPTIONS = List.of("-Xmx384m",
+      "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
   private static final Logger LOG = LoggerFactory.getLogger(ProcessCluster.class);
   private static final long START_TIMEOUT_MS = 120_000;
 
@@ -95,6 +103,7 @@ public final class ProcessCluster implements AutoCloseable {
     private int masterPort;
     private int masterWebPort;
     private int s3Port;
+    private List<String> serverJvmOptions = TEST_JVM_OPTIONS;
     private final Map<String, String> extra = new LinkedHashMap<>();
 
     /** Number of workers (default 3). */
@@ -155,6 +164,15 @@ public final class ProcessCluster implements AutoCloseable {
     /** The S3 server's port (default 0: a free one). */
     public Builder s3Port(int port) {
       this.s3Port = port;
+      return this;
+    }
+
+    /**
+     * The JVM options of the master and worker processes, in place of {@link #TEST_JVM_OPTIONS}
+     * (e.g. a larger heap and the JIT's full tiers, for a benchmark).
+     */
+    public Builder serverJvmOptions(List<String> options) {
+      this.serverJvmOptions = List.copyOf(options);
       return this;
     }
 
@@ -433,6 +451,16 @@ public final class ProcessCluster implements AutoCloseable {
     kill(master, "the master");
   }
 
+  /** The master's process id, or -1 when it is not running. */
+  public long masterPid() {
+    return master != null && master.isAlive() ? master.pid() : -1;
+  }
+
+  /** Worker {@code i}'s process id, or -1 when it is not running. */
+  public long workerPid(int i) {
+    return workers[i] != null && workers[i].isAlive() ? workers[i].pid() : -1;
+  }
+
   /** Whether worker {@code i}'s process is alive. */
   public boolean isWorkerAlive(int i) {
     return workers[i] != null && workers[i].isAlive();
@@ -599,8 +627,7 @@ public final class ProcessCluster implements AutoCloseable {
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(List.of("-Xmx384m", "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1"));
+    command.addAll(name.equals("format") ? TEST_JVM_OPTIONS : config.serverJvmOptions);
     command.addAll(JAVA17_OPTIONS);
     command.add("-Dalluxio.conf.dir=" + confDir);
     command.add("-Dalluxio.logs.dir=" + dir.resolve("logs")); // a JVM property only

@@ -1,6 +1,11 @@
 package io.eccache.benchmarks.cli;
 
+import alluxio.client.block.BlockWorkerInfo;
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.FileSystemContext;
+import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
+import alluxio.conf.Source;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.WorkerNetAddress;
 import alluxio.util.FormatUtils;
@@ -9,15 +14,20 @@ import io.eccache.benchmarks.datapath.DatapathReport;
 import io.eccache.benchmarks.datapath.DatapathSettings;
 import io.eccache.benchmarks.datapath.RoundResult;
 import io.eccache.benchmarks.report.RunStamp;
+import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.common.ReadChoice;
+import io.eccache.localcluster.ProcessCluster;
 import io.eccache.testkit.EmbeddedCluster;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -29,14 +39,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code eccache-bench datapath}: eccache's GET and PUT against the same bytes as k plain Alluxio
- * files pinned to k workers ("p10") and as one plain file, on one in-process cluster, for several
- * object sizes and client thread counts; ratios paired per round, beside issue 15's targets.
+ * files pinned to k workers ("p10") and as one plain file, on one cluster (in this process, in
+ * processes of its own, or a running one), for several object sizes and client thread counts;
+ * ratios paired per round, beside issue 15's targets.
  */
 @Command(name = "datapath", mixinStandardHelpOptions = true,
     description = "Measure eccache's GET and PUT against ten plain Alluxio files pinned to ten"
         + " workers (p10) and one plain file, on one in-process cluster of 12 workers (unshaped"
-        + " loopback, short-circuit off): MiB/s, process CPU per MiB (the workers included, as"
-        + " they run in this process), p50/p99, and eccache's ratios to p10 paired per round."
+        + " loopback, short-circuit off; --processes: master and workers as processes of their"
+        + " own; --master: a running cluster): MiB/s, CPU per MiB (the master's and workers'"
+        + " included when they run here), p50/p99, and eccache's ratios to p10 paired per round."
         + " Defaults: RS(10,1), delta 1, sizes 64KiB,1MiB,8MiB,40MB,64MiB,256MiB, threads 1,16,"
         + " 5 rounds.")
 final class DatapathCommand implements Callable<Integer> {
@@ -90,61 +102,164 @@ final class DatapathCommand implements Callable<Integer> {
       + " compile each variant's code.")
   String warmup;
 
+  @Option(names = "--processes", description = "Run the master and each worker as a process of"
+      + " its own (Alluxio's entry points, full JIT, 1 GiB heaps) instead of in this one: the CPU"
+      + " columns then split the client's JVM (GC, JIT) from the servers', each server process"
+      + " counted whole to its side.")
+  boolean processes;
+
   @Mixin WorkloadOptions workload;
+
+  /**
+   * --master HOST[:PORT]: measure a running cluster instead (eccache's coordinator on its master,
+   * at least k workers); the cluster's own settings apply, the CPU columns are this client's.
+   */
+  @Mixin ClusterOptions cluster;
 
   @Spec CommandSpec spec;
 
   private final PrintStream progress = System.err;
 
+  /** The server processes' JVM options with --processes: room and the JIT's full tiers. */
+  static final List<String> SERVER_JVM_OPTIONS = List.of("-Xmx1g", "-XX:MaxDirectMemorySize=2g");
+
   @Override
   public Integer call() throws Exception {
     DatapathSettings s = settings();
-    progress.printf("eccache-bench datapath: starting %d workers (RS(%d,%d), delta %d)...%n",
-        s.workers, s.k, s.r, s.delta);
     long ttlMs = FormatUtils.parseTimeSize(layoutCacheTtl);
     String grace = Math.max(2000, 2 * ttlMs) + "ms";
     RunStamp stamp = RunStamp.capture(Paths.get("."), TypedCommand.of(spec, "datapath"));
     List<RoundResult> results;
-    int ioThreads;
     String summary;
-    EmbeddedCluster.Builder builder = EmbeddedCluster.builder().workers(s.workers)
-        .workerMemoryBytes(s.workerMemoryBytes)
-        .property(MasterKeys.DEFAULT_K, s.k).property(MasterKeys.DEFAULT_R, s.r)
-        // Nothing re-tunes, repairs or adds parities while the data path is measured.
-        .property(MasterKeys.RETUNE_INTERVAL, "0")
-        .property(MasterKeys.POPULARITY_PERIOD, "1h")
-        // Deleted PUT objects stay readable this long: short, so they free worker memory soon.
-        .property(MasterKeys.RETIRED_GRACE, grace)
-        // The client's layout cache must expire before a replaced version does.
-        .property(ClientKeys.LAYOUT_CACHE_TTL, layoutCacheTtl)
-        // Reads go over the network from the worker, never to its files directly (also the
-        // cluster's own default; said here because the comparison depends on it).
-        .property(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false)
-        .property(ClientKeys.READ_CHOICE, readChoice);
-    if (journalFlushBatch != null) {
-      builder.property(PropertyKey.MASTER_JOURNAL_FLUSH_BATCH_TIME_MS, journalFlushBatch);
-    }
-    try (EmbeddedCluster cluster = builder.start()) {
-      List<WorkerNetAddress> workers = new ArrayList<>();
-      for (int i = 0; i < cluster.workerCount(); i++) {
-        workers.add(GrpcUtils.toProto(cluster.workerAddress(i)));
+    try (Target target = open(s, grace)) {
+      DatapathBenchmark bench = new DatapathBenchmark(target.context, target.fs, target.workers,
+          line -> progress.println("datapath: " + line));
+      if (target.masterPid > 0) {
+        bench.withServerProcesses(target.masterPid, target.workerPids);
       }
-      DatapathBenchmark bench = new DatapathBenchmark(cluster.fileSystemContext(),
-          cluster.fileSystem(), workers, line -> progress.println("datapath: " + line));
       results = bench.run(s);
-      ioThreads = bench.ioThreads();
       // Written before the cluster closes: closing many workers' streams can take minutes.
-      summary = DatapathReport.write(out, results, s, "in-process, " + s.workers
-          + " workers on 127.0.0.2-" + (s.workers + 1) + ", unshaped loopback, short-circuit off,"
-          + " read choice " + readChoice + ", layout cache TTL " + layoutCacheTtl
-          + " (retired grace " + grace + "), journal"
-          + " flush batch " + (journalFlushBatch == null ? "Alluxio's default" : journalFlushBatch),
-          ioThreads,
-          stamp);
+      summary = DatapathReport.write(out, results, s, target.setup + ", read choice "
+          + readChoice + ", layout cache TTL " + layoutCacheTtl + (cluster.master != null ? ""
+          : " (retired grace " + grace + "), journal flush batch " + (journalFlushBatch == null
+          ? "Alluxio's default" : journalFlushBatch)), bench.ioThreads(), stamp);
     }
     System.out.println(summary);
     progress.printf("eccache-bench datapath: report written to %s%n", out.resolve("summary.md"));
     return ExitCodes.OK;
+  }
+
+  /** The cluster measured: its clients, the workers plain files go to, how it is described. */
+  private static final class Target implements AutoCloseable {
+    FileSystemContext context;
+    FileSystem fs;
+    final List<WorkerNetAddress> workers = new ArrayList<>();
+    String setup;
+    /** The server processes' ids when they are this machine's children, else -1 and none. */
+    long masterPid = -1;
+    final List<Long> workerPids = new ArrayList<>();
+    /** A cluster this command started, closed last. */
+    AutoCloseable cluster;
+    /** Whether {@link #fs} and {@link #context} are this command's (not the in-process cluster's). */
+    boolean ownClient;
+
+    /** The workers the master lists, in host order (plain files are pinned by index). */
+    void listWorkers() throws IOException {
+      List<WorkerNetAddress> listed = new ArrayList<>();
+      for (BlockWorkerInfo w : context.getCachedWorkers()) {
+        listed.add(GrpcUtils.toProto(w.getNetAddress()));
+      }
+      listed.sort(Comparator.comparing(WorkerNetAddress::getHost)
+          .thenComparingInt(WorkerNetAddress::getRpcPort));
+      workers.addAll(listed);
+    }
+
+    @Override
+    public void close() throws Exception {
+      try (AutoCloseable last = cluster) {
+        if (ownClient && fs != null) {
+          fs.close(); // closes the context it was made with too (Alluxio's BaseFileSystem)
+        } else if (ownClient && context != null) {
+          context.close();
+        }
+      }
+    }
+  }
+
+  /** Starts the cluster the options ask for, or connects to the running one. */
+  private Target open(DatapathSettings s, String grace) throws Exception {
+    Target target = new Target();
+    // Nothing re-tunes, repairs or adds parities while the data path is measured; deleted PUT
+    // objects stay readable only briefly, so they free worker memory soon; the client's layout
+    // cache expires before a replaced version does; reads go over the network from the worker,
+    // never to its files directly (also the default; said because the comparison depends on it).
+    Map<PropertyKey, Object> properties = new LinkedHashMap<>();
+    properties.put(MasterKeys.DEFAULT_K, s.k);
+    properties.put(MasterKeys.DEFAULT_R, s.r);
+    properties.put(MasterKeys.RETUNE_INTERVAL, "0");
+    properties.put(MasterKeys.POPULARITY_PERIOD, "1h");
+    properties.put(MasterKeys.RETIRED_GRACE, grace);
+    properties.put(ClientKeys.LAYOUT_CACHE_TTL, layoutCacheTtl);
+    properties.put(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false);
+    properties.put(ClientKeys.READ_CHOICE, readChoice);
+    if (journalFlushBatch != null) {
+      properties.put(PropertyKey.MASTER_JOURNAL_FLUSH_BATCH_TIME_MS, journalFlushBatch);
+    }
+    try {
+      if (cluster.master != null) {
+        InstancedConfiguration conf = new InstancedConfiguration(
+            cluster.configuration().copyProperties());
+        for (PropertyKey client : List.of(ClientKeys.LAYOUT_CACHE_TTL,
+            PropertyKey.USER_SHORT_CIRCUIT_ENABLED, ClientKeys.READ_CHOICE)) {
+          conf.set(client, properties.get(client), Source.RUNTIME);
+        }
+        progress.printf("eccache-bench datapath: connecting to %s...%n", cluster.master);
+        target.ownClient = true;
+        target.context = FileSystemContext.create(conf);
+        target.fs = FileSystem.Factory.create(target.context);
+        target.listWorkers();
+        target.setup = "the running cluster at " + cluster.master + " (" + target.workers.size()
+            + " workers; CPU columns: this client process only)";
+      } else if (processes) {
+        progress.printf("eccache-bench datapath: starting a master and %d workers as processes"
+            + " (RS(%d,%d), delta %d)...%n", s.workers, s.k, s.r, s.delta);
+        ProcessCluster.Builder builder = ProcessCluster.builder().workers(s.workers)
+            .workerMemoryBytes(s.workerMemoryBytes).serverJvmOptions(SERVER_JVM_OPTIONS);
+        properties.forEach((key, value) -> builder.property(key.getName(), value));
+        ProcessCluster started = builder.start();
+        target.cluster = started;
+        target.ownClient = true;
+        target.context = FileSystemContext.create(started.clientConfiguration());
+        target.fs = FileSystem.Factory.create(target.context);
+        target.listWorkers();
+        target.masterPid = started.masterPid();
+        for (int i = 0; i < started.workerCount(); i++) {
+          target.workerPids.add(started.workerPid(i));
+        }
+        target.setup = "a master and " + s.workers + " workers as processes of their own ("
+            + String.join(" ", SERVER_JVM_OPTIONS) + ") on 127.0.0.2-" + (s.workers + 1)
+            + ", unshaped loopback, short-circuit off";
+      } else {
+        progress.printf("eccache-bench datapath: starting %d workers (RS(%d,%d), delta %d)...%n",
+            s.workers, s.k, s.r, s.delta);
+        EmbeddedCluster.Builder builder = EmbeddedCluster.builder().workers(s.workers)
+            .workerMemoryBytes(s.workerMemoryBytes);
+        properties.forEach(builder::property);
+        EmbeddedCluster started = builder.start();
+        target.cluster = started;
+        target.context = started.fileSystemContext();
+        target.fs = started.fileSystem();
+        for (int i = 0; i < started.workerCount(); i++) {
+          target.workers.add(GrpcUtils.toProto(started.workerAddress(i)));
+        }
+        target.setup = "in-process, " + s.workers + " workers on 127.0.0.2-" + (s.workers + 1)
+            + ", unshaped loopback, short-circuit off";
+      }
+      return target;
+    } catch (Exception e) {
+      target.close();
+      throw e;
+    }
   }
 
   /** The settings the options describe, checked before anything starts. */
@@ -156,6 +271,19 @@ final class DatapathCommand implements Callable<Integer> {
       if (given.containsKey(knob)) {
         throw new IllegalArgumentException(knob + " does not apply to datapath (no popularity,"
             + " no shaping, no budget): use --sizes, --threads, --rounds and --ops");
+      }
+    }
+    if (cluster.master != null) {
+      if (processes) {
+        throw new IllegalArgumentException("--processes starts a cluster, --master measures a"
+            + " running one: give one of them");
+      }
+      for (String knob : List.of("--workers", "--journal-flush-batch")) {
+        if (given.containsKey(knob) || knob.equals("--journal-flush-batch")
+            && journalFlushBatch != null) {
+          throw new IllegalArgumentException(knob + " does not apply with --master: the running"
+              + " cluster's own workers and master settings are measured");
+        }
       }
     }
     try {
@@ -207,6 +335,9 @@ final class DatapathCommand implements Callable<Integer> {
     s.r = WorkloadOptions.or(workload.r, s.r);
     s.delta = WorkloadOptions.or(workload.delta, s.delta);
     s.seed = WorkloadOptions.or(workload.seed, s.seed);
+    s.cluster = cluster.master != null ? DatapathSettings.ClusterKind.RUNNING
+        : processes ? DatapathSettings.ClusterKind.PROCESSES
+        : DatapathSettings.ClusterKind.IN_PROCESS;
     s.check();
     return s;
   }

@@ -13,7 +13,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -51,6 +53,8 @@ public final class DatapathBenchmark {
   private final FileSystem fs;
   private final List<WorkerNetAddress> workers;
   private final Consumer<String> progress;
+  /** The cluster's processes other than this one, and the side each works for. */
+  private final Map<Long, CpuSide> servers = new HashMap<>();
   private int ioThreads;
 
   /**
@@ -65,6 +69,22 @@ public final class DatapathBenchmark {
     this.fs = fs;
     this.workers = List.copyOf(workers);
     this.progress = progress;
+  }
+
+  /**
+   * Counts the CPU of a cluster whose master and workers run as processes of their own: their
+   * threads' run time goes to the master's and the workers' columns (with their GC and JIT).
+   */
+  public DatapathBenchmark withServerProcesses(long masterPid, List<Long> workerPids) {
+    if (!ProcessCpu.exact()) {
+      throw new IllegalStateException("counting other processes' CPU needs Linux's per-thread"
+          + " run times (/proc/<pid>/task/*/schedstat)");
+    }
+    servers.put(masterPid, CpuSide.MASTER);
+    for (long pid : workerPids) {
+      servers.put(pid, CpuSide.WORKERS);
+    }
+    return this;
   }
 
   /** eccache's split I/O threads, which the pk variant's pool matches (known after a run). */
@@ -253,7 +273,7 @@ public final class DatapathBenchmark {
       int count = objects.data.length;
       List<String> keys = new ArrayList<>();
       System.gc(); // the previous variant's garbage is not collected on this one's time
-      ProcessCpu.Snapshot cpuBefore = exactCpu ? ProcessCpu.snapshot() : null;
+      ProcessCpu.Snapshot cpuBefore = exactCpu ? ProcessCpu.snapshot(servers) : null;
       long processBefore = ProcessCpu.processNanos();
       long selfBefore = ProcessCpu.selfNanos();
       long decodesBefore = eccache.readStatistics().decodes();
@@ -294,7 +314,7 @@ public final class DatapathBenchmark {
       long self = ProcessCpu.selfNanos() - selfBefore;
       result.processCpuNanos = ProcessCpu.processNanos() - processBefore - self;
       if (exactCpu) {
-        result.cpuNanosBySide.putAll(ProcessCpu.since(cpuBefore));
+        result.cpuNanosBySide.putAll(ProcessCpu.since(cpuBefore, servers));
         result.cpuNanos = result.cpuNanosBySide.values().stream().mapToLong(Long::longValue).sum();
       } else {
         result.cpuNanos = result.processCpuNanos;

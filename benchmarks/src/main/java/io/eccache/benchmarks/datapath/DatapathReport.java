@@ -361,7 +361,12 @@ public final class DatapathReport {
         + " and " + pk + " threads, Alluxio's client event loops), the workers, the master with"
         + " eccache's coordinator, the JVM's GC and JIT, and other (gRPC's shared event loops"
         + " and executors, which serve both ends); median [min–max] over the rounds. The"
-        + " sides' medians need not add up to the total's.\n\n");
+        + " sides' medians need not add up to the total's."
+        + (s.cluster == DatapathSettings.ClusterKind.PROCESSES ? " The master's and the"
+            + " workers' processes count whole to their sides, their GC and JIT included; the jvm"
+            + " column is the client's." : s.cluster == DatapathSettings.ClusterKind.RUNNING
+            ? " The cluster runs elsewhere: only this client's threads are counted." : "")
+        + "\n\n");
     md.append(measuredBySide ? sides.toString() : "Not measured: this system has no per-thread"
         + " run times (/proc/self/task/*/schedstat).\n");
     md.append("\n## Objects and operations per size\n\n");
@@ -424,10 +429,7 @@ public final class DatapathReport {
         + " bytes against the data written (all of them are checked), between steps, is not in"
         + " it. PUTs write new objects and files, deleted after the round.\n"
         + "- MiB/s: object bytes moved (not counting parity or Δ's extra reads) over the wall"
-        + " time. **CPU per MiB: the CPU time of the whole process**, and the master and the"
-        + " workers run in this process: it counts the client's and the servers' work on every"
-        + " transfer (and the cluster's background, GC and JIT threads), so ratios understate"
-        + " the client-side difference. It is counted from the first step's start to the last"
+        + " time. " + cpuScope(s.cluster) + " It is counted from the first step's start to the last"
         + " one's end, less the measuring thread's own (it checks the bytes), "
         + (ProcessCpu.exact() ? "from every thread's run time in /proc/self/task/*/schedstat"
             + " (nanoseconds) because `OperatingSystemMXBean.getProcessCpuTime` counts 10 ms"
@@ -441,6 +443,26 @@ public final class DatapathReport {
         + DatapathSettings.formatSize(s.dataCapBytes) + ", so large objects use fewer objects,"
         + " and fewer threads than asked where threads x size exceeds it (\"16 (4 run)\" at 256"
         + " MiB); objects are also at most " + s.maxObjects + " per size.\n";
+  }
+
+  /** What the CPU columns count, for the cluster measured. */
+  private static String cpuScope(DatapathSettings.ClusterKind cluster) {
+    switch (cluster) {
+      case PROCESSES:
+        return "**CPU per MiB: this process's CPU time (the client, its GC and JIT) and that of"
+            + " the master's and every worker's process**, each server process counted whole to"
+            + " its side (its own GC and JIT included), so the client and jvm columns are the"
+            + " client's alone; the total counts the client's and the servers' work on every"
+            + " transfer, so ratios of it understate the client-side difference.";
+      case RUNNING:
+        return "**CPU per MiB: this client process's CPU time only** (the cluster runs"
+            + " elsewhere): the client's cost, its GC and JIT included, not the servers'.";
+      default:
+        return "**CPU per MiB: the CPU time of the whole process**, and the master and the"
+            + " workers run in this process: it counts the client's and the servers' work on"
+            + " every transfer (and the cluster's background, GC and JIT threads), so ratios"
+            + " understate the client-side difference.";
+    }
   }
 
   private static Spread measure(Cell c, Metric m) {

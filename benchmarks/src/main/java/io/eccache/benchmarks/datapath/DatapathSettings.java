@@ -31,8 +31,21 @@ public final class DatapathSettings {
   public List<Integer> threads = new ArrayList<>(List.of(1, 16));
   /** Measured rounds per size and thread count; every variant runs once per round. */
   public int rounds = 5;
-  /** Workers of the in-process cluster. */
+  /** Workers of the cluster the benchmark starts. */
   public int workers = 12;
+
+  /** Where the master and the workers run, which decides what the CPU columns count. */
+  public enum ClusterKind {
+    /** In the benchmark's own process: its CPU is the client's and the servers'. */
+    IN_PROCESS,
+    /** In processes of their own on this machine, started by the benchmark and measured too. */
+    PROCESSES,
+    /** A running cluster elsewhere: only the client's CPU is measured. */
+    RUNNING
+  }
+
+  /** Where the cluster measured runs. */
+  public ClusterKind cluster = ClusterKind.IN_PROCESS;
   /** Data splits of eccache's code, and how many plain files the "pk" variant splits into. */
   public int k = 10;
   /** Parity splits of eccache's code. */

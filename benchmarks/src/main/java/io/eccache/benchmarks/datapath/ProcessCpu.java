@@ -28,7 +28,9 @@ import java.util.Map;
  *
  * The measuring thread is left out of both: it only submits operations, waits, and checks the
  * bytes GETs returned, which is not the data path's work. The first also tells which side of the
- * cluster each thread works for ({@link CpuSide}), from the thread's name.
+ * cluster each thread works for ({@link CpuSide}), from the thread's name. With the cluster in
+ * processes of its own, the first adds their threads too, each process wholly to its side (a
+ * worker's GC is the workers'), and the second stays this process's alone.
  */
 final class ProcessCpu {
   private static final Path TASKS = Paths.get("/proc/self/task");
@@ -47,40 +49,61 @@ final class ProcessCpu {
     final Map<String, CpuSide> sideByTask = new HashMap<>();
   }
 
-  /** Every thread's run time now, nanoseconds by thread id, the calling thread left out. */
-  static Snapshot snapshot() throws IOException {
+  /**
+   * Every thread's run time now, nanoseconds by thread id, the calling thread left out; and every
+   * thread of the processes {@code servers} names (process id to the side it works for).
+   */
+  static Snapshot snapshot(Map<Long, CpuSide> servers) throws IOException {
     String self = Files.readSymbolicLink(SELF).getFileName().toString();
     Snapshot snapshot = new Snapshot();
-    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-      for (Path task : tasks) {
-        String tid = task.getFileName().toString();
-        if (tid.equals(self)) {
-          continue;
-        }
-        try {
-          String stat = new String(Files.readAllBytes(task.resolve("schedstat")),
-              StandardCharsets.US_ASCII);
-          String comm = new String(Files.readAllBytes(task.resolve("comm")),
-              StandardCharsets.UTF_8).trim();
-          int end = stat.indexOf(' ');
-          snapshot.nanosByTask.put(tid,
-              Long.parseLong(end < 0 ? stat.trim() : stat.substring(0, end)));
-          snapshot.sideByTask.put(tid, CpuSide.of(comm));
-        } catch (NoSuchFileException ended) {
-          // the thread ended while we listed
-        }
+    addTasks(snapshot, TASKS, "", self, null);
+    for (Map.Entry<Long, CpuSide> server : servers.entrySet()) {
+      Path tasks = Paths.get("/proc", String.valueOf(server.getKey()), "task");
+      try {
+        addTasks(snapshot, tasks, server.getKey() + "/", null, server.getValue());
+      } catch (NoSuchFileException ended) {
+        throw new IOException("the cluster's " + server.getValue().key() + " process "
+            + server.getKey() + " is gone: see its log in the cluster's directory", ended);
       }
     }
     return snapshot;
   }
 
-  /** Run time since {@code before}, by side: threads started since count whole. */
-  static EnumMap<CpuSide, Long> since(Snapshot before) throws IOException {
+  /** Adds the tasks under {@code tasks}, keyed {@code prefix + tid}, to {@code side} if given. */
+  private static void addTasks(Snapshot snapshot, Path tasks, String prefix, String skip,
+      CpuSide side) throws IOException {
+    try (DirectoryStream<Path> list = Files.newDirectoryStream(tasks)) {
+      for (Path task : list) {
+        String tid = task.getFileName().toString();
+        if (tid.equals(skip)) {
+          continue;
+        }
+        try {
+          String stat = new String(Files.readAllBytes(task.resolve("schedstat")),
+              StandardCharsets.US_ASCII);
+          int end = stat.indexOf(' ');
+          snapshot.nanosByTask.put(prefix + tid,
+              Long.parseLong(end < 0 ? stat.trim() : stat.substring(0, end)));
+          snapshot.sideByTask.put(prefix + tid, side != null ? side : CpuSide.of(
+              new String(Files.readAllBytes(task.resolve("comm")), StandardCharsets.UTF_8).trim()));
+        } catch (NoSuchFileException ended) {
+          // the thread ended while we listed
+        }
+      }
+    }
+  }
+
+  /**
+   * Run time since {@code before}, by side, of this process and of {@code servers}: threads
+   * started since count whole.
+   */
+  static EnumMap<CpuSide, Long> since(Snapshot before, Map<Long, CpuSide> servers)
+      throws IOException {
     EnumMap<CpuSide, Long> bySide = new EnumMap<>(CpuSide.class);
     for (CpuSide side : CpuSide.values()) {
       bySide.put(side, 0L);
     }
-    Snapshot now = snapshot();
+    Snapshot now = snapshot(servers);
     for (Map.Entry<String, Long> e : now.nanosByTask.entrySet()) {
       Long was = before.nanosByTask.get(e.getKey());
       // A thread id Linux reused for a new thread reads less than the old one's total.

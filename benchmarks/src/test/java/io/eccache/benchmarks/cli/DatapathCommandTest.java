@@ -119,6 +119,45 @@ class DatapathCommandTest {
   }
 
   @Test
+  void withProcessesTheServersRunApartAndTheirCpuIsCountedToTheirSides(@TempDir Path out)
+      throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    int exit;
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit = EcCacheBench.commandLine().execute("datapath", "--tiny", "--processes",
+          "--workers", "3", "-k", "2", "-r", "1", "--sizes", "1MiB", "--threads", "1",
+          "--out", out.toString());
+    } finally {
+      System.setOut(stdout);
+    }
+    String printed = captured.toString(StandardCharsets.UTF_8);
+    assertEquals(0, exit, printed);
+    List<String> raw = Files.readAllLines(out.resolve("raw.csv"));
+    List<String> columns = Arrays.asList(raw.get(0).split(","));
+    assertEquals(1 + 6, raw.size(), String.join("\n", raw));
+    for (String row : raw.subList(1, raw.size())) {
+      String[] c = row.split(",");
+      double workers = Double.parseDouble(c[columns.indexOf("cpu_workers_s")]);
+      double client = Double.parseDouble(c[columns.indexOf("cpu_client_s")]);
+      double process = Double.parseDouble(c[columns.indexOf("process_cpu_s")]);
+      double total = Double.parseDouble(c[columns.indexOf("cpu_s")]);
+      // The workers ran in other processes: counted from them, beside this process's own.
+      assertTrue(workers > 0 && client > 0, row);
+      assertTrue(total > process, "the servers' CPU is in the total: " + row);
+      if ("GET".equals(c[columns.indexOf("op")])) {
+        assertEquals(2L << 20, Long.parseLong(c[columns.indexOf("verified_bytes")]), row);
+      }
+    }
+    String summary = Files.readString(out.resolve("summary.md"), StandardCharsets.UTF_8);
+    for (String part : List.of("3 workers as processes of their own", "-Xmx1g",
+        "that of the master's and every worker's process")) {
+      assertTrue(summary.contains(part), part + " missing from\n" + summary);
+    }
+  }
+
+  @Test
   void badInputFailsBeforeAnyClusterStarts(@TempDir Path out) {
     CommandLine cli = EcCacheBench.commandLine();
     cli.setErr(new java.io.PrintWriter(new java.io.StringWriter()));
@@ -134,6 +173,13 @@ class DatapathCommandTest {
         out.toString()));
     assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--warmup", "-1s", "--out",
         out.toString()));
+    // A running cluster brings its own workers and master settings; no cluster is started.
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--master", "localhost:1",
+        "--processes", "--out", out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--master", "localhost:1",
+        "--workers", "3", "--out", out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--master", "localhost:1",
+        "--journal-flush-batch", "5ms", "--out", out.toString()));
     assertFalse(Files.exists(out.resolve("raw.csv")));
   }
 }

@@ -101,4 +101,39 @@ class RemoteClusterBenchTest {
       assertEquals(List.of(), client.list("ec/"), "the benchmark removes its objects");
     }
   }
+
+  @Test
+  void datapathRunsAgainstARunningClusterAndCountsOnlyTheClientsCpu() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    StringWriter err = new StringWriter();
+    int exit;
+    Path results = dir.resolve("datapath");
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit = bench(err, "datapath", "--tiny", "-k", "2", "-r", "1", "--sizes", "1MiB",
+          "--threads", "1", "--out", results.toString());
+    } finally {
+      System.setOut(stdout);
+    }
+    assertEquals(ExitCodes.OK, exit, err + captured.toString(StandardCharsets.UTF_8));
+    List<String> raw = Files.readAllLines(results.resolve("raw.csv"));
+    List<String> columns = List.of(raw.get(0).split(","));
+    assertEquals(1 + 6, raw.size(), String.join("\n", raw));
+    for (String row : raw.subList(1, raw.size())) {
+      String[] c = row.split(",");
+      assertTrue(Double.parseDouble(c[columns.indexOf("cpu_client_s")]) > 0, row);
+      if ("GET".equals(c[columns.indexOf("op")])) {
+        assertEquals(2L << 20, Long.parseLong(c[columns.indexOf("verified_bytes")]), row);
+      }
+    }
+    String summary = Files.readString(results.resolve("summary.md"));
+    for (String part : List.of("the running cluster at " + master + " (4 workers",
+        "this client process's CPU time only")) {
+      assertTrue(summary.contains(part), part + " missing from\n" + summary);
+    }
+    try (EcCacheClient client = EcCacheClient.create(cluster.fileSystemContext())) {
+      assertEquals(List.of(), client.list("eccache-datapath/"), "the benchmark removes its objects");
+    }
+  }
 }
