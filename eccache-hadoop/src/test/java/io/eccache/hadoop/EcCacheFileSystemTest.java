@@ -29,6 +29,7 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,12 @@ class EcCacheFileSystemTest {
   @AfterEach
   void stop() throws IOException {
     fs.close();
+  }
+
+  /** {@code hadoop fs} cached its file systems: closed while the cluster runs, not at JVM exit. */
+  @AfterAll
+  static void closeCachedFileSystems() throws IOException {
+    FileSystem.closeAll();
   }
 
   private static byte[] bytes(int n, long seed) {

@@ -278,12 +278,11 @@ final class DatapathCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--processes starts a cluster, --master measures a"
             + " running one: give one of them");
       }
-      for (String knob : List.of("--workers", "--journal-flush-batch")) {
-        if (given.containsKey(knob) || knob.equals("--journal-flush-batch")
-            && journalFlushBatch != null) {
-          throw new IllegalArgumentException(knob + " does not apply with --master: the running"
-              + " cluster's own workers and master settings are measured");
-        }
+      String knob = given.containsKey("--workers") ? "--workers"
+          : journalFlushBatch != null ? "--journal-flush-batch" : null;
+      if (knob != null) {
+        throw new IllegalArgumentException(knob + " does not apply with --master: the running"
+            + " cluster's own workers and master settings are measured");
       }
     }
     try {
