@@ -634,13 +634,21 @@ public final class ProcessCluster implements AutoCloseable {
     command.add("-Dlog4j.configurationFile=" + confDir.resolve("log4j2.xml"));
     command.add("-Deccache.log.file=" + dir.resolve("logs").resolve(name + ".log"));
     command.addAll(Arrays.asList(jvmOptions));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
-    command.addAll(args);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    // Attached children die with this JVM even when it is SIGKILLed (no shutdown hook runs then).
+    command.addAll(config.detached ? concat(mainClass, args) : ParentWatch.wrap(mainClass, args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(
             dir.resolve("logs").resolve(name + ".out").toFile()));
     builder.environment().put("MALLOC_ARENA_MAX", "2");
     return (config.detached ? Detached.apply(builder) : builder).start();
+  }
+
+  private static List<String> concat(String first, List<String> rest) {
+    List<String> all = new ArrayList<>();
+    all.add(first);
+    all.addAll(rest);
+    return all;
   }
 
   private static void kill(Process p, String what) throws IOException {

@@ -1,5 +1,6 @@
 package io.eccache.localcluster;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,9 @@ public final class S3ProxyServer implements AutoCloseable {
   private final Path dir;
   private final Path dataDir;
   private final int port;
+  /** s3proxy's main class (its jar's Main-Class). */
+  private static final String S3PROXY_MAIN = "org.gaul.s3proxy.Main";
+
   private final boolean detached;
   private volatile Process process;
   private final Thread shutdownHook;
@@ -97,8 +102,18 @@ public final class S3ProxyServer implements AutoCloseable {
 
   private void launch() throws IOException {
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    ProcessBuilder builder = new ProcessBuilder(java.toString(), "-Xmx512m", "-jar",
-        jar().toString(), "--properties", dir.resolve("s3proxy.conf").toString())
+    List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m"));
+    List<String> args = List.of("--properties", dir.resolve("s3proxy.conf").toString());
+    if (detached) {
+      command.addAll(List.of("-jar", jar().toString()));
+      command.addAll(args);
+    } else {
+      // Dies with this JVM even when it is SIGKILLed: s3proxy's own main under ParentWatch.
+      command.addAll(List.of("-cp", jar() + File.pathSeparator
+          + ParentWatch.codeLocation()));
+      command.addAll(ParentWatch.wrap(S3PROXY_MAIN, args));
+    }
+    ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()));
     process = (detached ? Detached.apply(builder) : builder).start();
