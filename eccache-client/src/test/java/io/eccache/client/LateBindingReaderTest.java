@@ -409,14 +409,20 @@ class LateBindingReaderTest {
     assertAllBuffersBack();
   }
 
+  /** A watchdog for a 10 s I/O timeout (1 s quiet), and {@link #reader} bounded by it. */
+  private ReadWatchdog tenSecondReads() {
+    long timeoutMs = 10_000;
+    ReadWatchdog reads = new ReadWatchdog(ReadWatchdog.tickFor(timeoutMs),
+        ReadWatchdog.quietFor(timeoutMs));
+    reader = new LateBindingReader(source, io, reads, pool, statistics, timeoutMs,
+        ReadChoice.RANDOM, TimeUnit.MILLISECONDS.toNanos(1));
+    return reads;
+  }
+
   @Test
   void anExtraReadOfASilentWorkerIsEndedSoonAfterTheReadNotAtTheTimeout() throws Exception {
     // A 10 s I/O timeout: the silent worker's read must end long before it.
-    long timeoutMs = 10_000;
-    try (ReadWatchdog reads = new ReadWatchdog(ReadWatchdog.tickFor(timeoutMs),
-        ReadWatchdog.quietFor(timeoutMs))) {
-      reader = new LateBindingReader(source, io, reads, pool, statistics, timeoutMs,
-          ReadChoice.RANDOM, TimeUnit.MILLISECONDS.toNanos(1));
+    try (ReadWatchdog reads = tenSecondReads()) {
       source.behave(4, Behaviour.SILENT_UNTIL_INTERRUPTED); // a parity: k arrive without it
       long began = System.nanoTime();
       assertArrayEquals(object, read(lookup(K + R), R)); // all five asked for
@@ -431,11 +437,7 @@ class LateBindingReaderTest {
 
   @Test
   void anExtraReadStillReceivingIsLeftToStopAtItsNextSlice() throws Exception {
-    long timeoutMs = 10_000;
-    try (ReadWatchdog reads = new ReadWatchdog(ReadWatchdog.tickFor(timeoutMs),
-        ReadWatchdog.quietFor(timeoutMs))) {
-      reader = new LateBindingReader(source, io, reads, pool, statistics, timeoutMs,
-          ReadChoice.RANDOM, TimeUnit.MILLISECONDS.toNanos(1));
+    try (ReadWatchdog reads = tenSecondReads()) {
       for (int i = 0; i < 20; i++) {
         assertArrayEquals(object, read(lookup(K + R), R));
       }

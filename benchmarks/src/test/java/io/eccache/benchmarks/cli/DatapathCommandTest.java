@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.eccache.cli.ExitCodes;
 import io.eccache.testkit.SharedCluster;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,17 +33,10 @@ class DatapathCommandTest {
   @Test
   void tinyRunWritesARowPerVariantAndRoundAndThePairedRatiosBesideTheTargets(@TempDir Path out)
       throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream stdout = System.out;
-    int exit;
-    try {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      exit = EcCacheBench.commandLine().execute("datapath", "--tiny", "--out", out.toString());
-    } finally {
-      System.setOut(stdout);
-    }
-    String printed = captured.toString(StandardCharsets.UTF_8);
-    assertEquals(0, exit, printed);
+    CapturedRun run = CapturedRun.of(() -> EcCacheBench.commandLine().execute("datapath",
+        "--tiny", "--out", out.toString()));
+    String printed = run.stdout;
+    assertEquals(0, run.exit, printed);
     for (String file : List.of("raw.csv", "summary.md", "summary.json", "throughput.png")) {
       assertTrue(Files.size(out.resolve(file)) > 0, file);
     }
@@ -121,19 +112,10 @@ class DatapathCommandTest {
   @Test
   void withProcessesTheServersRunApartAndTheirCpuIsCountedToTheirSides(@TempDir Path out)
       throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream stdout = System.out;
-    int exit;
-    try {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      exit = EcCacheBench.commandLine().execute("datapath", "--tiny", "--processes",
-          "--workers", "3", "-k", "2", "-r", "1", "--sizes", "1MiB", "--threads", "1",
-          "--out", out.toString());
-    } finally {
-      System.setOut(stdout);
-    }
-    String printed = captured.toString(StandardCharsets.UTF_8);
-    assertEquals(0, exit, printed);
+    CapturedRun run = CapturedRun.of(() -> EcCacheBench.commandLine().execute("datapath",
+        "--tiny", "--processes", "--workers", "3", "-k", "2", "-r", "1", "--sizes", "1MiB",
+        "--threads", "1", "--out", out.toString()));
+    assertEquals(0, run.exit, run.stdout);
     List<String> raw = Files.readAllLines(out.resolve("raw.csv"));
     List<String> columns = Arrays.asList(raw.get(0).split(","));
     assertEquals(1 + 6, raw.size(), String.join("\n", raw));

@@ -3,8 +3,6 @@ package io.eccache.benchmarks.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,18 +24,11 @@ class DemoCommandTest {
   @Test
   void demoPrintsEverySchemeWithMemoryLatenciesAndImbalance(@TempDir Path report)
       throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream stdout = System.out;
-    int exit;
-    try {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      exit = new CommandLine(new EcCacheBench()).execute("demo", "--workers", "4", "-k", "2", "-r",
-          "1", "--objects", "6", "--object-mib", "1", "--requests", "30", "--clients", "2",
-          "--out", report.toString());
-    } finally {
-      System.setOut(stdout);
-    }
-    String out = captured.toString(StandardCharsets.UTF_8);
+    CapturedRun run = CapturedRun.of(() -> new CommandLine(new EcCacheBench()).execute("demo",
+        "--workers", "4", "-k", "2", "-r", "1", "--objects", "6", "--object-mib", "1",
+        "--requests", "30", "--clients", "2", "--out", report.toString()));
+    int exit = run.exit;
+    String out = run.stdout;
     assertEquals(0, exit, out);
     assertTrue(out.contains("30 GETs per scheme (alone, pinned)"), out);
     // The committed demo numbers come from this report: stamped, each scheme alone, pinned.

@@ -104,19 +104,11 @@ class RemoteClusterBenchTest {
 
   @Test
   void datapathRunsAgainstARunningClusterAndCountsOnlyTheClientsCpu() throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream stdout = System.out;
     StringWriter err = new StringWriter();
-    int exit;
     Path results = dir.resolve("datapath");
-    try {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      exit = bench(err, "datapath", "--tiny", "-k", "2", "-r", "1", "--sizes", "1MiB",
-          "--threads", "1", "--out", results.toString());
-    } finally {
-      System.setOut(stdout);
-    }
-    assertEquals(ExitCodes.OK, exit, err + captured.toString(StandardCharsets.UTF_8));
+    CapturedRun run = CapturedRun.of(() -> bench(err, "datapath", "--tiny", "-k", "2", "-r", "1",
+        "--sizes", "1MiB", "--threads", "1", "--out", results.toString()));
+    assertEquals(ExitCodes.OK, run.exit, err + run.stdout);
     List<String> raw = Files.readAllLines(results.resolve("raw.csv"));
     List<String> columns = List.of(raw.get(0).split(","));
     assertEquals(1 + 6, raw.size(), String.join("\n", raw));
