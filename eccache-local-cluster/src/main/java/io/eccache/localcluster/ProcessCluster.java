@@ -21,7 +21,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -193,7 +192,9 @@ public final class ProcessCluster implements AutoCloseable {
         dir = Files.createDirectories(directory.toAbsolutePath().normalize());
       } else {
         Path base = baseDir != null ? baseDir : defaultBaseDir();
-        dir = Files.createTempDirectory(base, "eccache-proc-");
+        // A detached cluster outlives this JVM: its directory names no owner to outlive.
+        dir = detached ? Files.createTempDirectory(base, "eccache-proc-")
+            : ClusterDirectories.createOwned(base, "eccache-proc-");
       }
       ProcessCluster cluster = new ProcessCluster(this, dir);
       try {
@@ -750,11 +751,7 @@ public final class ProcessCluster implements AutoCloseable {
     if (config.directory != null) {
       return;
     }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      LOG.warn("could not remove {}: {}", dir, e.toString());
-    }
+    ClusterDirectories.deleteRecursively(dir);
   }
 
   private List<Process> allProcesses() {

@@ -14,6 +14,7 @@ import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
 import alluxio.worker.WorkerProcess;
 import io.eccache.coordinator.CoordinatorMaster;
+import io.eccache.localcluster.ClusterDirectories;
 import io.eccache.localcluster.ProcessCluster;
 import io.eccache.localcluster.S3ProxyServer;
 import java.io.IOException;
@@ -152,7 +153,8 @@ public final class EmbeddedCluster implements AutoCloseable {
       running = true;
     }
     Path base = config.baseDir != null ? config.baseDir : defaultBase();
-    EmbeddedCluster cluster = new EmbeddedCluster(config, Files.createTempDirectory(base, "eccache-"));
+    EmbeddedCluster cluster = new EmbeddedCluster(config,
+        ClusterDirectories.createOwned(base, "eccache-"));
     try {
       cluster.startAll();
       return cluster;
