@@ -1,13 +1,13 @@
 package io.eccache.localcluster;
 
+import com.google.common.io.MoreFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,10 +77,12 @@ public final class ClusterDirectories {
     return process.info().startInstant().map(java.time.Instant::toEpochMilli);
   }
 
-  /** Deletes {@code root} and everything under it, as far as it can. */
+  /** Deletes {@code root} and everything under it (Guava's), warning of what it could not. */
   static void deleteRecursively(Path root) {
-    try (Stream<Path> files = Files.walk(root)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    try {
+      MoreFiles.deleteRecursively(root);
+    } catch (NoSuchFileException gone) {
+      // removed already
     } catch (IOException e) {
       LOG.warn("could not remove {}: {}", root, e.toString());
     }
