@@ -3,6 +3,7 @@ package io.eccache.client;
 import alluxio.client.file.FileInStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.URIStatus;
+import alluxio.conf.PropertyKey;
 import alluxio.exception.AlluxioException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.OpenFilePOptions;
@@ -28,6 +29,8 @@ final class AlluxioSplitSource implements SplitSource {
 
   private final FileSystem fs;
   private final ReadStatistics statistics;
+  /** The bytes a worker sends in one message of a block read (Alluxio's streaming chunk size). */
+  private final long chunkSize;
   /**
    * Statuses by the layout's own proto objects, compared by identity (weak keys): a layout the
    * client keeps cached reuses its conversions, and they go with it.
@@ -38,12 +41,32 @@ final class AlluxioSplitSource implements SplitSource {
   AlluxioSplitSource(FileSystem fs, ReadStatistics statistics) {
     this.fs = fs;
     this.statistics = statistics;
+    this.chunkSize = Math.max(1,
+        fs.getConf().getBytes(PropertyKey.USER_STREAMING_READER_CHUNK_SIZE_BYTES));
   }
 
   /** Split statuses converted and still held (their layouts are still referenced). */
   long convertedStatuses() {
     statuses.cleanUp();
     return statuses.size();
+  }
+
+  /**
+   * The bytes Alluxio's stream holds of the chunk it is part-way through, for a file of
+   * {@code length} bytes in blocks of {@code blockSize}, opened at {@code offset} and read up to
+   * {@code position}; 0 at a chunk's end. The block stream asks its worker for a block's bytes from
+   * where it first reads in it (the offset opened at, else the block's start), and the worker sends
+   * them in chunks of the client's chunk size from there; a read waits only once the chunk it is in
+   * is used up.
+   */
+  static int chunkRest(long position, long offset, long blockSize, long length, long chunkSize) {
+    long blockStart = position - position % blockSize;
+    long requested = Math.max(offset, blockStart);
+    if (position == requested) {
+      return 0; // nothing read from this block's stream yet: its first chunk is to come
+    }
+    long chunkEnd = requested + ((position - 1 - requested) / chunkSize + 1) * chunkSize;
+    return (int) (Math.min(Math.min(chunkEnd, blockStart + blockSize), length) - position);
   }
 
   @Override
@@ -74,14 +97,24 @@ final class AlluxioSplitSource implements SplitSource {
     // picks): its bytes count against the region.
     String host = split.getLive() || split.getRegion().isEmpty() ? split.getWorker().getHost()
         : "region:" + split.getRegion();
+    long blockSize = Math.max(1, status.getBlockSizeBytes());
+    long length = status.getLength();
     return new SplitStream() {
+      private long position = offset;
+
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
         int n = in.read(b, off, len);
         if (n > 0) {
           statistics.addBytes(host, n);
+          position += n;
         }
         return n;
+      }
+
+      @Override
+      public int buffered() {
+        return chunkRest(position, offset, blockSize, length, chunkSize);
       }
 
       @Override

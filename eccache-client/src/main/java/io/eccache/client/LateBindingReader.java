@@ -38,15 +38,24 @@ import java.util.zip.CRC32C;
  * share: another one takes its place. Which k + Δ are read is the {@link ReadChoice}: uniformly at
  * random as in the paper, or the data splits first.
  *
- * <p>Where the bytes go: a data split is copied, a small slice at a time, straight into its place
- * in the caller's array, so a healthy GET copies the object once after Alluxio hands it over. Only
- * parities (and a second copy of a replicated object) are staged in pooled direct buffers; the
- * decoder reads the data cells where they lie in the array and writes rebuilt cells into their
- * place, with pooled cells only for the last stripe's zero padding. A read still running when the
- * window completes (late binding's extra read, a straggler) must not touch the array after {@link #read} returns: every copy into the array holds
- * the window's read lock and checks that the window is still open, and completing takes the write
- * lock, so once it is done no copy is in progress and none starts. A data split whose cell fails
- * its CRC after part of it was copied counts as missing, and the decoder overwrites its place.
+ * <p>Where the bytes go: a data split is read straight into its place in the caller's array, so a
+ * healthy GET copies the object once, from Alluxio's chunks. Only the first slice of each chunk the
+ * worker sends goes through a small slice of the thread's own and is copied from there: that read
+ * waits for the worker, and a read into the array must never wait on one (below). Parities (and a
+ * second copy of a replicated object) are staged in pooled direct buffers; the decoder reads the
+ * data cells where they lie in the array and writes rebuilt cells into their place, with pooled
+ * cells only for the last stripe's zero padding.
+ *
+ * <p>A read still running when the window completes (late binding's extra read, a straggler) must
+ * not touch the array after {@link #read} returns. Every read or copy into the array holds the
+ * window's read lock and checks that the window is still open; completing marks it done, then takes
+ * the write lock, so once it holds it no write is in progress and none starts. Completing therefore
+ * waits for reads into the array in progress: each is of bytes the stream already holds (the rest
+ * of its chunk, {@link SplitSource.SplitStream#buffered}), a copy of microseconds. Should one wait
+ * for its worker all the same (the hint wrong), the window being done makes it unwanted and the
+ * {@link ReadWatchdog} ends it once its worker has been silent for the quiet time. A data split
+ * whose cell fails its CRC after part of it was written counts as missing, and the decoder
+ * overwrites its place.
  *
  * <p>The reads not needed are not cancelled at once: each stops at its next slice (128 KiB),
  * counted in {@code EcCacheSplitReadsStoppedEarly} and its rest as unread bytes; one that arrived
@@ -373,6 +382,8 @@ final class LateBindingReader {
     final byte[] target;
     final int offset;
     private final ReentrantReadWriteLock copying = new ReentrantReadWriteLock();
+    /** What {@link #readInto} returns once the window is done. */
+    static final int CLOSED = -2;
     private volatile boolean done;
     private final Set<ByteBuffer> unclaimed = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -408,6 +419,30 @@ final class LateBindingReader {
           + position * geometry.cellLength(stripe) + inCell - objectStart);
     }
 
+    /**
+     * Reads the next {@code length} bytes of {@code in} (at most; what it returns) straight into
+     * their place in the array while the window is open, adding them to {@code crc}: the count,
+     * -1 at the stream's end, or {@link #CLOSED} (nothing read) once the window is done. The read
+     * holds off the window's completion: only for bytes the stream already holds.
+     */
+    int readInto(SplitSource.SplitStream in, int stripe, int position, long inCell, int length,
+        CRC32C crc) throws IOException {
+      int at = arrayIndex(stripe, position, inCell);
+      copying.readLock().lock();
+      try {
+        if (done) {
+          return CLOSED;
+        }
+        int n = in.read(target, at, length);
+        if (n > 0) {
+          crc.update(target, at, n);
+        }
+        return n;
+      } finally {
+        copying.readLock().unlock();
+      }
+    }
+
     /** Copies into the array while the window is open; false (nothing copied) once it is done. */
     boolean place(byte[] src, int srcAt, int stripe, int position, long inCell, int length) {
       int n = objectBytesAt(stripe, position, inCell, length);
@@ -440,13 +475,14 @@ final class LateBindingReader {
 
     /**
      * Wants no more splits: waits for copies in progress, so none touches the array afterwards,
-     * and returns the staged buffers offered and not claimed.
+     * and returns the staged buffers offered and not claimed. Done is set first, so a read into the
+     * array that waits for its worker meanwhile counts as unwanted to the watchdog.
      */
     List<ByteBuffer> finish() {
+      done = true;
       copying.writeLock().lock();
       try {
-        synchronized (this) {
-          done = true;
+        synchronized (this) { // an offer either sees done or is collected here
           List<ByteBuffer> left = new ArrayList<>(unclaimed);
           unclaimed.clear();
           return left;
@@ -500,10 +536,12 @@ final class LateBindingReader {
   }
 
   /**
-   * Reads a data split's range into its place in the array, slice by slice, checking each cell's
-   * CRC32C; returns null (nothing staged). On the GET's own thread ({@code callerThread}) the
-   * bytes are read straight into the array, since the window cannot finish while it reads: only
-   * a read on another thread can outlive the window, and it goes through a slice of its own.
+   * Reads a data split's range into its place in the array, checking each cell's CRC32C; returns
+   * null (nothing staged). On the GET's own thread ({@code callerThread}) every byte is read
+   * straight into the array, since the window cannot finish while it reads. On an I/O thread, which
+   * can outlive the window, the bytes the stream already holds are read straight in, under the
+   * window's lock; a read that may wait for the worker goes into a slice of the thread's own
+   * first, copied in under the lock.
    */
   private ByteBuffer readInPlace(Split split, int position, Window window, boolean callerThread,
       ReadWatchdog.Progress progress) throws IOException {
@@ -519,7 +557,13 @@ final class LateBindingReader {
           stopIfDone(split, window, left);
           int want = (int) Math.min(SLICE, cell - inCell);
           int n;
-          if (callerThread && window.objectBytesAt(s, position, inCell, want) == want) {
+          int held = callerThread ? 0 : (int) Math.min(in.buffered(), cell - inCell);
+          if (held > 0 && window.objectBytesAt(s, position, inCell, held) == held) {
+            n = window.readInto(in, s, position, inCell, held, crc);
+            if (n == Window.CLOSED) {
+              stopIfDone(split, window, left);
+            }
+          } else if (callerThread && window.objectBytesAt(s, position, inCell, want) == want) {
             int at = window.arrayIndex(s, position, inCell);
             n = in.read(window.target, at, want);
             if (n > 0) {
@@ -604,6 +648,11 @@ final class LateBindingReader {
         int n = in.read(b, off, len);
         progress.advanced();
         return n;
+      }
+
+      @Override
+      public int buffered() {
+        return in.buffered();
       }
 
       @Override

@@ -27,5 +27,15 @@ interface SplitSource {
      * @throws IOException if its worker fails
      */
     int read(byte[] b, int off, int len) throws IOException;
+
+    /**
+     * How many bytes the next {@link #read} returns without waiting for the worker, as far as the
+     * stream knows: the rest of the chunk it has received and is part-way through; 0 when the next
+     * read may wait. A hint for where the reader copies to, never relied on for safety: a read of
+     * that many bytes may still wait, and then ends only by the worker or the watchdog.
+     */
+    default int buffered() {
+      return 0;
+    }
   }
 }

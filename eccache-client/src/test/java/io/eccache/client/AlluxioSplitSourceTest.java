@@ -4,17 +4,34 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import alluxio.AlluxioURI;
+import alluxio.client.block.stream.BlockInStream;
+import alluxio.client.file.AlluxioFileInStream;
+import alluxio.client.file.FileInStream;
+import alluxio.client.file.FileOutStream;
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.URIStatus;
+import alluxio.conf.PropertyKey;
+import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.OpenFilePOptions;
+import alluxio.grpc.ReadPType;
+import alluxio.grpc.WritePType;
+import alluxio.network.protocol.databuffer.DataBuffer;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
 import io.eccache.testkit.SharedCluster;
 import io.eccache.testkit.TestData;
 import java.io.ByteArrayOutputStream;
+import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Split reads through Alluxio, on a real cluster: the bytes, from an offset, counted per worker. */
+/**
+ * Split reads through Alluxio, on a real cluster: the bytes, from an offset, counted per worker,
+ * and what a stream says it holds checked against Alluxio's own block stream.
+ */
 class AlluxioSplitSourceTest {
   @RegisterExtension
   static final SharedCluster CLUSTER = ClientTestCluster.fiveWorkers();
@@ -63,6 +80,69 @@ class AlluxioSplitSourceTest {
       assertArrayEquals(second, readAll(source, after));
       assertEquals(2, source.convertedStatuses(), "a new layout's split has its own status");
     }
+  }
+
+  @Test
+  void whatAStreamSaysItHoldsIsTheRestOfAlluxiosCurrentChunk() throws Exception {
+    // A plain file of several blocks, read from an offset inside the first, in reads that start
+    // and end anywhere: after each one the model's answer is what Alluxio's block stream holds.
+    try (EcCacheClient cache = ClientTestCluster.client(CLUSTER.cluster())) {
+      checkChunkRest(cache.context().fs());
+    }
+  }
+
+  private static void checkChunkRest(FileSystem fs) throws Exception {
+    AlluxioURI path = new AlluxioURI("/" + CLUSTER.key("chunks"));
+    long blockSize = 1_500_000;
+    byte[] bytes = TestData.randomBytes(4_200_000, 14);
+    try (FileOutStream out = fs.createFile(path, CreateFilePOptions.newBuilder()
+        .setBlockSizeBytes(blockSize).setWriteType(WritePType.MUST_CACHE).setRecursive(true)
+        .build())) {
+      out.write(bytes);
+    }
+    URIStatus status = fs.getStatus(path);
+    long chunkSize = fs.getConf().getBytes(PropertyKey.USER_STREAMING_READER_CHUNK_SIZE_BYTES);
+    assertTrue(chunkSize < blockSize, "chunks of " + chunkSize + " bytes: one per block");
+    long offset = 1_000_000;
+    int[] reads = {100_000, 1, 300_000, 2_000_000, 7, 900_000};
+    ByteArrayOutputStream got = new ByteArrayOutputStream();
+    int checked = 0;
+    try (FileInStream in = fs.openFile(status,
+        OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build())) {
+      in.seek(offset);
+      long position = offset;
+      byte[] buffer = new byte[2_000_000];
+      for (int i = 0; position < bytes.length; i++) {
+        int rest = AlluxioSplitSource.chunkRest(position, offset, blockSize, bytes.length,
+            chunkSize);
+        assertEquals(heldByAlluxio(in), rest, "at byte " + position);
+        // Every other read takes exactly the rest the model names, as the reader does.
+        int len = i % 2 == 1 && rest > 0 ? rest : reads[i % reads.length];
+        int n = in.read(buffer, 0, len);
+        assertTrue(n > 0, "a read returns bytes before the end");
+        got.write(buffer, 0, n);
+        position += n;
+        checked++;
+      }
+      assertEquals(0, AlluxioSplitSource.chunkRest(position, offset, blockSize, bytes.length,
+          chunkSize), "nothing held at the end");
+    }
+    assertTrue(checked > 8, "too few reads to check: " + checked);
+    assertArrayEquals(Arrays.copyOfRange(bytes, (int) offset, bytes.length), got.toByteArray());
+  }
+
+  /** The bytes left in the chunk Alluxio's block stream is reading (its private fields). */
+  private static int heldByAlluxio(FileInStream in) throws ReflectiveOperationException {
+    Field blockStream = AlluxioFileInStream.class.getDeclaredField("mBlockInStream");
+    blockStream.setAccessible(true);
+    BlockInStream block = (BlockInStream) blockStream.get(in);
+    if (block == null) {
+      return 0;
+    }
+    Field chunk = BlockInStream.class.getDeclaredField("mCurrentChunk");
+    chunk.setAccessible(true);
+    DataBuffer current = (DataBuffer) chunk.get(block);
+    return current == null ? 0 : current.readableBytes();
   }
 
   private static byte[] readAll(AlluxioSplitSource source, Split split) throws Exception {

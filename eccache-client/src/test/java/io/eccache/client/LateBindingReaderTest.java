@@ -44,6 +44,11 @@ class LateBindingReaderTest {
   private static final long CELL = 64 << 10;
   private static final int OBJECT = 300_000; // one full stripe of 3 x 64 KiB, one short one
   private static final long TIMEOUT_MS = 200;
+  /**
+   * The fake streams' chunk: not a multiple of a cell, so a cell is read partly through the
+   * reader's slice (a chunk's first bytes) and partly straight into the array (a chunk's rest).
+   */
+  private static final int CHUNK = 40 << 10;
 
   private final byte[] object = new byte[OBJECT];
   private byte[][] splits;
@@ -452,6 +457,34 @@ class LateBindingReaderTest {
   }
 
   @Test
+  void aReadIntoTheArrayStillCopyingHoldsTheGetUntilItEndsAndNothingWritesAfter() throws Exception {
+    source.behave(0, Behaviour.LATE_IN_CHUNK); // a data split, read into its place
+    source.othersWaitForTheMisbehaving = true; // k arrive while it copies
+    byte[] out = new byte[OBJECT];
+    reader.read(lookup(K + R), R, 0, 2, out, 0);
+    byte[] returned = out.clone();
+    assertTrue(source.lateWritten.await(10, TimeUnit.SECONDS), "the late read never wrote");
+    Thread.sleep(50);
+    assertArrayEquals(object, returned, "the late read's garbage was not rebuilt over");
+    assertArrayEquals(returned, out, "a read wrote into the array after the GET returned");
+    assertAllBuffersBack();
+  }
+
+  @Test
+  void aReadIntoTheArrayThatWaitsForItsWorkerAfterAllIsEndedByTheWatchdog() throws Exception {
+    try (ReadWatchdog reads = tenSecondReads()) {
+      source.behave(0, Behaviour.SILENT_IN_CHUNK); // the stream said it held what it waits for
+      source.othersWaitForTheMisbehaving = true;
+      long began = System.nanoTime();
+      assertArrayEquals(object, read(lookup(K + R), R));
+      long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+      assertEquals(1, reads.abandoned(), "the waiting read was not ended as unwanted");
+      assertTrue(tookMs < 5_000, "the GET waited " + tookMs + " ms for a silent worker");
+      assertAllBuffersBack();
+    }
+  }
+
+  @Test
   void aSilentSplitIsReplacedAfterTheTimeout() throws Exception {
     source.behave(1, Behaviour.SILENT);
     // Four live splits, three asked for at a time: the silent one is among them 3 times in 4.
@@ -522,7 +555,15 @@ class LateBindingReaderTest {
      * Waits 30 s for an answer unless interrupted, then fails, as Alluxio's block stream waits
      * for a hung worker; in open, so the read is stuck before it could see its window done.
      */
-    SILENT_UNTIL_INTERRUPTED
+    SILENT_UNTIL_INTERRUPTED,
+    /**
+     * A read of bytes the stream said it held (a chunk's rest) takes 300 ms, deaf to interrupts,
+     * then writes garbage where it was told to: a copy that outlives its window unless the reader
+     * waits for it.
+     */
+    LATE_IN_CHUNK,
+    /** A read of bytes the stream said it held waits 30 s for its worker unless interrupted. */
+    SILENT_IN_CHUNK
   }
 
   /** The splits from memory, each behaving as told. */
@@ -535,6 +576,14 @@ class LateBindingReaderTest {
     private final Map<Integer, AtomicInteger> opens = new ConcurrentHashMap<>();
     /** The names of the threads that opened split streams. */
     final Set<String> openingThreads = ConcurrentHashMap.newKeySet();
+    /**
+     * Counted down when a read of a chunk's rest starts to misbehave (LATE_IN_CHUNK,
+     * SILENT_IN_CHUNK); the other splits are not opened before it.
+     */
+    final CountDownLatch misbehaving = new CountDownLatch(1);
+    volatile boolean othersWaitForTheMisbehaving;
+    /** Counted down once LATE_IN_CHUNK's late write is done. */
+    final CountDownLatch lateWritten = new CountDownLatch(1);
 
     void behave(int index, Behaviour b) {
       behaviours.put(index, b);
@@ -554,6 +603,10 @@ class LateBindingReaderTest {
       opens.computeIfAbsent(index, i -> new AtomicInteger()).incrementAndGet();
       openingThreads.add(Thread.currentThread().getName());
       Behaviour behaviour = behaviours.getOrDefault(index, Behaviour.NORMAL);
+      if (othersWaitForTheMisbehaving && behaviour != Behaviour.LATE_IN_CHUNK
+          && behaviour != Behaviour.SILENT_IN_CHUNK) {
+        awaitQuietly(misbehaving);
+      }
       if (behaviour == Behaviour.SLOW || behaviour == Behaviour.SLOW_CORRUPT) {
         slowStarted.countDown();
         awaitQuietly(slow); // deaf to the reader: it answers when it answers
@@ -584,8 +637,27 @@ class LateBindingReaderTest {
           if (position == bytes.length) {
             return -1;
           }
-          // A few KiB at a time, as a socket hands them over.
-          int n = Math.min(Math.min(len, bytes.length - position), 24 << 10);
+          // At most the rest of a chunk, as Alluxio's block stream receives them from offset on.
+          int n = Math.min(len, chunkLeft());
+          if (buffered() > 0 && (behaviour == Behaviour.LATE_IN_CHUNK
+              || behaviour == Behaviour.SILENT_IN_CHUNK)) {
+            misbehaving.countDown();
+            if (behaviour == Behaviour.SILENT_IN_CHUNK) {
+              try {
+                Thread.sleep(30_000);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("worker-" + index + ": interrupted while waiting", e);
+              }
+            }
+            sleepDeaf(300);
+            for (int i = 0; i < n; i++) {
+              b[off + i] = (byte) ~bytes[position + i];
+            }
+            lateWritten.countDown();
+            position += n;
+            return n;
+          }
           System.arraycopy(bytes, position, b, off, n);
           boolean corrupt = behaviour == Behaviour.SLOW_CORRUPT
               || behaviour == Behaviour.CORRUPT && position >= CELL; // the second stripe's cell
@@ -594,6 +666,15 @@ class LateBindingReaderTest {
           }
           position += n;
           return n;
+        }
+
+        private int chunkLeft() {
+          return Math.min(CHUNK - (position - (int) offset) % CHUNK, bytes.length - position);
+        }
+
+        @Override
+        public int buffered() {
+          return position == offset || (position - offset) % CHUNK == 0 ? 0 : chunkLeft();
         }
 
         @Override
@@ -611,6 +692,22 @@ class LateBindingReaderTest {
     while (latch.getCount() > 0 && System.nanoTime() < deadline) {
       try {
         latch.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Sleeps {@code ms} whatever interrupts come, keeping them. */
+  private static void sleepDeaf(long ms) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+    boolean interrupted = false;
+    for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(left);
       } catch (InterruptedException e) {
         interrupted = true;
       }
