@@ -26,6 +26,14 @@ eccache_build_if_stale() {
   echo "$name: building $module (mvn -DskipTests install -pl $module -am; the first build downloads dependencies)..." >&2
   rm -rf "${target:?}/lib" # copy-dependencies only adds: start from the current runtime classpath
   (cd "$eccache_root" && mvn -q -B -ntp -DskipTests install -pl "$module" -am)
+  # The commit built, for results stamped by a copy of this build run outside the work tree.
+  local commit
+  if commit=$(git -C "$eccache_root" rev-parse HEAD 2>/dev/null); then
+    if [ -n "$(git -C "$eccache_root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+      commit="$commit-dirty"
+    fi
+    echo "$commit" > "$target/classes/eccache-build-commit"
+  fi
   touch "$target/classes" # the build is as new as the sources now, even if no class changed
 }
 

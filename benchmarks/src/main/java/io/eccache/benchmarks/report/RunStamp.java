@@ -31,20 +31,38 @@ public final class RunStamp {
     this.cores = cores;
   }
 
+  /** The classpath resource the launcher writes when it builds: the commit it built. */
+  static final String BUILD_COMMIT = "eccache-build-commit";
+
   /**
-   * This run: the commit of the git work tree at {@code dir} ("unknown (not a git work tree)" if
-   * there is none or git is missing), {@code command}, now, and this machine's cores.
+   * This run: the commit of the git work tree at {@code dir}; outside one (a build copied
+   * elsewhere, e.g. to run two commits' builds side by side), the commit the launcher built these
+   * classes from, if it did; else "unknown (not a git work tree)". Then {@code command}, now, and
+   * this machine's cores.
    */
   public static RunStamp capture(Path dir, String command) {
-    return new RunStamp(commitOf(dir), command, Instant.now().truncatedTo(ChronoUnit.SECONDS),
-        Runtime.getRuntime().availableProcessors());
+    return new RunStamp(commitOf(dir, builtFrom()), command,
+        Instant.now().truncatedTo(ChronoUnit.SECONDS), Runtime.getRuntime().availableProcessors());
   }
 
-  /** {@code git rev-parse HEAD}, plus "-dirty" if {@code git status --porcelain} lists anything. */
-  static String commitOf(Path dir) {
+  /** The commit in the {@link #BUILD_COMMIT} resource, or null when there is none. */
+  private static String builtFrom() {
+    try (InputStream in = RunStamp.class.getClassLoader().getResourceAsStream(BUILD_COMMIT)) {
+      return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * {@code git rev-parse HEAD}, plus "-dirty" if {@code git status --porcelain} lists anything;
+   * outside a work tree {@code builtFrom} (what the launcher built), said so.
+   */
+  static String commitOf(Path dir, String builtFrom) {
     String head = git(dir, "rev-parse", "HEAD");
     if (head == null || head.isEmpty()) {
-      return "unknown (not a git work tree)";
+      return builtFrom == null || builtFrom.isEmpty() ? "unknown (not a git work tree)"
+          : builtFrom + " (as built; run outside a git work tree)";
     }
     String status = git(dir, "status", "--porcelain", "--untracked-files=no");
     return status == null ? head + " (status unknown)" : status.isEmpty() ? head : head + "-dirty";

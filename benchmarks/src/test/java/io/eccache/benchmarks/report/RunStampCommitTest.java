@@ -40,7 +40,10 @@ class RunStampCommitTest {
   }
 
   @Test
-  void outsideAWorkTreeTheCommitIsUnknown() {
-    assertTrue(RunStamp.capture(dir, "x").commit().startsWith("unknown"));
+  void outsideAWorkTreeTheCommitIsWhatTheLauncherBuiltElseUnknown() {
+    assertTrue(RunStamp.commitOf(dir, null).startsWith("unknown"));
+    String built = "5bf80ce0000000000000000000000000000000aa";
+    assertEquals(built + " (as built; run outside a git work tree)",
+        RunStamp.commitOf(dir, built));
   }
 }
