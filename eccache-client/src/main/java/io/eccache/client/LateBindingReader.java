@@ -57,9 +57,10 @@ import java.util.zip.CRC32C;
  * whose cell fails its CRC after part of it was written counts as missing, and the decoder
  * overwrites its place.
  *
- * <p>The reads not needed are not cancelled at once: each stops at its next slice (128 KiB),
- * counted in {@code EcCacheSplitReadsStoppedEarly} and its rest as unread bytes; one that arrived
- * whole but too late is counted in {@code EcCacheSplitReadsDiscarded}. One whose worker sends
+ * <p>The reads not needed are not cancelled at once: each stops before its next read (a 128 KiB
+ * slice, or the rest of a chunk its stream already holds), counted in
+ * {@code EcCacheSplitReadsStoppedEarly} and its rest as unread bytes; one that arrived whole but
+ * too late is counted in {@code EcCacheSplitReadsDiscarded}. One whose worker sends
  * nothing (hung) never reaches its next slice: the {@link ReadWatchdog} interrupts it once that
  * worker has been silent for a tenth of the I/O timeout (at most 1 s), counted as stopped early
  * too, so it does not hold its I/O thread for the whole timeout. Alluxio's block stream sends
@@ -67,7 +68,7 @@ import java.util.zip.CRC32C;
  * bytes on the links are about Δ/k of the object, as in the paper.
  */
 final class LateBindingReader {
-  /** What is copied at a time and between the checks whether the read is still wanted. */
+  /** The most read at a time from the network, between the checks whether it is still wanted. */
   private static final int SLICE = 128 << 10;
   /** Data-first: by default, the least a late data split is waited for once k arrived. */
   private static final long MIN_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -371,6 +372,8 @@ final class LateBindingReader {
    * back itself. Copies into the array hold the read lock and happen only while the window is open.
    */
   private static final class Window {
+    /** What {@link #readInto} returns once the window is done. */
+    static final int CLOSED = -2;
     final Layout layout;
     final StripeGeometry geometry;
     final int from;
@@ -382,8 +385,6 @@ final class LateBindingReader {
     final byte[] target;
     final int offset;
     private final ReentrantReadWriteLock copying = new ReentrantReadWriteLock();
-    /** What {@link #readInto} returns once the window is done. */
-    static final int CLOSED = -2;
     private volatile boolean done;
     private final Set<ByteBuffer> unclaimed = Collections.newSetFromMap(new IdentityHashMap<>());
 
