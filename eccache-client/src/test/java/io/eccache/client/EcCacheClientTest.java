@@ -13,15 +13,19 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import io.eccache.testkit.TestData;
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.ObjectPaths;
@@ -138,17 +142,40 @@ class EcCacheClientTest {
     String write = cluster.fileSystem().listStatus(new AlluxioURI(dir)).get(0).getPath();
     URIStatus d00 = cluster.fileSystem().getStatus(new AlluxioURI(write + "/d00"));
     long blockId = d00.getBlockIds().get(0);
-    Path blockFile;
-    try (Stream<Path> files = Files.walk(cluster.directory())) {
-      blockFile = files.filter(f -> f.getFileName().toString().equals(Long.toString(blockId)))
-          .findFirst().orElseThrow();
-    }
+    Path blockFile = findFile(cluster.directory(), Long.toString(blockId));
     byte[] stored = Files.readAllBytes(blockFile);
     stored[12345] ^= 0x5a;
     Files.write(blockFile, stored);
     for (int delta : new int[] {0, 1, 2}) {
       assertArrayEquals(data, cache.get("corrupt", delta), "delta " + delta);
     }
+  }
+
+  /**
+   * The file named {@code name} under {@code root}. Other tests' blocks come and go meanwhile (a
+   * worker removing a deleted object's blocks), so a file that vanishes mid-walk is skipped.
+   */
+  private static Path findFile(Path root, String name) throws IOException {
+    Path[] found = new Path[1];
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+        if (file.getFileName().toString().equals(name)) {
+          found[0] = file;
+          return FileVisitResult.TERMINATE;
+        }
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException e) {
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    if (found[0] == null) {
+      throw new NoSuchFileException(name, null, "not under " + root);
+    }
+    return found[0];
   }
 
   @Test
