@@ -432,10 +432,7 @@ class LateBindingReaderTest {
       long began = System.nanoTime();
       assertArrayEquals(object, read(lookup(K + R), R)); // all five asked for
       assertEquals(1, source.opened(4), "the silent split was asked for");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (reads.running() > 0 && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      awaitUpTo10s(() -> reads.running() == 0);
       long endedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
       assertEquals(0, reads.running(), "split reads still running after 10 s");
       assertEquals(1, reads.abandoned(), "the silent read was not ended as no longer wanted");
@@ -534,17 +531,20 @@ class LateBindingReaderTest {
 
   /** Waits up to 10 s for {@code streams} split streams to be closed. */
   private void awaitClosed(int streams) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (source.closed.get() < streams && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    awaitUpTo10s(() -> source.closed.get() >= streams);
     assertEquals(streams, source.closed.get(), "split reads still running");
   }
 
   /** Waits up to 10 s for the pool to have {@code buffers} out (reads end asynchronously). */
   private void awaitOutstanding(int buffers) throws InterruptedException {
+    awaitUpTo10s(() -> pool.outstanding() == buffers);
+  }
+
+  /** Polls {@code done} every 10 ms for up to 10 s; the caller asserts what it waited for. */
+  private static void awaitUpTo10s(java.util.function.BooleanSupplier done)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (pool.outstanding() != buffers && System.nanoTime() < deadline) {
+    while (!done.getAsBoolean() && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
   }
