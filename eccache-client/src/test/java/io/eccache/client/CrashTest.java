@@ -3,11 +3,15 @@ package io.eccache.client;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
+import alluxio.exception.status.DeadlineExceededException;
+import alluxio.exception.status.NotFoundException;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.localcluster.ProcessCluster;
@@ -30,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -286,6 +291,61 @@ class CrashTest {
       acknowledged.put("crash/after-frozen-" + i, data);
     }
     assertEveryAcknowledgedPutReads();
+  }
+
+  /**
+   * A master that takes calls and answers none (SIGSTOP: its sockets stay open) fails each
+   * coordinator call within alluxio.user.eccache.coordinator.timeout, typed and saying what to do;
+   * before, a PUT, GET or stat waited for it forever.
+   */
+  @Test
+  void aFrozenMasterFailsEachCallWithinTheCoordinatorTimeout() throws Exception {
+    InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
+    conf.set(ClientKeys.COORDINATOR_TIMEOUT, "2s", Source.RUNTIME);
+    conf.set(ClientKeys.LAYOUT_CACHE_TTL, "0s", Source.RUNTIME); // every GET asks the coordinator
+    byte[] data = new byte[200_000];
+    new Random(11).nextBytes(data);
+    String key = "crash/frozen-master";
+    try (EcCacheClient client = EcCacheClient.create(conf)) {
+      client.put(key, data, PutOptions.code(3, 2)); // its channel to the master is open
+      acknowledged.put(key, data);
+      // The call each makes first: stat and GET look the key up, a PUT asks for an allocation.
+      List<Map.Entry<String, Executable>> calls = List.of(
+          Map.entry("Lookup", () -> client.stat(key)),
+          Map.entry("Lookup", () -> client.get(key)),
+          Map.entry("Allocate", () -> client.put(key + "-2", data, PutOptions.code(3, 2))));
+      cluster.freezeMaster();
+      try {
+        for (Map.Entry<String, Executable> call : calls) {
+          long began = System.nanoTime();
+          IOException e = assertThrows(IOException.class, call.getValue(), call.getKey());
+          long tookMs = (System.nanoTime() - began) / 1_000_000;
+          DeadlineExceededException deadline = causeOf(e, DeadlineExceededException.class);
+          assertNotNull(deadline, "not a deadline: " + e);
+          assertTrue(deadline.getMessage().contains("did not answer " + call.getKey()
+              + " (key=crash/frozen-master") && deadline.getMessage().contains(
+              "alluxio.user.eccache.coordinator.timeout"), deadline.getMessage());
+          assertTrue(tookMs >= 1_900 && tookMs < 10_000, call.getKey() + " failed after " + tookMs
+              + " ms, the timeout being 2 s");
+        }
+      } finally {
+        cluster.thawMaster();
+      }
+      cluster.awaitLiveWorkers(WORKERS, 60_000);
+      assertArrayEquals(data, client.get(key), "the master answers again once thawed");
+      assertThrows(NotFoundException.class, () -> client.stat(key + "-2"),
+          "the PUT whose allocation got no answer committed nothing");
+    }
+    assertEveryAcknowledgedPutReads();
+  }
+
+  private static <T extends Throwable> T causeOf(Throwable t, Class<T> type) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (type.isInstance(c)) {
+        return type.cast(c);
+      }
+    }
+    return null;
   }
 
   @Test

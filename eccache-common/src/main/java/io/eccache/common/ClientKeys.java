@@ -73,6 +73,19 @@ public final class ClientKeys {
               + " bytes per second it reads and writes for repair and re-tuning.")
           .setIsBuiltIn(false).buildUnregistered(), "alluxio.eccache.maintenance.bandwidth");
 
+  /** The longest a client waits for one answer of the coordinator. */
+  public static final PropertyKey COORDINATOR_TIMEOUT = KeyRegistry.register(
+      PropertyKey.Builder.durationBuilder("alluxio.user.eccache.coordinator.timeout")
+          .setDefaultValue("2min")
+          .setScope(Scope.CLIENT)
+          .setDescription("The longest a client waits for the coordinator to answer one call"
+              + " (Allocate, Commit, Lookup, Delete, ...) once the master has taken it: a master"
+              + " that accepts calls and answers none (stuck or frozen) then fails the call with"
+              + " DeadlineExceededException naming it, where it would wait forever. Reaching the"
+              + " master is bounded by alluxio.user.rpc.retry.max.duration. A Commit past it may"
+              + " still take effect: stat the key to see which version it holds.")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
   /** How long the eccache command waits for the cluster before it gives up. */
   public static final PropertyKey CLI_TIMEOUT = KeyRegistry.register(
       PropertyKey.Builder.durationBuilder("alluxio.user.eccache.cli.timeout")
@@ -138,7 +151,7 @@ public final class ClientKeys {
   public static final List<PropertyKey> ALL =
       List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, READ_CHOICE, STREAM_WINDOW,
           LAYOUT_CACHE_TTL, LAYOUT_CACHE_MAX_ENTRIES, READ_REPORT_INTERVAL, PUT_SHA256,
-          MAINTENANCE_BANDWIDTH, CLI_TIMEOUT);
+          MAINTENANCE_BANDWIDTH, COORDINATOR_TIMEOUT, CLI_TIMEOUT);
 
   private ClientKeys() {}
 }

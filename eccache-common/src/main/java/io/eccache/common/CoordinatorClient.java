@@ -4,6 +4,7 @@ import alluxio.AbstractMasterClient;
 import alluxio.Constants;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.status.AlluxioStatusException;
+import alluxio.exception.status.DeadlineExceededException;
 import alluxio.grpc.ServiceType;
 import alluxio.master.MasterClientContext;
 import alluxio.retry.ExponentialTimeBoundedRetry;
@@ -22,6 +23,9 @@ import io.eccache.common.proto.MarkPersistedRequest;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.StatsRequest;
 import io.eccache.common.proto.StatsResponse;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,12 +34,15 @@ import org.slf4j.LoggerFactory;
  * channel (found the way every Alluxio client finds the primary master, retried with Alluxio's retry
  * policy). Errors arrive as Alluxio's status-typed exceptions: {@code NotFoundException} for an unknown
  * key, {@code FailedPreconditionException} when there are too few live workers, and so on.
- * Thread-safe: calls are serialized, as in Alluxio's own master clients.
+ * Thread-safe: calls are serialized, as in Alluxio's own master clients. Each call's answer is
+ * awaited {@link ClientKeys#COORDINATOR_TIMEOUT} at most: Alluxio's retries bound reaching the
+ * master, not a master that takes the call and never answers.
  */
 public final class CoordinatorClient extends AbstractMasterClient {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorClient.class);
 
   private CoordinatorServiceGrpc.CoordinatorServiceBlockingStub stub;
+  private final long callTimeoutMs;
 
   public CoordinatorClient(MasterClientContext context) {
     // Alluxio's default retry reads the global configuration; this one honours the context's own,
@@ -48,6 +55,7 @@ public final class CoordinatorClient extends AbstractMasterClient {
         .withMaxSleep(context.getClusterConf().getDuration(
             PropertyKey.USER_RPC_RETRY_MAX_SLEEP_MS))
         .build());
+    this.callTimeoutMs = context.getClusterConf().getMs(ClientKeys.COORDINATOR_TIMEOUT);
   }
 
   @Override
@@ -70,25 +78,70 @@ public final class CoordinatorClient extends AbstractMasterClient {
     stub = CoordinatorServiceGrpc.newBlockingStub(mChannel);
   }
 
+  /** The stub for one attempt of a call, whose answer is awaited {@link #callTimeoutMs} at most. */
+  private CoordinatorServiceGrpc.CoordinatorServiceBlockingStub stub() {
+    return stub.withDeadlineAfter(callTimeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Alluxio's retried call; an attempt that met its own deadline fails as a
+   * {@link DeadlineExceededException} that says what to do (one the master sent stays as it is).
+   */
+  private <V> V call(RpcCallable<V> rpc, Logger logger, String name, String description,
+      Object... args) throws AlluxioStatusException {
+    try {
+      return retryRPC(() -> {
+        long began = System.nanoTime();
+        try {
+          return rpc.call();
+        } catch (StatusRuntimeException e) {
+          if (e.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED
+              && System.nanoTime() - began >= TimeUnit.MILLISECONDS.toNanos(callTimeoutMs)) {
+            throw new NoAnswer(e); // not retried: the master has the call
+          }
+          throw e;
+        }
+      }, logger, name, description, args);
+    } catch (NoAnswer e) {
+      String master = mServerAddress == null ? "the master"
+          : "the master at " + mServerAddress.getSocketAddress();
+      throw new DeadlineExceededException("the coordinator (in " + master + ") did not answer "
+          + name + " (" + String.format(description, args) + ") within " + callTimeoutMs
+          + " ms (" + ClientKeys.COORDINATOR_TIMEOUT.getName() + "): the master took the call and"
+          + " is stuck or overloaded; check its log and threads (jstack), then try again"
+          + ("Commit".equals(name) ? "; the commit may still take effect: stat the key to see"
+          + " which version it holds" : ""), e.getCause());
+    }
+  }
+
+  /** An attempt that met the call's deadline, carried out of Alluxio's retry loop. */
+  private static final class NoAnswer extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoAnswer(StatusRuntimeException cause) {
+      super(cause);
+    }
+  }
+
   public AllocateResponse allocate(AllocateRequest request) throws AlluxioStatusException {
-    return retryRPC(() -> stub.allocate(request), LOG, "Allocate", "key=%s", request.getKey());
+    return call(() -> stub().allocate(request), LOG, "Allocate", "key=%s", request.getKey());
   }
 
   public void commit(CommitRequest request) throws AlluxioStatusException {
-    retryRPC(() -> stub.commit(request), LOG, "Commit", "key=%s", request.getKey());
+    call(() -> stub().commit(request), LOG, "Commit", "key=%s", request.getKey());
   }
 
   /** Marks a committed write as copied to the under store; false if the key holds another write. */
   /** A new worker for a split of pending write {@code writeId}, none of {@code exclude}. */
   public alluxio.grpc.WorkerNetAddress placeSplit(String key, String writeId,
       java.util.List<alluxio.grpc.WorkerNetAddress> exclude) throws AlluxioStatusException {
-    return retryRPC(() -> stub.placeSplit(io.eccache.common.proto.PlaceSplitRequest.newBuilder()
+    return call(() -> stub().placeSplit(io.eccache.common.proto.PlaceSplitRequest.newBuilder()
         .setKey(key).setWriteId(writeId).addAllExclude(exclude).build()), LOG, "PlaceSplit",
         "key=%s", key).getWorker();
   }
 
   public boolean markPersisted(String key, String writeId) throws AlluxioStatusException {
-    return retryRPC(() -> stub.markPersisted(MarkPersistedRequest.newBuilder().setKey(key)
+    return call(() -> stub().markPersisted(MarkPersistedRequest.newBuilder().setKey(key)
         .setWriteId(writeId).build()), LOG, "MarkPersisted", "key=%s", key).getMarked();
   }
 
@@ -99,7 +152,7 @@ public final class CoordinatorClient extends AbstractMasterClient {
 
   /** As {@link #lookup(String)}; {@code statOnly}: not counted as an access. */
   public LookupResponse lookup(String key, boolean statOnly) throws AlluxioStatusException {
-    return retryRPC(() -> stub.lookup(LookupRequest.newBuilder().setKey(key)
+    return call(() -> stub().lookup(LookupRequest.newBuilder().setKey(key)
         .setStatOnly(statOnly).build()), LOG, "Lookup", "key=%s", key);
   }
 
@@ -108,19 +161,19 @@ public final class CoordinatorClient extends AbstractMasterClient {
    * as accesses, as it counts a {@link #lookup(String)}.
    */
   public void reportReads(java.util.Map<String, Long> reads) throws AlluxioStatusException {
-    retryRPC(() -> stub.reportReads(io.eccache.common.proto.ReportReadsRequest.newBuilder()
+    call(() -> stub().reportReads(io.eccache.common.proto.ReportReadsRequest.newBuilder()
         .putAllReads(reads).build()), LOG, "ReportReads", "keys=%s", reads.size());
   }
 
   /** Up to {@code maxTasks} maintenance tasks, each leased to this caller. */
   public PlanResponse plan(int maxTasks) throws AlluxioStatusException {
-    return retryRPC(() -> stub.plan(PlanRequest.newBuilder().setMaxTasks(maxTasks).build()), LOG,
+    return call(() -> stub().plan(PlanRequest.newBuilder().setMaxTasks(maxTasks).build()), LOG,
         "Plan", "max=%s", maxTasks);
   }
 
   /** Reports a leased maintenance task done or failed; false if the object changed meanwhile. */
   public boolean applyChange(ApplyChangeRequest request) throws AlluxioStatusException {
-    return retryRPC(() -> stub.applyChange(request), LOG, "ApplyChange", "lease=%s",
+    return call(() -> stub().applyChange(request), LOG, "ApplyChange", "lease=%s",
         request.getLease()).getApplied();
   }
 
@@ -129,16 +182,16 @@ public final class CoordinatorClient extends AbstractMasterClient {
    * Returns whether there was anything to delete.
    */
   public boolean delete(String key, boolean cacheOnly) throws AlluxioStatusException {
-    return retryRPC(() -> stub.delete(DeleteRequest.newBuilder().setKey(key)
+    return call(() -> stub().delete(DeleteRequest.newBuilder().setKey(key)
         .setCacheOnly(cacheOnly).build()), LOG, "Delete", "key=%s", key).getExisted();
   }
 
   public ListResponse list(String prefix) throws AlluxioStatusException {
-    return retryRPC(() -> stub.list(ListRequest.newBuilder().setPrefix(prefix).build()), LOG,
+    return call(() -> stub().list(ListRequest.newBuilder().setPrefix(prefix).build()), LOG,
         "List", "prefix=%s", prefix);
   }
 
   public StatsResponse stats() throws AlluxioStatusException {
-    return retryRPC(() -> stub.stats(StatsRequest.getDefaultInstance()), LOG, "Stats", "");
+    return call(() -> stub().stats(StatsRequest.getDefaultInstance()), LOG, "Stats", "");
   }
 }

@@ -412,6 +412,19 @@ public final class ProcessCluster implements AutoCloseable {
     signal(workers[i], "CONT", "worker " + i);
   }
 
+  /**
+   * Freezes the master with SIGSTOP: it keeps its connections and takes calls, and answers none.
+   * {@link #thawMaster()} resumes it.
+   */
+  public void freezeMaster() throws IOException {
+    signal(master, "STOP", "the master");
+  }
+
+  /** Resumes the master after {@link #freezeMaster()} (SIGCONT). */
+  public void thawMaster() throws IOException {
+    signal(master, "CONT", "the master");
+  }
+
   private static void signal(Process p, String signal, String what) throws IOException {
     if (p == null || !p.isAlive()) {
       throw new IOException(what + " is not running: nothing to send SIG" + signal + " to");
