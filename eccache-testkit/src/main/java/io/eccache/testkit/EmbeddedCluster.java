@@ -204,8 +204,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     // Workers register within seconds here; 0 would make Alluxio warn on every client start.
     set(PropertyKey.MASTER_WORKER_CONNECT_WAIT_TIME, "1s");
     set(PropertyKey.WORKER_JVM_MONITOR_ENABLED, false);
-    // Fewer threads per process: 15 workers in one JVM otherwise run thousands (DESIGN.md).
-    set(PropertyKey.MASTER_RPC_EXECUTOR_CORE_POOL_SIZE, 16);
+    // Fewer threads per process: 15 workers in one JVM otherwise run thousands (DESIGN.md). The
+    // master's pool queues without bound, so it never grows past its core size: 64, not 16, so a
+    // few calls waiting on S3 (up to its 1 min request timeout) do not queue the workers' block
+    // commits behind them (idle threads still time out).
+    set(PropertyKey.MASTER_RPC_EXECUTOR_CORE_POOL_SIZE, 64);
     set(PropertyKey.MASTER_RPC_EXECUTOR_MAX_POOL_SIZE, 64);
     set(PropertyKey.WORKER_RPC_EXECUTOR_CORE_POOL_SIZE, 4);
     set(PropertyKey.WORKER_RPC_EXECUTOR_MAX_POOL_SIZE, 64);
@@ -225,6 +228,11 @@ public final class EmbeddedCluster implements AutoCloseable {
     set(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL, "1s");
     set(PropertyKey.USER_STREAMING_READER_CLOSE_TIMEOUT, "0ms");
     set(PropertyKey.USER_RPC_RETRY_MAX_SLEEP_MS, "1s");
+    // No client metrics reports: a context closed after its cluster's master stopped (a worker's,
+    // a test's) sends a last report that retries the dead master for the RPC retry duration under
+    // Alluxio's JVM-wide MetricsHeartbeatContext lock, stalling every context the next cluster in
+    // this JVM opens (ProcessCluster's client configuration turns them off for the same reason).
+    set(PropertyKey.USER_METRICS_COLLECTION_ENABLED, false);
     // A block whose only worker is gone fails in seconds, not after Alluxio's default 5 minutes.
     set(PropertyKey.USER_BLOCK_READ_RETRY_MAX_DURATION, "10s");
     // Workers: one memory tier each; ports picked by the OS.
