@@ -214,18 +214,22 @@ class LateBindingReaderTest {
 
   @Test
   void aStragglerDoesNotHoldTheReadUpAndGivesItsBufferBack() throws Exception {
-    source.behave(3, Behaviour.SLOW); // a parity, staged in a pooled buffer
+    // Both parities straggle (each staged in a pooled buffer), so the three data splits come
+    // first however the machine schedules the reads.
+    source.behave(3, Behaviour.SLOW);
+    source.behave(4, Behaviour.SLOW);
     reader = reader(ReadChoice.DATA_FIRST);
     long began = System.nanoTime();
     assertArrayEquals(object, read(lookup(K + R), R)); // all five asked for
     long ms = (System.nanoTime() - began) / 1_000_000;
-    assertTrue(ms < 5_000, "the read waited for the straggler: " + ms + " ms");
-    assertTrue(source.slowStarted.await(10, TimeUnit.SECONDS), "the straggler was asked too");
-    // The other parity may still be finishing after the read returned; then only the
-    // straggler's buffer is out.
-    awaitOutstanding(1);
-    assertEquals(1, pool.outstanding(), "the straggler holds its buffer while it reads");
-    source.slow.countDown(); // it goes on now, long after the window stopped wanting it
+    assertTrue(ms < 5_000, "the read waited for the stragglers: " + ms + " ms");
+    assertTrue(source.slowStarted.await(10, TimeUnit.SECONDS), "a straggler was asked too");
+    // A parity whose read had not begun when the read returned is never made; each begun holds
+    // its buffer while it waits.
+    int begun = source.opened(3) + source.opened(4);
+    awaitOutstanding(begun);
+    assertEquals(begun, pool.outstanding(), "the stragglers hold their buffers while they read");
+    source.slow.countDown(); // they go on now, long after the window stopped wanting them
     assertAllBuffersBack();
     assertEquals(0, statistics.decodes(), "the three data splits came first: nothing decoded");
   }
@@ -429,6 +433,9 @@ class LateBindingReaderTest {
     // A 10 s I/O timeout: the silent worker's read must end long before it.
     try (ReadWatchdog reads = tenSecondReads()) {
       source.behave(4, Behaviour.SILENT_UNTIL_INTERRUPTED); // a parity: k arrive without it
+      // ... but only once it was asked: else, on a busy machine, k can arrive before its read
+      // starts, and a read that starts after its GET is done is not made at all.
+      source.othersWaitForTheMisbehaving = true;
       long began = System.nanoTime();
       assertArrayEquals(object, read(lookup(K + R), R)); // all five asked for
       assertEquals(1, source.opened(4), "the silent split was asked for");
@@ -475,7 +482,11 @@ class LateBindingReaderTest {
       long began = System.nanoTime();
       assertArrayEquals(object, read(lookup(K + R), R));
       long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
-      assertEquals(1, reads.abandoned(), "the waiting read was not ended as unwanted");
+      // The silent read is ended as unwanted; the GET's extra read may be too, when it came to
+      // copy into its window behind the completing GET (which waits for the silent read).
+      long abandoned = reads.abandoned();
+      assertTrue(abandoned == 1 || abandoned == 2, "the waiting read was not ended as unwanted: "
+          + abandoned + " reads were");
       assertTrue(tookMs < 5_000, "the GET waited " + tookMs + " ms for a silent worker");
       assertAllBuffersBack();
     }
@@ -578,7 +589,8 @@ class LateBindingReaderTest {
     final Set<String> openingThreads = ConcurrentHashMap.newKeySet();
     /**
      * Counted down when a read of a chunk's rest starts to misbehave (LATE_IN_CHUNK,
-     * SILENT_IN_CHUNK); the other splits are not opened before it.
+     * SILENT_IN_CHUNK) or a SILENT_UNTIL_INTERRUPTED split is opened; with
+     * {@link #othersWaitForTheMisbehaving} the other splits are not opened before it.
      */
     final CountDownLatch misbehaving = new CountDownLatch(1);
     volatile boolean othersWaitForTheMisbehaving;
@@ -604,7 +616,8 @@ class LateBindingReaderTest {
       openingThreads.add(Thread.currentThread().getName());
       Behaviour behaviour = behaviours.getOrDefault(index, Behaviour.NORMAL);
       if (othersWaitForTheMisbehaving && behaviour != Behaviour.LATE_IN_CHUNK
-          && behaviour != Behaviour.SILENT_IN_CHUNK) {
+          && behaviour != Behaviour.SILENT_IN_CHUNK
+          && behaviour != Behaviour.SILENT_UNTIL_INTERRUPTED) {
         awaitQuietly(misbehaving);
       }
       if (behaviour == Behaviour.SLOW || behaviour == Behaviour.SLOW_CORRUPT) {
@@ -615,6 +628,7 @@ class LateBindingReaderTest {
         throw new IOException("worker-" + index + " refused");
       }
       if (behaviour == Behaviour.SILENT_UNTIL_INTERRUPTED) {
+        misbehaving.countDown();
         try {
           Thread.sleep(30_000);
         } catch (InterruptedException e) {
