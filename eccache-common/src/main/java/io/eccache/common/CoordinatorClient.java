@@ -87,8 +87,8 @@ public final class CoordinatorClient extends AbstractMasterClient {
    * Alluxio's retried call; an attempt that met its own deadline fails as a
    * {@link DeadlineExceededException} that says what to do (one the master sent stays as it is).
    */
-  private <V> V call(RpcCallable<V> rpc, Logger logger, String name, String description,
-      Object... args) throws AlluxioStatusException {
+  private <V> V call(RpcCallable<V> rpc, String name, String description, Object... args)
+      throws AlluxioStatusException {
     try {
       return retryRPC(() -> {
         long began = System.nanoTime();
@@ -101,7 +101,7 @@ public final class CoordinatorClient extends AbstractMasterClient {
           }
           throw e;
         }
-      }, logger, name, description, args);
+      }, LOG, name, description, args);
     } catch (NoAnswer e) {
       String master = mServerAddress == null ? "the master"
           : "the master at " + mServerAddress.getSocketAddress();
@@ -124,25 +124,25 @@ public final class CoordinatorClient extends AbstractMasterClient {
   }
 
   public AllocateResponse allocate(AllocateRequest request) throws AlluxioStatusException {
-    return call(() -> stub().allocate(request), LOG, "Allocate", "key=%s", request.getKey());
+    return call(() -> stub().allocate(request), "Allocate", "key=%s", request.getKey());
   }
 
   public void commit(CommitRequest request) throws AlluxioStatusException {
-    call(() -> stub().commit(request), LOG, "Commit", "key=%s", request.getKey());
+    call(() -> stub().commit(request), "Commit", "key=%s", request.getKey());
   }
 
-  /** Marks a committed write as copied to the under store; false if the key holds another write. */
   /** A new worker for a split of pending write {@code writeId}, none of {@code exclude}. */
   public alluxio.grpc.WorkerNetAddress placeSplit(String key, String writeId,
       java.util.List<alluxio.grpc.WorkerNetAddress> exclude) throws AlluxioStatusException {
     return call(() -> stub().placeSplit(io.eccache.common.proto.PlaceSplitRequest.newBuilder()
-        .setKey(key).setWriteId(writeId).addAllExclude(exclude).build()), LOG, "PlaceSplit",
+        .setKey(key).setWriteId(writeId).addAllExclude(exclude).build()), "PlaceSplit",
         "key=%s", key).getWorker();
   }
 
+  /** Marks a committed write as copied to the under store; false if the key holds another write. */
   public boolean markPersisted(String key, String writeId) throws AlluxioStatusException {
     return call(() -> stub().markPersisted(MarkPersistedRequest.newBuilder().setKey(key)
-        .setWriteId(writeId).build()), LOG, "MarkPersisted", "key=%s", key).getMarked();
+        .setWriteId(writeId).build()), "MarkPersisted", "key=%s", key).getMarked();
   }
 
   /** The layout and split locations of {@code key}, counted as an access (a read). */
@@ -153,7 +153,7 @@ public final class CoordinatorClient extends AbstractMasterClient {
   /** As {@link #lookup(String)}; {@code statOnly}: not counted as an access. */
   public LookupResponse lookup(String key, boolean statOnly) throws AlluxioStatusException {
     return call(() -> stub().lookup(LookupRequest.newBuilder().setKey(key)
-        .setStatOnly(statOnly).build()), LOG, "Lookup", "key=%s", key);
+        .setStatOnly(statOnly).build()), "Lookup", "key=%s", key);
   }
 
   /**
@@ -162,18 +162,18 @@ public final class CoordinatorClient extends AbstractMasterClient {
    */
   public void reportReads(java.util.Map<String, Long> reads) throws AlluxioStatusException {
     call(() -> stub().reportReads(io.eccache.common.proto.ReportReadsRequest.newBuilder()
-        .putAllReads(reads).build()), LOG, "ReportReads", "keys=%s", reads.size());
+        .putAllReads(reads).build()), "ReportReads", "keys=%s", reads.size());
   }
 
   /** Up to {@code maxTasks} maintenance tasks, each leased to this caller. */
   public PlanResponse plan(int maxTasks) throws AlluxioStatusException {
-    return call(() -> stub().plan(PlanRequest.newBuilder().setMaxTasks(maxTasks).build()), LOG,
+    return call(() -> stub().plan(PlanRequest.newBuilder().setMaxTasks(maxTasks).build()),
         "Plan", "max=%s", maxTasks);
   }
 
   /** Reports a leased maintenance task done or failed; false if the object changed meanwhile. */
   public boolean applyChange(ApplyChangeRequest request) throws AlluxioStatusException {
-    return call(() -> stub().applyChange(request), LOG, "ApplyChange", "lease=%s",
+    return call(() -> stub().applyChange(request), "ApplyChange", "lease=%s",
         request.getLease()).getApplied();
   }
 
@@ -183,15 +183,15 @@ public final class CoordinatorClient extends AbstractMasterClient {
    */
   public boolean delete(String key, boolean cacheOnly) throws AlluxioStatusException {
     return call(() -> stub().delete(DeleteRequest.newBuilder().setKey(key)
-        .setCacheOnly(cacheOnly).build()), LOG, "Delete", "key=%s", key).getExisted();
+        .setCacheOnly(cacheOnly).build()), "Delete", "key=%s", key).getExisted();
   }
 
   public ListResponse list(String prefix) throws AlluxioStatusException {
-    return call(() -> stub().list(ListRequest.newBuilder().setPrefix(prefix).build()), LOG,
+    return call(() -> stub().list(ListRequest.newBuilder().setPrefix(prefix).build()),
         "List", "prefix=%s", prefix);
   }
 
   public StatsResponse stats() throws AlluxioStatusException {
-    return call(() -> stub().stats(StatsRequest.getDefaultInstance()), LOG, "Stats", "");
+    return call(() -> stub().stats(StatsRequest.getDefaultInstance()), "Stats", "");
   }
 }
