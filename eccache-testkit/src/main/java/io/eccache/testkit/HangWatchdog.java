@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -135,7 +136,7 @@ public final class HangWatchdog
     StringBuilder out = new StringBuilder();
     long[] deadlocked = threads.findDeadlockedThreads();
     if (deadlocked != null) {
-      out.append("Deadlocked threads (ids): ").append(java.util.Arrays.toString(deadlocked))
+      out.append("Deadlocked threads (ids): ").append(Arrays.toString(deadlocked))
           .append('\n');
     } else {
       out.append("The JVM finds no deadlock among monitors and ownable locks.\n");
@@ -152,9 +153,10 @@ public final class HangWatchdog
       }
       out.append('\n');
       StackTraceElement[] stack = t.getStackTrace();
+      MonitorInfo[] monitors = t.getLockedMonitors();
       for (int i = 0; i < stack.length; i++) {
         out.append("\tat ").append(stack[i]).append('\n');
-        for (MonitorInfo m : t.getLockedMonitors()) {
+        for (MonitorInfo m : monitors) {
           if (m.getLockedStackDepth() == i) {
             out.append("\t- locked ").append(m).append('\n');
           }
