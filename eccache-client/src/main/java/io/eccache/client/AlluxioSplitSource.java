@@ -27,6 +27,12 @@ final class AlluxioSplitSource implements SplitSource {
   private static final OpenFilePOptions NO_CACHE =
       OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build();
 
+  /**
+   * A read that waits for the next chunk asks for this much of it; the rest (a chunk is 1 MiB by
+   * default) is then what the stream holds, read by the reader straight into place.
+   */
+  private static final int WAITING_READ = 4 << 10;
+
   private final FileSystem fs;
   private final ReadStatistics statistics;
   /** The bytes a worker sends in one message of a block read (Alluxio's streaming chunk size). */
@@ -115,6 +121,11 @@ final class AlluxioSplitSource implements SplitSource {
       @Override
       public int buffered() {
         return chunkRest(position, offset, blockSize, length, chunkSize);
+      }
+
+      @Override
+      public int waitingReadLength(int wanted) {
+        return Math.min(wanted, WAITING_READ);
       }
 
       @Override

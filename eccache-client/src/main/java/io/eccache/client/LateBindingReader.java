@@ -39,8 +39,8 @@ import java.util.zip.CRC32C;
  * random as in the paper, or the data splits first.
  *
  * <p>Where the bytes go: a data split is read straight into its place in the caller's array, so a
- * healthy GET copies the object once, from Alluxio's chunks. Only the first slice of each chunk the
- * worker sends goes through a small slice of the thread's own and is copied from there: that read
+ * healthy GET copies the object once, from Alluxio's chunks. Only the first few KiB of each chunk
+ * the worker sends go through a slice of the thread's own and are copied from there: that read
  * waits for the worker, and a read into the array must never wait on one (below). Parities (and a
  * second copy of a replicated object) are staged in pooled direct buffers; the decoder reads the
  * data cells where they lie in the array and writes rebuilt cells into their place, with pooled
@@ -57,8 +57,8 @@ import java.util.zip.CRC32C;
  * whose cell fails its CRC after part of it was written counts as missing, and the decoder
  * overwrites its place.
  *
- * <p>The reads not needed are not cancelled at once: each stops before its next read (a 128 KiB
- * slice, or the rest of a chunk its stream already holds), counted in
+ * <p>The reads not needed are not cancelled at once: each stops before its next read (a chunk's
+ * first bytes or a 128 KiB slice, or the rest of a chunk its stream already holds), counted in
  * {@code EcCacheSplitReadsStoppedEarly} and its rest as unread bytes; one that arrived whole but
  * too late is counted in {@code EcCacheSplitReadsDiscarded}. One whose worker sends
  * nothing (hung) never reaches its next slice: the {@link ReadWatchdog} interrupts it once that
@@ -571,7 +571,9 @@ final class LateBindingReader {
               crc.update(window.target, at, n);
             }
           } else {
-            n = in.read(slice, 0, want);
+            // A read that waits for the worker asks for little: what it brings beyond that, the
+            // rest of the chunk, is then read straight into place on the next turn.
+            n = in.read(slice, 0, held == 0 && !callerThread ? in.waitingReadLength(want) : want);
             if (n > 0) {
               crc.update(slice, 0, n);
               if (!window.place(slice, 0, s, position, inCell, n)) {
@@ -654,6 +656,11 @@ final class LateBindingReader {
       @Override
       public int buffered() {
         return in.buffered();
+      }
+
+      @Override
+      public int waitingReadLength(int wanted) {
+        return in.waitingReadLength(wanted);
       }
 
       @Override

@@ -37,5 +37,15 @@ interface SplitSource {
     default int buffered() {
       return 0;
     }
+
+    /**
+     * How many of {@code wanted} bytes to ask for in a read that may wait for the worker (nothing
+     * {@link #buffered}). The reader copies those bytes twice (through a slice of its own, since a
+     * read into the caller's array must not wait); a stream that receives its bytes in chunks asks
+     * for a few, so the rest of the chunk they bring is read straight into place.
+     */
+    default int waitingReadLength(int wanted) {
+      return wanted;
+    }
   }
 }

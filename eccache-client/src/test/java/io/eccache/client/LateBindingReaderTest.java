@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,9 +47,12 @@ class LateBindingReaderTest {
   private static final long TIMEOUT_MS = 200;
   /**
    * The fake streams' chunk: not a multiple of a cell, so a cell is read partly through the
-   * reader's slice (a chunk's first bytes) and partly straight into the array (a chunk's rest).
+   * reader's slice (a chunk's first bytes, {@link #WAITING_READ}) and partly straight into the
+   * array (a chunk's rest).
    */
   private static final int CHUNK = 40 << 10;
+  /** What a fake stream's read that waits for its chunk asks for, as Alluxio's asks for 4 KiB. */
+  private static final int WAITING_READ = 1000;
 
   private final byte[] object = new byte[OBJECT];
   private byte[][] splits;
@@ -289,6 +293,21 @@ class LateBindingReaderTest {
     assertEquals(1, statistics.decodes(), "the late data split was rebuilt from the parity");
     source.slow.countDown();
     assertAllBuffersBack();
+  }
+
+  @Test
+  void aHealthyReadCopiesOnlyEachChunksFirstBytesTwice() throws Exception {
+    // Of each chunk a data split's stream receives, only the read that waits for it goes through
+    // the reader's slice, and it asks for a chunk's first bytes only; the rest goes straight in.
+    reader = reader(ReadChoice.HEDGED, TimeUnit.SECONDS.toNanos(10));
+    assertArrayEquals(object, read(lookup(K + R), 1));
+    long splitBytes = 2 * CELL; // two stripes
+    long chunks = (splitBytes + CHUNK - 1) / CHUNK;
+    for (int i = 0; i < K; i++) {
+      long waited = source.waitedBytes(i);
+      assertTrue(waited > 0 && waited <= chunks * WAITING_READ, "split " + i + ": " + waited
+          + " bytes read by reads that waited for a chunk; at most " + chunks * WAITING_READ);
+    }
   }
 
   @Test
@@ -585,6 +604,7 @@ class LateBindingReaderTest {
     /** Streams closed: every read ends by closing its stream. */
     final AtomicInteger closed = new AtomicInteger();
     private final Map<Integer, AtomicInteger> opens = new ConcurrentHashMap<>();
+    private final Map<Integer, AtomicLong> waited = new ConcurrentHashMap<>();
     /** The names of the threads that opened split streams. */
     final Set<String> openingThreads = ConcurrentHashMap.newKeySet();
     /**
@@ -607,6 +627,11 @@ class LateBindingReaderTest {
 
     int opened(int index) {
       return opens.getOrDefault(index, new AtomicInteger()).get();
+    }
+
+    /** Bytes of split {@code index} returned by reads made when its stream held none. */
+    long waitedBytes(int index) {
+      return waited.getOrDefault(index, new AtomicLong()).get();
     }
 
     @Override
@@ -672,6 +697,9 @@ class LateBindingReaderTest {
             position += n;
             return n;
           }
+          if (buffered() == 0) {
+            waited.computeIfAbsent(index, i -> new AtomicLong()).addAndGet(n);
+          }
           System.arraycopy(bytes, position, b, off, n);
           boolean corrupt = behaviour == Behaviour.SLOW_CORRUPT
               || behaviour == Behaviour.CORRUPT && position >= CELL; // the second stripe's cell
@@ -689,6 +717,11 @@ class LateBindingReaderTest {
         @Override
         public int buffered() {
           return position == offset || (position - offset) % CHUNK == 0 ? 0 : chunkLeft();
+        }
+
+        @Override
+        public int waitingReadLength(int wanted) {
+          return Math.min(wanted, WAITING_READ);
         }
 
         @Override
