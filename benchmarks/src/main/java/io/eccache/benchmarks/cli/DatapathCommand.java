@@ -13,6 +13,7 @@ import io.eccache.benchmarks.datapath.DatapathBenchmark;
 import io.eccache.benchmarks.datapath.DatapathReport;
 import io.eccache.benchmarks.datapath.DatapathSettings;
 import io.eccache.benchmarks.datapath.RoundResult;
+import io.eccache.benchmarks.datapath.Variant;
 import io.eccache.benchmarks.report.RunStamp;
 import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
@@ -27,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +61,11 @@ final class DatapathCommand implements Callable<Integer> {
   @Option(names = "--threads", split = ",", description = "Client thread counts, each measured"
       + " on its own.")
   List<Integer> threads;
+
+  @Option(names = "--operations", split = ",", description = "What to measure: GET, PUT or"
+      + " both (default). GETs alone keep worker memory free of deleted PUT objects, which a long"
+      + " --layout-cache-ttl (so a long retired grace) otherwise holds.")
+  List<Variant.Operation> operations;
 
   @Option(names = "--rounds", description = "Measured rounds per size and thread count; every"
       + " variant runs once per round, in a shuffled order (default 5).")
@@ -94,7 +101,7 @@ final class DatapathCommand implements Callable<Integer> {
       + " alluxio.user.eccache.layout.cache.ttl (default ${DEFAULT-VALUE}); the retired grace is"
       + " twice it, at least 2s, so deleted PUT objects hold worker memory that long: give a long"
       + " TTL (e.g. 60s, GETs served from cached layouts, as p10's and plain's from statuses"
-      + " fetched once) with small objects only.")
+      + " fetched once) with small objects only, or with --operations GET.")
   String layoutCacheTtl = "1s";
 
   @Option(names = "--warmup", description = "Unmeasured warm-up of every variant per size and"
@@ -319,6 +326,10 @@ final class DatapathCommand implements Callable<Integer> {
     }
     if (threads != null) {
       s.threads = new ArrayList<>(threads);
+    }
+    if (operations != null) {
+      s.operations = operations.isEmpty() ? EnumSet.noneOf(Variant.Operation.class)
+          : EnumSet.copyOf(operations);
     }
     s.rounds = WorkloadOptions.or(rounds, s.rounds);
     s.fixedOps = WorkloadOptions.or(ops, s.fixedOps);

@@ -113,11 +113,11 @@ public final class DatapathBenchmark {
           StoredObjects objects = store(s, size, eccache, files);
           for (int threads : s.threads) {
             Cell cell = new Cell(s, objects, threads, eccache, files, clients);
-            for (Variant v : Variant.values()) {
+            for (Variant v : s.variants()) {
               cell.warmUp(v, s.warmupMs);
             }
             for (int round = 1; round <= s.rounds; round++) {
-              List<Variant> order = new ArrayList<>(Arrays.asList(Variant.values()));
+              List<Variant> order = s.variants();
               Collections.shuffle(order, new Random(s.seed * 1_000_003L + size * 31 + threads
                   * 7919L + round));
               for (int i = 0; i < order.size(); i++) {

@@ -404,6 +404,11 @@ public final class DatapathReport {
     return summary;
   }
 
+  private static String operations(DatapathSettings s) {
+    return s.operations.size() == Variant.Operation.values().length ? "GET and PUT"
+        : s.operations.iterator().next() + " only";
+  }
+
   private static String method(DatapathSettings s, String cluster, int ioThreads, String pk) {
     return "## Method\n\n"
         + "- Cluster: " + cluster + "; eccache RS(" + s.k + "," + s.r + ") (PutOptions.code)"
@@ -422,7 +427,7 @@ public final class DatapathReport {
         + "- Rounds: " + s.rounds + " per object size and thread count, after an unmeasured"
         + " warm-up of every variant (steps of it for at least " + s.warmupMs + " ms, at least one"
         + " step, so the JIT has compiled each variant's per-operation code); within a round the"
-        + " six variants run one after the"
+        + " " + s.variants().size() + " variants (" + operations(s) + ") run one after the"
         + " other in a shuffled order (seed " + s.seed + "), a full GC before each. A"
         + " variant's round is a number of steps, each step one operation per client thread,"
         + " all started together. Wall time is summed over the steps, so checking every GET's"

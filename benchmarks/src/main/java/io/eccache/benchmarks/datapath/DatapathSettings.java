@@ -1,8 +1,10 @@
 package io.eccache.benchmarks.datapath;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,6 +31,8 @@ public final class DatapathSettings {
   public List<Long> sizes = new ArrayList<>(DEFAULT_SIZES);
   /** Client thread counts, each measured on its own. */
   public List<Integer> threads = new ArrayList<>(List.of(1, 16));
+  /** The operations measured, each by its three variants. */
+  public Set<Variant.Operation> operations = EnumSet.allOf(Variant.Operation.class);
   /** Measured rounds per size and thread count; every variant runs once per round. */
   public int rounds = 5;
   /** Workers of the cluster the benchmark starts. */
@@ -103,6 +107,9 @@ public final class DatapathSettings {
         throw new IllegalArgumentException("--threads: each count must be in 1..256, got " + t);
       }
     }
+    if (operations.isEmpty()) {
+      throw new IllegalArgumentException("--operations needs GET, PUT or both");
+    }
     if (rounds < 1) {
       throw new IllegalArgumentException("--rounds must be at least 1, got " + rounds);
     }
@@ -127,6 +134,17 @@ public final class DatapathSettings {
     if (fixedObjects != null && fixedObjects < 1) {
       throw new IllegalArgumentException("--objects must be at least 1, got " + fixedObjects);
     }
+  }
+
+  /** The variants measured: those of the {@link #operations}, in {@link Variant}'s order. */
+  public List<Variant> variants() {
+    List<Variant> measured = new ArrayList<>();
+    for (Variant v : Variant.values()) {
+      if (operations.contains(v.operation())) {
+        measured.add(v);
+      }
+    }
+    return measured;
   }
 
   /** Objects stored per variant for GETs of {@code size}: at least 1, objects x size within cap. */

@@ -6,29 +6,40 @@ package io.eccache.benchmarks.datapath;
  * parallel; "plain" is one MUST_CACHE Alluxio file.
  */
 public enum Variant {
-  GET_ECCACHE("GET", "eccache"),
-  GET_PK("GET", "pk"),
-  GET_PLAIN("GET", "plain"),
-  PUT_ECCACHE("PUT", "eccache"),
-  PUT_PK("PUT", "pk"),
-  PUT_PLAIN("PUT", "plain");
+  GET_ECCACHE(Operation.GET, "eccache"),
+  GET_PK(Operation.GET, "pk"),
+  GET_PLAIN(Operation.GET, "plain"),
+  PUT_ECCACHE(Operation.PUT, "eccache"),
+  PUT_PK(Operation.PUT, "pk"),
+  PUT_PLAIN(Operation.PUT, "plain");
 
-  private final String op;
+  /** What a variant does to an object. */
+  public enum Operation {
+    GET,
+    PUT
+  }
+
+  private final Operation operation;
   private final String how;
 
-  Variant(String op, String how) {
-    this.op = op;
+  Variant(Operation operation, String how) {
+    this.operation = operation;
     this.how = how;
+  }
+
+  /** What it does. */
+  public Operation operation() {
+    return operation;
   }
 
   /** "GET" or "PUT". */
   public String op() {
-    return op;
+    return operation.name();
   }
 
   /** Whether it reads (and so its results are compared with the data written). */
   public boolean isGet() {
-    return "GET".equals(op);
+    return operation == Operation.GET;
   }
 
   /** "eccache", "p" + k (p10) or "plain". */
@@ -39,7 +50,7 @@ public enum Variant {
   /** The variant doing {@code op} ("GET", "PUT") the {@code how} way ("eccache", "pk", "plain"). */
   public static Variant of(String op, String how) {
     for (Variant v : values()) {
-      if (v.op.equals(op) && v.how.equals(how)) {
+      if (v.op().equals(op) && v.how.equals(how)) {
         return v;
       }
     }

@@ -140,6 +140,25 @@ class DatapathCommandTest {
   }
 
   @Test
+  void getsAloneWriteNoPutAndSayThePutTargetsWereNotMeasured(@TempDir Path out)
+      throws Exception {
+    CapturedRun run = CapturedRun.of(() -> EcCacheBench.commandLine().execute("datapath",
+        "--tiny", "--operations", "GET", "--sizes", "1MiB", "--threads", "1", "--out",
+        out.toString()));
+    assertEquals(0, run.exit, run.stdout);
+    List<String> raw = Files.readAllLines(out.resolve("raw.csv"));
+    List<String> columns = Arrays.asList(raw.get(0).split(","));
+    assertEquals(1 + 3, raw.size(), String.join("\n", raw)); // eccache, p10, plain
+    for (String row : raw.subList(1, raw.size())) {
+      assertEquals("GET", row.split(",")[columns.indexOf("op")], row);
+    }
+    String summary = Files.readString(out.resolve("summary.md"), StandardCharsets.UTF_8);
+    assertTrue(summary.contains("| 1 MiB PUT p99 | 1 MiB | 1 | < 60 ms |  | not measured |"),
+        summary);
+    assertTrue(summary.contains("3 variants (GET only) run one after the other"), summary);
+  }
+
+  @Test
   void badInputFailsBeforeAnyClusterStarts(@TempDir Path out) {
     CommandLine cli = EcCacheBench.commandLine();
     cli.setErr(new java.io.PrintWriter(new java.io.StringWriter()));
@@ -154,6 +173,9 @@ class DatapathCommandTest {
     assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--warmup", "soon", "--out",
         out.toString()));
     assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--warmup", "-1s", "--out",
+        out.toString()));
+    // Not an operation: picocli's usage error, before the command runs.
+    assertEquals(ExitCodes.USAGE, cli.execute("datapath", "--operations", "DELETE", "--out",
         out.toString()));
     // A running cluster brings its own workers and master settings; no cluster is started.
     assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--master", "localhost:1",
