@@ -19,9 +19,10 @@ enum CpuSide {
   /** Alluxio's master with eccache's coordinator: RPCs, journal, under-store metadata, sweeps. */
   MASTER("master-rpc", "EcCacheCoordin", "EcCache ", "AsyncJournal", "UFS-Absent",
       "alluxio-ufs-", "eccache-master", "MetricsMaster"),
-  /** The JVM's own: garbage collection and the JIT compilers. */
-  JVM("GC Thread", "G1 ", "C1 Compiler", "C2 Compiler", "VM Thread", "VM Periodic",
-      "Sweeper thread"),
+  /** The JVM's garbage collection (G1's threads, and the VM thread that runs its pauses). */
+  GC("GC Thread", "G1 ", "VM Thread", "VM Periodic"),
+  /** The JVM's JIT compilers and their code cache sweeper. */
+  JIT("C1 Compiler", "C2 Compiler", "Sweeper thread"),
   OTHER();
 
   private final List<String> prefixes;

@@ -359,12 +359,13 @@ public final class DatapathReport {
     md.append("CPU ms per object MiB of the threads working for each side of the cluster, told"
         + " from their names: the client (eccache's split I/O threads, the benchmark's client"
         + " and " + pk + " threads, Alluxio's client event loops), the workers, the master with"
-        + " eccache's coordinator, the JVM's GC and JIT, and other (gRPC's shared event loops"
+        + " eccache's coordinator, the JVM's garbage collection (gc) and JIT compilers (jit),"
+        + " and other (gRPC's shared event loops"
         + " and executors, which serve both ends); median [min–max] over the rounds. The"
         + " sides' medians need not add up to the total's."
         + (s.cluster == DatapathSettings.ClusterKind.PROCESSES ? " The master's and the"
-            + " workers' processes count whole to their sides, their GC and JIT included; the jvm"
-            + " column is the client's." : s.cluster == DatapathSettings.ClusterKind.RUNNING
+            + " workers' processes count whole to their sides, their GC and JIT included; the gc"
+            + " and jit columns are the client's." : s.cluster == DatapathSettings.ClusterKind.RUNNING
             ? " The cluster runs elsewhere: only this client's threads are counted." : "")
         + "\n\n");
     md.append(measuredBySide ? sides.toString() : "Not measured: this system has no per-thread"
@@ -456,7 +457,7 @@ public final class DatapathReport {
       case PROCESSES:
         return "**CPU per MiB: this process's CPU time (the client, its GC and JIT) and that of"
             + " the master's and every worker's process**, each server process counted whole to"
-            + " its side (its own GC and JIT included), so the client and jvm columns are the"
+            + " its side (its own GC and JIT included), so the client, gc and jit columns are the"
             + " client's alone; the total counts the client's and the servers' work on every"
             + " transfer, so ratios of it understate the client-side difference.";
       case RUNNING:
@@ -508,16 +509,16 @@ public final class DatapathReport {
       RunStamp stamp) throws IOException {
     try (CsvWriter raw = new CsvWriter(csv, "round", "size_bytes", "size", "threads",
         "threads_run", "op", "variant", "order", "ops", "bytes", "wall_s", "cpu_s",
-        "process_cpu_s", "cpu_client_s", "cpu_workers_s", "cpu_master_s", "cpu_jvm_s",
-        "cpu_other_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
+        "process_cpu_s", "cpu_client_s", "cpu_workers_s", "cpu_master_s", "cpu_gc_s",
+        "cpu_jit_s", "cpu_other_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
         "verified_bytes", "decodes", "hedges", "commit")) {
       for (RoundResult r : results) {
         raw.row(r.round, r.sizeBytes, DatapathSettings.formatSize(r.sizeBytes), r.threads,
             r.threadsRun, r.variant.op(), r.variant.label(s.k), r.order, r.ops, r.bytes,
             r.wallNanos / 1e9, r.cpuNanos / 1e9, r.processCpuNanos / 1e9,
             sideSeconds(r, CpuSide.CLIENT), sideSeconds(r, CpuSide.WORKERS),
-            sideSeconds(r, CpuSide.MASTER), sideSeconds(r, CpuSide.JVM),
-            sideSeconds(r, CpuSide.OTHER), r.mibPerSecond(), r.cpuMsPerMib(), r.p50Ms(),
+            sideSeconds(r, CpuSide.MASTER), sideSeconds(r, CpuSide.GC),
+            sideSeconds(r, CpuSide.JIT), sideSeconds(r, CpuSide.OTHER), r.mibPerSecond(), r.cpuMsPerMib(), r.p50Ms(),
             r.p99Ms(), r.maxMs(), r.verifiedBytes, r.decodes, r.hedges, stamp.commit());
       }
     }

@@ -100,8 +100,9 @@ class DatapathReportTest {
     assertEquals(CpuSide.MASTER, CpuSide.of("master-rpc-exec"));
     assertEquals(CpuSide.MASTER, CpuSide.of("EcCacheCoordina"));
     assertEquals(CpuSide.MASTER, CpuSide.of("UFS-Absent-Path"));
-    assertEquals(CpuSide.JVM, CpuSide.of("C2 CompilerThre"));
-    assertEquals(CpuSide.JVM, CpuSide.of("GC Thread#1"));
+    assertEquals(CpuSide.JIT, CpuSide.of("C2 CompilerThre"));
+    assertEquals(CpuSide.GC, CpuSide.of("GC Thread#1"));
+    assertEquals(CpuSide.GC, CpuSide.of("G1 Conc#0"));
     assertEquals(CpuSide.OTHER, CpuSide.of("grpc-default-wo"));
     assertEquals(CpuSide.OTHER, CpuSide.of("java"));
   }
