@@ -109,6 +109,12 @@ final class DatapathCommand implements Callable<Integer> {
       + " compile each variant's code.")
   String warmup;
 
+  @Option(names = "--settle-passes", description = "After the warm-ups, at most this many"
+      + " unmeasured passes of every variant, until the JIT compilers take at most 2% of a"
+      + " pass's CPU (default 5; 0: none): compiling still going on would land on whichever"
+      + " variant runs meanwhile.")
+  Integer settlePasses;
+
   @Option(names = "--processes", description = "Run the master and each worker as a process of"
       + " its own (Alluxio's entry points, full JIT, 1 GiB heaps) instead of in this one: the CPU"
       + " columns then split the client's JVM (GC, JIT) from the servers', each server process"
@@ -149,7 +155,8 @@ final class DatapathCommand implements Callable<Integer> {
       summary = DatapathReport.write(out, results, s, target.setup + ", read choice "
           + readChoice + ", layout cache TTL " + layoutCacheTtl + (cluster.master != null ? ""
           : " (retired grace " + grace + "), journal flush batch " + (journalFlushBatch == null
-          ? "Alluxio's default" : journalFlushBatch)), bench.ioThreads(), stamp);
+          ? "Alluxio's default" : journalFlushBatch)) + "; " + bench.settling(s),
+          bench.ioThreads(), stamp);
     }
     System.out.println(summary);
     progress.printf("eccache-bench datapath: report written to %s%n", out.resolve("summary.md"));
@@ -308,6 +315,7 @@ final class DatapathCommand implements Callable<Integer> {
       s.fixedObjects = 2;
       s.fixedOps = 2;
       s.warmupMs = 0;
+      s.maxSettlePasses = 0;
       s.workerMemoryBytes = 256L << 20;
     }
     if (warmup != null) {
@@ -330,6 +338,13 @@ final class DatapathCommand implements Callable<Integer> {
     if (operations != null) {
       s.operations = operations.isEmpty() ? EnumSet.noneOf(Variant.Operation.class)
           : EnumSet.copyOf(operations);
+    }
+    if (settlePasses != null) {
+      if (settlePasses < 0) {
+        throw new IllegalArgumentException("--settle-passes must not be negative, got "
+            + settlePasses);
+      }
+      s.maxSettlePasses = settlePasses;
     }
     s.rounds = WorkloadOptions.or(rounds, s.rounds);
     s.fixedOps = WorkloadOptions.or(ops, s.fixedOps);

@@ -56,6 +56,9 @@ public final class DatapathBenchmark {
   /** The cluster's processes other than this one, and the side each works for. */
   private final Map<Long, CpuSide> servers = new HashMap<>();
   private int ioThreads;
+  /** Each cell's JIT share of its settling passes' CPU, the last pass last. */
+  private final List<Double> jitShares = new ArrayList<>();
+  private final List<Double> settledShares = new ArrayList<>();
 
   /**
    * @param context the Alluxio context eccache's client shares with the plain files' client
@@ -88,6 +91,22 @@ public final class DatapathBenchmark {
   }
 
   /** eccache's split I/O threads, which the pk variant's pool matches (known after a run). */
+  /**
+   * How the settling passes ended, for the report: the JIT's share of each cell's last pass, or
+   * why none ran.
+   */
+  public String settling(DatapathSettings s) {
+    if (settledShares.isEmpty()) {
+      return "no settling passes (" + (s.maxSettlePasses == 0 ? "none asked for"
+          : "no per-thread run times to tell the JIT's from") + ")";
+    }
+    return String.format(java.util.Locale.ROOT, "after the warm-ups, unmeasured passes of every"
+        + " variant until the JIT compilers took at most %.0f%% of a pass's CPU (at most %d"
+        + " passes; %d passes in all, the last of each cell at %.1f-%.1f%%)",
+        100 * s.jitSettledShare, s.maxSettlePasses, jitShares.size(),
+        100 * Collections.min(settledShares), 100 * Collections.max(settledShares));
+  }
+
   public int ioThreads() {
     return ioThreads;
   }
@@ -116,6 +135,7 @@ public final class DatapathBenchmark {
             for (Variant v : s.variants()) {
               cell.warmUp(v, s.warmupMs);
             }
+            cell.settleJit();
             for (int round = 1; round <= s.rounds; round++) {
               List<Variant> order = s.variants();
               Collections.shuffle(order, new Random(s.seed * 1_000_003L + size * 31 + threads
@@ -252,6 +272,39 @@ public final class DatapathBenchmark {
         measure(v, 0, 0, steps);
         steps = Math.min(steps * 2, 1024);
       } while (System.nanoTime() - ends < 0);
+    }
+
+    /**
+     * Unmeasured passes of every variant, each like a round, until the JIT compilers' share of a
+     * pass's CPU is at most {@link DatapathSettings#jitSettledShare} (or
+     * {@link DatapathSettings#maxSettlePasses} passes ran): compiling that goes on after the
+     * warm-ups lands on whichever variant runs meanwhile, a round's noise rather than its cost.
+     * Without per-thread run times (no JIT side) it runs none.
+     */
+    void settleJit() throws IOException {
+      if (!exactCpu) {
+        return;
+      }
+      for (int pass = 1; pass <= s.maxSettlePasses; pass++) {
+        long jit = 0;
+        long cpu = 0;
+        for (Variant v : s.variants()) {
+          RoundResult r = measure(v, 0, 0, opsPerThread);
+          jit += r.cpuNanosBySide.getOrDefault(CpuSide.JIT, 0L);
+          cpu += r.cpuNanos;
+        }
+        double share = cpu == 0 ? 0 : jit / (double) cpu;
+        jitShares.add(share);
+        if (share <= s.jitSettledShare || pass == s.maxSettlePasses) {
+          settledShares.add(share);
+        }
+        progress.accept(String.format(java.util.Locale.ROOT,
+            "%s, %d thread(s): settling pass %d, the JIT's share of its CPU %.1f%%",
+            DatapathSettings.formatSize(objects.size), threads, pass, 100 * share));
+        if (share <= s.jitSettledShare) {
+          return;
+        }
+      }
     }
 
     /**

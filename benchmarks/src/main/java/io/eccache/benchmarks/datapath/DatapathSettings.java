@@ -88,6 +88,14 @@ public final class DatapathSettings {
   public long warmupMs = 3000;
 
   /**
+   * After the warm-ups, unmeasured passes of every variant run until the JIT compilers take at
+   * most this share of a pass's CPU...
+   */
+  public double jitSettledShare = 0.02;
+  /** ...or this many passes ran (0: none). */
+  public int maxSettlePasses = 5;
+
+  /**
    * Fails on a setting out of range, naming it.
    *
    * @throws IllegalArgumentException for the first bad setting

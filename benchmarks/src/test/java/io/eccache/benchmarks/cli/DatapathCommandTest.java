@@ -143,8 +143,8 @@ class DatapathCommandTest {
   void getsAloneWriteNoPutAndSayThePutTargetsWereNotMeasured(@TempDir Path out)
       throws Exception {
     CapturedRun run = CapturedRun.of(() -> EcCacheBench.commandLine().execute("datapath",
-        "--tiny", "--operations", "GET", "--sizes", "1MiB", "--threads", "1", "--out",
-        out.toString()));
+        "--tiny", "--operations", "GET", "--sizes", "1MiB", "--threads", "1",
+        "--settle-passes", "2", "--out", out.toString()));
     assertEquals(0, run.exit, run.stdout);
     List<String> raw = Files.readAllLines(out.resolve("raw.csv"));
     List<String> columns = Arrays.asList(raw.get(0).split(","));
@@ -156,6 +156,11 @@ class DatapathCommandTest {
     assertTrue(summary.contains("| 1 MiB PUT p99 | 1 MiB | 1 | < 60 ms |  | not measured |"),
         summary);
     assertTrue(summary.contains("3 variants (GET only) run one after the other"), summary);
+    // Settling passes ran (one or two: the JIT's share decides) and the summary says how they
+    // ended; none is in raw.csv.
+    assertTrue(summary.matches("(?s).*unmeasured passes of every variant until the JIT compilers"
+        + " took at most 2% of a pass's CPU \\(at most 2 passes; [12] passes in all, the last of"
+        + " each cell at [0-9.]+-[0-9.]+%\\).*"), summary);
   }
 
   @Test
@@ -173,6 +178,8 @@ class DatapathCommandTest {
     assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--warmup", "soon", "--out",
         out.toString()));
     assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--warmup", "-1s", "--out",
+        out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--settle-passes", "-1", "--out",
         out.toString()));
     // Not an operation: picocli's usage error, before the command runs.
     assertEquals(ExitCodes.USAGE, cli.execute("datapath", "--operations", "DELETE", "--out",
