@@ -56,8 +56,9 @@ public final class DatapathBenchmark {
   /** The cluster's processes other than this one, and the side each works for. */
   private final Map<Long, CpuSide> servers = new HashMap<>();
   private int ioThreads;
-  /** Each cell's JIT share of its settling passes' CPU, the last pass last. */
+  /** The JIT's share of the CPU of every settling pass, of every cell. */
   private final List<Double> jitShares = new ArrayList<>();
+  /** The same of each cell's last pass. */
   private final List<Double> settledShares = new ArrayList<>();
 
   /**
@@ -90,7 +91,6 @@ public final class DatapathBenchmark {
     return this;
   }
 
-  /** eccache's split I/O threads, which the pk variant's pool matches (known after a run). */
   /**
    * How the settling passes ended, for the report: the JIT's share of each cell's last pass, or
    * why none ran.
@@ -107,6 +107,7 @@ public final class DatapathBenchmark {
         100 * Collections.min(settledShares), 100 * Collections.max(settledShares));
   }
 
+  /** eccache's split I/O threads, which the pk variant's pool matches (known after a run). */
   public int ioThreads() {
     return ioThreads;
   }

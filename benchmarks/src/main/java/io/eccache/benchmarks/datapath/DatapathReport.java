@@ -365,7 +365,8 @@ public final class DatapathReport {
         + " sides' medians need not add up to the total's."
         + (s.cluster == DatapathSettings.ClusterKind.PROCESSES ? " The master's and the"
             + " workers' processes count whole to their sides, their GC and JIT included; the gc"
-            + " and jit columns are the client's." : s.cluster == DatapathSettings.ClusterKind.RUNNING
+            + " and jit columns are the client's."
+            : s.cluster == DatapathSettings.ClusterKind.RUNNING
             ? " The cluster runs elsewhere: only this client's threads are counted." : "")
         + "\n\n");
     md.append(measuredBySide ? sides.toString() : "Not measured: this system has no per-thread"
@@ -518,8 +519,9 @@ public final class DatapathReport {
             r.wallNanos / 1e9, r.cpuNanos / 1e9, r.processCpuNanos / 1e9,
             sideSeconds(r, CpuSide.CLIENT), sideSeconds(r, CpuSide.WORKERS),
             sideSeconds(r, CpuSide.MASTER), sideSeconds(r, CpuSide.GC),
-            sideSeconds(r, CpuSide.JIT), sideSeconds(r, CpuSide.OTHER), r.mibPerSecond(), r.cpuMsPerMib(), r.p50Ms(),
-            r.p99Ms(), r.maxMs(), r.verifiedBytes, r.decodes, r.hedges, stamp.commit());
+            sideSeconds(r, CpuSide.JIT), sideSeconds(r, CpuSide.OTHER), r.mibPerSecond(),
+            r.cpuMsPerMib(), r.p50Ms(), r.p99Ms(), r.maxMs(), r.verifiedBytes, r.decodes,
+            r.hedges, stamp.commit());
       }
     }
   }
