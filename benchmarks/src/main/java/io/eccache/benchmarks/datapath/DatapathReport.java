@@ -449,7 +449,25 @@ public final class DatapathReport {
         + " objects x size per variant and threads x size in flight are at most "
         + DatapathSettings.formatSize(s.dataCapBytes) + ", so large objects use fewer objects,"
         + " and fewer threads than asked where threads x size exceeds it (\"16 (4 run)\" at 256"
-        + " MiB); objects are also at most " + s.maxObjects + " per size.\n";
+        + " MiB); objects are also at most " + s.maxObjects + " per size.\n"
+        + "- This JVM: Java " + Runtime.version() + ", " + jvmOptions() + ".\n";
+  }
+
+  /**
+   * The measuring JVM's heap and G1 settings as it runs with them: the region size decides
+   * which results are humongous (allocated in the old generation, so collected by concurrent
+   * cycles that land on whichever round runs then).
+   */
+  private static String jvmOptions() {
+    List<String> shown = new ArrayList<>();
+    for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean()
+        .getInputArguments()) {
+      if (arg.startsWith("-Xmx") || arg.startsWith("-XX:G1HeapRegionSize")
+          || arg.startsWith("-XX:MaxDirectMemorySize") || arg.startsWith("-XX:+Use")) {
+        shown.add("`" + arg + "`");
+      }
+    }
+    return shown.isEmpty() ? "default heap and collector options" : String.join(" ", shown);
   }
 
   /** What the CPU columns count, for the cluster measured. */
