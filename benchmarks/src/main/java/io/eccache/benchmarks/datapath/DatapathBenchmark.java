@@ -56,9 +56,9 @@ public final class DatapathBenchmark {
   /** The cluster's processes other than this one, and the side each works for. */
   private final Map<Long, CpuSide> servers = new HashMap<>();
   private int ioThreads;
-  /** The JIT's share of the CPU of every settling pass, of every cell. */
-  private final List<Double> jitShares = new ArrayList<>();
-  /** The same of each cell's last pass. */
+  /** Settling passes run, in all cells. */
+  private int settlingPasses;
+  /** The JIT's share of the CPU of each cell's last settling pass. */
   private final List<Double> settledShares = new ArrayList<>();
 
   /**
@@ -103,7 +103,7 @@ public final class DatapathBenchmark {
     return String.format(java.util.Locale.ROOT, "after the warm-ups, unmeasured passes of every"
         + " variant until the JIT compilers took at most %.0f%% of a pass's CPU (at most %d"
         + " passes; %d passes in all, the last of each cell at %.1f-%.1f%%)",
-        100 * s.jitSettledShare, s.maxSettlePasses, jitShares.size(),
+        100 * s.jitSettledShare, s.maxSettlePasses, settlingPasses,
         100 * Collections.min(settledShares), 100 * Collections.max(settledShares));
   }
 
@@ -286,7 +286,8 @@ public final class DatapathBenchmark {
       if (!exactCpu) {
         return;
       }
-      for (int pass = 1; pass <= s.maxSettlePasses; pass++) {
+      double share = 1;
+      for (int pass = 1; pass <= s.maxSettlePasses && share > s.jitSettledShare; pass++) {
         long jit = 0;
         long cpu = 0;
         for (Variant v : s.variants()) {
@@ -294,17 +295,14 @@ public final class DatapathBenchmark {
           jit += r.cpuNanosBySide.getOrDefault(CpuSide.JIT, 0L);
           cpu += r.cpuNanos;
         }
-        double share = cpu == 0 ? 0 : jit / (double) cpu;
-        jitShares.add(share);
-        if (share <= s.jitSettledShare || pass == s.maxSettlePasses) {
-          settledShares.add(share);
-        }
+        share = cpu == 0 ? 0 : jit / (double) cpu;
+        settlingPasses++;
         progress.accept(String.format(java.util.Locale.ROOT,
             "%s, %d thread(s): settling pass %d, the JIT's share of its CPU %.1f%%",
             DatapathSettings.formatSize(objects.size), threads, pass, 100 * share));
-        if (share <= s.jitSettledShare) {
-          return;
-        }
+      }
+      if (s.maxSettlePasses > 0) {
+        settledShares.add(share);
       }
     }
 
