@@ -110,7 +110,7 @@ final class DatapathCommand implements Callable<Integer> {
   String warmup;
 
   @Option(names = "--settle-passes", description = "After the warm-ups, at most this many"
-      + " unmeasured passes of every variant, until the JIT compilers take at most 2% of a"
+      + " unmeasured passes of every variant, until the JIT compilers take at most 2%% of a"
       + " pass's CPU (default 5; 0: none): compiling still going on would land on whichever"
       + " variant runs meanwhile.")
   Integer settlePasses;
