@@ -116,9 +116,9 @@ final class DatapathCommand implements Callable<Integer> {
   Integer settlePasses;
 
   @Option(names = "--processes", description = "Run the master and each worker as a process of"
-      + " its own (Alluxio's entry points, full JIT, 1 GiB heaps) instead of in this one: the CPU"
-      + " columns then split the client's JVM (GC, JIT) from the servers', each server process"
-      + " counted whole to its side.")
+      + " its own (Alluxio's entry points, full JIT, 1 GiB heaps) instead of in this one: each"
+      + " server process's CPU then counts to its side, but every JVM's GC and JIT threads to"
+      + " the gc and jit columns (and the settling passes wait for every JVM's compilers).")
   boolean processes;
 
   @Mixin WorkloadOptions workload;

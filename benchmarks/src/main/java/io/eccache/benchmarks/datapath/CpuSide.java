@@ -43,6 +43,17 @@ enum CpuSide {
     return OTHER;
   }
 
+  /**
+   * The side of the thread named {@code comm} in a server process of its own that works for
+   * {@code process}: the JVM's GC and JIT threads are counted as every JVM's are (so settling
+   * waits for the servers' compilers too, and the workers' column is their data path's work),
+   * every other thread, gRPC's included, to the process's side.
+   */
+  static CpuSide inServer(String comm, CpuSide process) {
+    CpuSide side = of(comm);
+    return side == GC || side == JIT ? side : process;
+  }
+
   /** Lower-case name for columns and keys. */
   String key() {
     return name().toLowerCase(Locale.ROOT);

@@ -77,7 +77,8 @@ public final class DatapathBenchmark {
 
   /**
    * Counts the CPU of a cluster whose master and workers run as processes of their own: their
-   * threads' run time goes to the master's and the workers' columns (with their GC and JIT).
+   * threads' run time goes to the master's and the workers' columns, their GC and JIT threads'
+   * to the gc and jit columns.
    */
   public DatapathBenchmark withServerProcesses(long masterPid, List<Long> workerPids) {
     if (!ProcessCpu.exact()) {

@@ -364,8 +364,8 @@ public final class DatapathReport {
         + " and executors, which serve both ends); median [min–max] over the rounds. The"
         + " sides' medians need not add up to the total's."
         + (s.cluster == DatapathSettings.ClusterKind.PROCESSES ? " The master's and the"
-            + " workers' processes count whole to their sides, their GC and JIT included; the gc"
-            + " and jit columns are the client's."
+            + " workers' processes count to their sides but their GC and JIT threads, which are"
+            + " in the gc and jit columns with the client's (every JVM's)."
             : s.cluster == DatapathSettings.ClusterKind.RUNNING
             ? " The cluster runs elsewhere: only this client's threads are counted." : "")
         + "\n\n");
@@ -475,9 +475,9 @@ public final class DatapathReport {
     switch (cluster) {
       case PROCESSES:
         return "**CPU per MiB: this process's CPU time (the client, its GC and JIT) and that of"
-            + " the master's and every worker's process**, each server process counted whole to"
-            + " its side (its own GC and JIT included), so the client, gc and jit columns are the"
-            + " client's alone; the total counts the client's and the servers' work on every"
+            + " the master's and every worker's process**, each server process's threads counted"
+            + " to its side but its GC and JIT threads, which count in the gc and jit columns with"
+            + " the client's; the total counts the client's and the servers' work on every"
             + " transfer, so ratios of it understate the client-side difference.";
       case RUNNING:
         return "**CPU per MiB: this client process's CPU time only** (the cluster runs"

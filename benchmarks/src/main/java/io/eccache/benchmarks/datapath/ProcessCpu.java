@@ -29,8 +29,9 @@ import java.util.Map;
  * The measuring thread is left out of both: it only submits operations, waits, and checks the
  * bytes GETs returned, which is not the data path's work. The first also tells which side of the
  * cluster each thread works for ({@link CpuSide}), from the thread's name. With the cluster in
- * processes of its own, the first adds their threads too, each process wholly to its side (a
- * worker's GC is the workers'), and the second stays this process's alone.
+ * processes of its own, the first adds their threads too, each to its process's side but the
+ * JVM's GC and JIT threads, which go to those sides as this process's do; the second stays this
+ * process's alone.
  */
 final class ProcessCpu {
   private static final Path TASKS = Paths.get("/proc/self/task");
@@ -69,7 +70,10 @@ final class ProcessCpu {
     return snapshot;
   }
 
-  /** Adds the tasks under {@code tasks}, keyed {@code prefix + tid}, to {@code side} if given. */
+  /**
+   * Adds the tasks under {@code tasks}, keyed {@code prefix + tid}: to {@code side} if given (a
+   * server process's; its GC and JIT threads to theirs), else each by its name.
+   */
   private static void addTasks(Snapshot snapshot, Path tasks, String prefix, String skip,
       CpuSide side) throws IOException {
     try (DirectoryStream<Path> list = Files.newDirectoryStream(tasks)) {
@@ -84,8 +88,10 @@ final class ProcessCpu {
           int end = stat.indexOf(' ');
           snapshot.nanosByTask.put(prefix + tid,
               Long.parseLong(end < 0 ? stat.trim() : stat.substring(0, end)));
-          snapshot.sideByTask.put(prefix + tid, side != null ? side : CpuSide.of(
-              new String(Files.readAllBytes(task.resolve("comm")), StandardCharsets.UTF_8).trim()));
+          String comm = new String(Files.readAllBytes(task.resolve("comm")),
+              StandardCharsets.UTF_8).trim();
+          snapshot.sideByTask.put(prefix + tid,
+              side != null ? CpuSide.inServer(comm, side) : CpuSide.of(comm));
         } catch (NoSuchFileException ended) {
           // the thread ended while we listed
         }

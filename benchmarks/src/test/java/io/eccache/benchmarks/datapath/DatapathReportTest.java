@@ -108,6 +108,18 @@ class DatapathReportTest {
   }
 
   @Test
+  void aServerProcessCountsToItsSideButItsGcAndJit() {
+    assertEquals(CpuSide.JIT, CpuSide.inServer("C2 CompilerThre", CpuSide.WORKERS));
+    assertEquals(CpuSide.JIT, CpuSide.inServer("C1 CompilerThre", CpuSide.MASTER));
+    assertEquals(CpuSide.GC, CpuSide.inServer("GC Thread#0", CpuSide.WORKERS));
+    assertEquals(CpuSide.GC, CpuSide.inServer("VM Thread", CpuSide.MASTER));
+    // gRPC's threads in a worker's process serve that worker, not "other".
+    assertEquals(CpuSide.WORKERS, CpuSide.inServer("grpc-default-wo", CpuSide.WORKERS));
+    assertEquals(CpuSide.WORKERS, CpuSide.inServer("BlockDataWriter", CpuSide.WORKERS));
+    assertEquals(CpuSide.MASTER, CpuSide.inServer("java", CpuSide.MASTER));
+  }
+
+  @Test
   void sizesParseWithBinaryAndDecimalUnitsAndCapsBoundMemory() {
     assertEquals(40_000_000L, DatapathSettings.parseSize("40MB"));
     assertEquals(64L << 10, DatapathSettings.parseSize("64KiB"));
