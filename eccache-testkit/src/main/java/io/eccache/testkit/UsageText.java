@@ -10,7 +10,7 @@ import picocli.CommandLine;
 /**
  * Checks a command tree's help text. picocli passes every description through
  * {@code String.format}; a bare {@code %} (as in "2% of") makes it print a warning to standard
- * error in place of the help, which only a user asking for help would see.
+ * error above the help (and the line unformatted), which only a user asking for help would see.
  */
 public final class UsageText {
   private UsageText() {}
