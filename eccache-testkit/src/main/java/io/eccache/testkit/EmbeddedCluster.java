@@ -13,6 +13,7 @@ import alluxio.network.TieredIdentityFactory;
 import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
 import alluxio.worker.WorkerProcess;
+import io.eccache.common.EcCacheKeys;
 import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.localcluster.ClusterDirectories;
 import io.eccache.localcluster.ProcessCluster;
@@ -119,6 +120,20 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
 
     /**
+     * Properties a user gave by name (a command's -D options and --conf file), applied as
+     * {@link #property} applies its own. Call it after the command's own {@link #property} calls:
+     * a key one of them set (the command derives it from its options) is refused, as is a name
+     * that is no Alluxio or eccache property.
+     *
+     * @throws IllegalArgumentException naming the key and what to do instead
+     */
+    public Builder userProperties(Map<String, String> properties) {
+      checkUserProperties(properties, extra.keySet());
+      properties.forEach((name, value) -> extra.put(PropertyKey.fromString(name), value));
+      return this;
+    }
+
+    /**
      * What these options describe, as one string: equal for two builders that would start the same
      * cluster (properties by name and the string form of their values, in name order).
      */
@@ -132,6 +147,26 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Starts s3proxy, the master and the workers; returns when every worker has registered. */
     public EmbeddedCluster start() throws IOException {
       return EmbeddedCluster.start(this);
+    }
+  }
+
+  /**
+   * Checks properties a user gave by name for a cluster a command starts: each must be an Alluxio
+   * or eccache property, and none one of {@code own}, which the command sets itself.
+   *
+   * @throws IllegalArgumentException naming the first key refused and what to do instead
+   */
+  public static void checkUserProperties(Map<String, String> properties, Set<PropertyKey> own) {
+    EcCacheKeys.registerAll(); // so eccache's names parse
+    for (String name : properties.keySet()) {
+      if (!PropertyKey.isValid(name)) {
+        throw new IllegalArgumentException("-D " + name + ": not an Alluxio or eccache property"
+            + " (check its spelling)");
+      }
+      if (own.contains(PropertyKey.fromString(name))) {
+        throw new IllegalArgumentException("-D " + name + ": this command sets it itself, from"
+            + " its options (see --help); set it there");
+      }
     }
   }
 

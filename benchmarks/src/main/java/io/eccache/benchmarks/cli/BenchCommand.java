@@ -153,6 +153,7 @@ final class BenchCommand implements Callable<Integer> {
         .property(MasterKeys.DEFAULT_R, WorkloadOptions.or(workload.r, 1))
         .property(ClientKeys.IO_THREADS, ioThreads(chosen))
         .property(ClientKeys.READ_CHOICE, readChoice)
+        .userProperties(cluster.overrides()) // -D and --conf
         .start();
         LoopbackShaper shaper = shape(embedded)) {
       if (shaper == null) {

@@ -65,7 +65,8 @@ final class CheckCommand implements Callable<Integer> {
       out.flush();
       try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
           .workerMemoryBytes(Math.max(256L << 20, 8L * keys * maxObject))
-          .property(MasterKeys.CELL_SIZE, "256KB").start();
+          .property(MasterKeys.CELL_SIZE, "256KB")
+          .userProperties(cluster.overrides()).start(); // -D and --conf
           EcCacheClient cache = EcCacheClient.create(embedded.fileSystemContext())) {
         report = new ConsistencyChecker(cache, settings).run(line -> progress(out, line));
       }

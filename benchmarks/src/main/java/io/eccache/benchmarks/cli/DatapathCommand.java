@@ -29,9 +29,11 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -219,6 +221,11 @@ final class DatapathCommand implements Callable<Integer> {
     if (journalFlushBatch != null) {
       properties.put(PropertyKey.MASTER_JOURNAL_FLUSH_BATCH_TIME_MS, journalFlushBatch);
     }
+    // -D and --conf: the running cluster's client with --master, else the cluster started here.
+    Map<String, String> user = cluster.master != null ? Map.of() : cluster.overrides();
+    Set<PropertyKey> own = new HashSet<>(properties.keySet());
+    own.add(PropertyKey.MASTER_JOURNAL_FLUSH_BATCH_TIME_MS); // --journal-flush-batch's
+    EmbeddedCluster.checkUserProperties(user, own);
     try {
       if (cluster.master != null) {
         InstancedConfiguration conf = new InstancedConfiguration(
@@ -240,6 +247,7 @@ final class DatapathCommand implements Callable<Integer> {
         ProcessCluster.Builder builder = ProcessCluster.builder().workers(s.workers)
             .workerMemoryBytes(s.workerMemoryBytes).serverJvmOptions(SERVER_JVM_OPTIONS);
         properties.forEach((key, value) -> builder.property(key.getName(), value));
+        user.forEach(builder::property);
         ProcessCluster started = builder.start();
         target.cluster = started;
         target.ownClient = true;
@@ -259,7 +267,7 @@ final class DatapathCommand implements Callable<Integer> {
         EmbeddedCluster.Builder builder = EmbeddedCluster.builder().workers(s.workers)
             .workerMemoryBytes(s.workerMemoryBytes);
         properties.forEach(builder::property);
-        EmbeddedCluster started = builder.start();
+        EmbeddedCluster started = builder.userProperties(user).start();
         target.cluster = started;
         target.context = started.fileSystemContext();
         target.fs = started.fileSystem();
@@ -268,6 +276,9 @@ final class DatapathCommand implements Callable<Integer> {
         }
         target.setup = "in-process, " + s.workers + " workers on 127.0.0.2-" + (s.workers + 1)
             + ", unshaped loopback, short-circuit off";
+      }
+      if (!user.isEmpty()) {
+        target.setup += "; set with -D/--conf: " + user;
       }
       return target;
     } catch (Exception e) {

@@ -111,6 +111,7 @@ final class DemoCommand implements Callable<Integer> {
         // pass and nothing changes while the schemes are measured.
         .property(MasterKeys.POPULARITY_PERIOD, PinnedRetuning.PERIOD.toMillis() + "ms")
         .property(MasterKeys.RETUNE_INTERVAL, "0")
+        .userProperties(cluster.overrides()) // -D and --conf
         .start()) {
       report(settings, new ClusterBenchmark(BenchCluster.of(embedded), null,
           line -> progress.print("\r" + line + "        "), 2,

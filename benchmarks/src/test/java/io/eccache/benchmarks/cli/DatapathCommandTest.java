@@ -144,7 +144,8 @@ class DatapathCommandTest {
       throws Exception {
     CapturedRun run = CapturedRun.of(() -> EcCacheBench.commandLine().execute("datapath",
         "--tiny", "--operations", "GET", "--sizes", "1MiB", "--threads", "1",
-        "--settle-passes", "2", "--out", out.toString()));
+        "--settle-passes", "2", "-D", "alluxio.master.eccache.cell.size=64KB", "--out",
+        out.toString()));
     assertEquals(0, run.exit, run.stdout);
     List<String> raw = Files.readAllLines(out.resolve("raw.csv"));
     List<String> columns = Arrays.asList(raw.get(0).split(","));
@@ -156,6 +157,9 @@ class DatapathCommandTest {
     assertTrue(summary.contains("| 1 MiB PUT p99 | 1 MiB | 1 | < 60 ms |  | not measured |"),
         summary);
     assertTrue(summary.contains("3 variants (GET only) run one after the other"), summary);
+    // -D set the started cluster's property, and the method says so.
+    assertTrue(summary.contains("set with -D/--conf: {alluxio.master.eccache.cell.size=64KB}"),
+        summary);
     // Settling passes ran (one or two: the JIT's share decides) and the summary says how they
     // ended; none is in raw.csv.
     assertTrue(summary.matches("(?s).*unmeasured passes of every variant until the JIT compilers"
@@ -191,6 +195,14 @@ class DatapathCommandTest {
         "--workers", "3", "--out", out.toString()));
     assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "--master", "localhost:1",
         "--journal-flush-batch", "5ms", "--out", out.toString()));
+    // -D for the cluster started here: a property the command sets from its own options, or
+    // no property at all, is refused before the cluster starts.
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "-D",
+        "alluxio.user.eccache.layout.cache.ttl=5s", "--out", out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "-D",
+        "alluxio.master.journal.flush.batch.time=5ms", "--out", out.toString()));
+    assertEquals(ExitCodes.REJECTED, cli.execute("datapath", "-D", "alluxio.no.such.key=1",
+        "--out", out.toString()));
     assertFalse(Files.exists(out.resolve("raw.csv")));
   }
 }
