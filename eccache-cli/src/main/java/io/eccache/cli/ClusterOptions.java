@@ -56,29 +56,6 @@ public final class ClusterOptions {
 
   @Spec(Spec.Target.MIXEE) CommandSpec mixee;
 
-  /**
-   * The properties the --conf file and the -D options set, by name, -D's after the file's (so
-   * they win): what a command that starts a cluster of its own applies to it.
-   */
-  public Map<String, String> overrides() throws IOException {
-    Map<String, String> all = new LinkedHashMap<>();
-    if (conf != null) {
-      confFile().forEach((key, value) -> all.put((String) key, (String) value));
-    }
-    all.putAll(properties);
-    return all;
-  }
-
-  private Properties confFile() throws IOException {
-    Properties file = new Properties();
-    try (Reader in = Files.newBufferedReader(conf, StandardCharsets.UTF_8)) {
-      file.load(in);
-    } catch (IOException e) {
-      throw new LocalFileException("--conf: " + LocalOutput.describe(e, conf).getMessage(), e);
-    }
-    return file;
-  }
-
   /** The master address and where it came from, once {@link #configuration()} ran. */
   private String masterDescription = "the Alluxio master";
   private long timeoutMs;
@@ -124,6 +101,29 @@ public final class ClusterOptions {
       err.flush();
     }
     return result;
+  }
+
+  /**
+   * The properties the --conf file and the -D options set, by name, -D's after the file's (so
+   * they win): what a command that starts a cluster of its own applies to it.
+   */
+  public Map<String, String> overrides() throws IOException {
+    Map<String, String> all = new LinkedHashMap<>();
+    if (conf != null) {
+      confFile().forEach((key, value) -> all.put((String) key, (String) value));
+    }
+    all.putAll(properties);
+    return all;
+  }
+
+  private Properties confFile() throws IOException {
+    Properties file = new Properties();
+    try (Reader in = Files.newBufferedReader(conf, StandardCharsets.UTF_8)) {
+      file.load(in);
+    } catch (IOException e) {
+      throw new LocalFileException("--conf: " + LocalOutput.describe(e, conf).getMessage(), e);
+    }
+    return file;
   }
 
   /**

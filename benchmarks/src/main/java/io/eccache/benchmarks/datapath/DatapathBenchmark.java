@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -101,7 +102,7 @@ public final class DatapathBenchmark {
       return "no settling passes (" + (s.maxSettlePasses == 0 ? "none asked for"
           : "no per-thread run times to tell the JIT's from") + ")";
     }
-    return String.format(java.util.Locale.ROOT, "after the warm-ups, unmeasured passes of every"
+    return String.format(Locale.ROOT, "after the warm-ups, unmeasured passes of every"
         + " variant until the JIT compilers took at most %.0f%% of a pass's CPU (at most %d"
         + " passes; %d passes in all, the last of each cell at %.1f-%.1f%%)",
         100 * s.jitSettledShare, s.maxSettlePasses, settlingPasses,
@@ -145,7 +146,7 @@ public final class DatapathBenchmark {
               for (int i = 0; i < order.size(); i++) {
                 RoundResult r = cell.measure(order.get(i), round, i + 1, cell.opsPerThread);
                 results.add(r);
-                progress.accept(String.format(java.util.Locale.ROOT,
+                progress.accept(String.format(Locale.ROOT,
                     "%s, %d thread(s)%s, round %d/%d: %s %s %.1f MiB/s, %.2f ms CPU/MiB",
                     DatapathSettings.formatSize(size), threads,
                     cell.threadsRun < threads ? " (" + cell.threadsRun + " run)" : "", round,
@@ -187,7 +188,7 @@ public final class DatapathBenchmark {
       PlainFiles files) throws IOException {
     int count = s.objectsFor(size);
     StoredObjects o = new StoredObjects(size, count);
-    progress.accept(String.format(java.util.Locale.ROOT, "%s: storing %d object(s) three ways",
+    progress.accept(String.format(Locale.ROOT, "%s: storing %d object(s) three ways",
         DatapathSettings.formatSize(size), count));
     String dir = ROOT + "/get/" + o.tag;
     files.mkdirs(dir);
@@ -298,7 +299,7 @@ public final class DatapathBenchmark {
         }
         share = cpu == 0 ? 0 : jit / (double) cpu;
         settlingPasses++;
-        progress.accept(String.format(java.util.Locale.ROOT,
+        progress.accept(String.format(Locale.ROOT,
             "%s, %d thread(s): settling pass %d, the JIT's share of its CPU %.1f%%",
             DatapathSettings.formatSize(objects.size), threads, pass, 100 * share));
       }
