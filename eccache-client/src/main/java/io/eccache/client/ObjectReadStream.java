@@ -378,10 +378,13 @@ final class ObjectReadStream extends SeekableObjectStream {
         copy.recache(null); // a stream does not hold the whole object: from the under store
       }
       int n = fallback.read(b, off, len);
-      if (n > 0) {
-        position += n;
-        context.statistics().addFallbackBytes(n);
+      if (n < 0) {
+        // The object has more bytes: an end here would hand the caller a truncated object.
+        throw new IOException("the under store's copy of '" + key + "' ended at byte "
+            + position + " of " + size + "; GET it again");
       }
+      position += n;
+      context.statistics().addFallbackBytes(n);
       return n;
     }
     int n = current.copy(position, b, off, len);
