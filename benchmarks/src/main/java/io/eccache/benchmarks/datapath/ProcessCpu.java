@@ -92,8 +92,12 @@ final class ProcessCpu {
               StandardCharsets.UTF_8).trim();
           snapshot.sideByTask.put(prefix + tid,
               side != null ? CpuSide.inServer(comm, side) : CpuSide.of(comm));
-        } catch (NoSuchFileException ended) {
-          // the thread ended while we listed
+        } catch (IOException e) {
+          // A thread that ended while we listed reads as ENOENT or, mid-exit, ESRCH ("No such
+          // process"); anything else on a thread still there is an error.
+          if (Files.exists(task)) {
+            throw e;
+          }
         }
       }
     }
