@@ -502,9 +502,15 @@ final class LateBindingReader {
     if (inPlace) {
       placed[position] = true;
     }
-    ReadWatchdog.WatchedRead<Arrived> read = progress -> inPlace
-        ? new Arrived(split.getIndex(), readInPlace(split, position, window, false, progress))
-        : new Arrived(split.getIndex(), readStaged(split, window, progress));
+    ReadWatchdog.WatchedRead<Arrived> read = progress -> {
+      if (window.done()) {
+        // Queued behind other reads until the GET had its k: no buffer taken, no worker asked.
+        throw new IOException("not begun: k splits arrived first");
+      }
+      return inPlace
+          ? new Arrived(split.getIndex(), readInPlace(split, position, window, false, progress))
+          : new Arrived(split.getIndex(), readStaged(split, window, progress));
+    };
     // Bounded on the I/O thread too: a read of a hung worker would hold its thread until Alluxio's
     // own stream timeout, long after this GET gave up on it or stopped needing it.
     waiting.put(arrivals.submit(watchdog == null ? () -> read.call(ReadWatchdog.Progress.NONE)

@@ -20,6 +20,7 @@ import io.eccache.common.proto.Split;
 import io.eccache.isal.ReedSolomon;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -222,6 +223,9 @@ class LateBindingReaderTest {
     // first however the machine schedules the reads.
     source.behave(3, Behaviour.SLOW);
     source.behave(4, Behaviour.SLOW);
+    // ... once one was asked: else, on a busy machine, k arrive before any straggler's read
+    // begins, and a read not begun when its GET is done is not made at all.
+    source.othersWaitForTheMisbehaving = true;
     reader = reader(ReadChoice.DATA_FIRST);
     long began = System.nanoTime();
     assertArrayEquals(object, read(lookup(K + R), R)); // all five asked for
@@ -229,10 +233,11 @@ class LateBindingReaderTest {
     assertTrue(ms < 5_000, "the read waited for the stragglers: " + ms + " ms");
     assertTrue(source.slowStarted.await(10, TimeUnit.SECONDS), "a straggler was asked too");
     // A parity whose read had not begun when the read returned is never made; each begun holds
-    // its buffer while it waits.
-    int begun = source.opened(3) + source.opened(4);
-    awaitOutstanding(begun);
-    assertEquals(begun, pool.outstanding(), "the stragglers hold their buffers while they read");
+    // its buffer while it waits. A read may take its buffer just as the GET returns and open its
+    // stream just after, so wait for the two counts to meet rather than sample them once.
+    awaitUpTo10s(() -> pool.outstanding() == source.opened(3) + source.opened(4));
+    assertEquals(source.opened(3) + source.opened(4), pool.outstanding(),
+        "the stragglers hold their buffers while they read");
     source.slow.countDown(); // they go on now, long after the window stopped wanting them
     assertAllBuffersBack();
     assertEquals(0, statistics.decodes(), "the three data splits came first: nothing decoded");
@@ -243,12 +248,13 @@ class LateBindingReaderTest {
     // A data split, read straight into the caller's array, answers only after the read returned,
     // and with bad bytes: whatever it does then, the array must keep the decoded object.
     source.behave(0, Behaviour.SLOW_CORRUPT);
+    source.othersWaitForTheMisbehaving = true; // asked before the others can make the k
     byte[] out = read(lookup(K + R), R);
     assertArrayEquals(object, out);
     assertEquals(1, statistics.decodes(), "data split 0 was rebuilt from a parity");
     assertTrue(source.slowStarted.await(10, TimeUnit.SECONDS), "the straggler was asked too");
     source.slow.countDown();
-    awaitClosed(K + R);
+    awaitStreamsClosed();
     assertArrayEquals(object, out, "a read that ended after the GET changed its bytes");
     assertTrue(statistics.unreadBytesByWorker().getOrDefault("worker-0", 0L) > 0,
         "the straggler was stopped part-way: " + statistics.unreadBytesByWorker());
@@ -473,7 +479,9 @@ class LateBindingReaderTest {
       for (int i = 0; i < 20; i++) {
         assertArrayEquals(object, read(lookup(K + R), R));
       }
-      awaitClosed(20 * (K + R));
+      awaitStreamsClosed();
+      // Every GET opened its k; a read queued until its GET had them was not made at all.
+      assertTrue(source.streams.get() >= 20 * K, "streams opened: " + source.streams.get());
       assertEquals(0, reads.abandoned(), "a read that was receiving bytes was interrupted");
       assertAllBuffersBack();
     }
@@ -559,10 +567,10 @@ class LateBindingReaderTest {
     assertEquals(0, pool.outstanding(), "buffers not given back to the pool");
   }
 
-  /** Waits up to 10 s for {@code streams} split streams to be closed. */
-  private void awaitClosed(int streams) throws InterruptedException {
-    awaitUpTo10s(() -> source.closed.get() >= streams);
-    assertEquals(streams, source.closed.get(), "split reads still running");
+  /** Waits up to 10 s for every split stream opened to be closed. */
+  private void awaitStreamsClosed() throws InterruptedException {
+    awaitUpTo10s(() -> source.closed.get() == source.streams.get());
+    assertEquals(source.streams.get(), source.closed.get(), "split reads still running");
   }
 
   /** Waits up to 10 s for the pool to have {@code buffers} out (reads end asynchronously). */
@@ -578,6 +586,11 @@ class LateBindingReaderTest {
       Thread.sleep(10);
     }
   }
+
+  /** The behaviours the others wait for with {@link FakeSource#othersWaitForTheMisbehaving}. */
+  private static final Set<Behaviour> MISBEHAVING = EnumSet.of(Behaviour.SLOW,
+      Behaviour.SLOW_CORRUPT, Behaviour.LATE_IN_CHUNK, Behaviour.SILENT_IN_CHUNK,
+      Behaviour.SILENT_UNTIL_INTERRUPTED);
 
   private enum Behaviour {
     NORMAL, SLOW, SLOW_CORRUPT, FAIL, CORRUPT, SILENT,
@@ -601,6 +614,8 @@ class LateBindingReaderTest {
     final CountDownLatch slow = new CountDownLatch(1);
     final CountDownLatch slowStarted = new CountDownLatch(1);
     private final Map<Integer, Behaviour> behaviours = new ConcurrentHashMap<>();
+    /** Streams opened or being opened (an open that fails is none). */
+    final AtomicInteger streams = new AtomicInteger();
     /** Streams closed: every read ends by closing its stream. */
     final AtomicInteger closed = new AtomicInteger();
     private final Map<Integer, AtomicInteger> opens = new ConcurrentHashMap<>();
@@ -609,7 +624,7 @@ class LateBindingReaderTest {
     final Set<String> openingThreads = ConcurrentHashMap.newKeySet();
     /**
      * Counted down when a read of a chunk's rest starts to misbehave (LATE_IN_CHUNK,
-     * SILENT_IN_CHUNK) or a SILENT_UNTIL_INTERRUPTED split is opened; with
+     * SILENT_IN_CHUNK) or a SLOW, SLOW_CORRUPT or SILENT_UNTIL_INTERRUPTED split is opened; with
      * {@link #othersWaitForTheMisbehaving} the other splits are not opened before it.
      */
     final CountDownLatch misbehaving = new CountDownLatch(1);
@@ -640,13 +655,15 @@ class LateBindingReaderTest {
       opens.computeIfAbsent(index, i -> new AtomicInteger()).incrementAndGet();
       openingThreads.add(Thread.currentThread().getName());
       Behaviour behaviour = behaviours.getOrDefault(index, Behaviour.NORMAL);
-      if (othersWaitForTheMisbehaving && behaviour != Behaviour.LATE_IN_CHUNK
-          && behaviour != Behaviour.SILENT_IN_CHUNK
-          && behaviour != Behaviour.SILENT_UNTIL_INTERRUPTED) {
+      if (behaviour != Behaviour.FAIL && behaviour != Behaviour.SILENT_UNTIL_INTERRUPTED) {
+        streams.incrementAndGet(); // counted before a slow open waits, so a close is awaited
+      }
+      if (othersWaitForTheMisbehaving && !MISBEHAVING.contains(behaviour)) {
         awaitQuietly(misbehaving);
       }
       if (behaviour == Behaviour.SLOW || behaviour == Behaviour.SLOW_CORRUPT) {
         slowStarted.countDown();
+        misbehaving.countDown();
         awaitQuietly(slow); // deaf to the reader: it answers when it answers
       }
       if (behaviour == Behaviour.FAIL) {
