@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.cli;
 
+import alluxio.conf.Configuration;
 import io.eccache.benchmarks.safety.ConsistencyChecker;
 import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
@@ -7,6 +8,7 @@ import io.eccache.client.EcCacheClient;
 import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.PrintWriter;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,6 +26,8 @@ import picocli.CommandLine.Spec;
     description = "Run the concurrency checker: concurrent PUT/GET/stream/delete of a few keys, "
         + "every read checked for mixed, foreign, stale or torn bytes, and for hangs.")
 final class CheckCommand implements Callable<Integer> {
+  private static final String DEFAULT_CELL_SIZE = "256KB";
+
   @Mixin ClusterOptions cluster;
   @Spec CommandSpec spec;
 
@@ -61,13 +65,18 @@ final class CheckCommand implements Callable<Integer> {
         report = new ConsistencyChecker(cache, settings).run(line -> progress(out, line));
       }
     } else {
+      Map<String, String> user = cluster.overrides(); // -D and --conf
+      // Small cells by default, so objects of a few hundred KB span stripes; -D may set another.
+      String cellSize = user.getOrDefault(MasterKeys.CELL_SIZE.getName(), DEFAULT_CELL_SIZE);
       out.printf("eccache check: starting %d workers in-process%n", workers);
       out.flush();
       try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
           .workerMemoryBytes(Math.max(256L << 20, 8L * keys * maxObject))
-          .property(MasterKeys.CELL_SIZE, "256KB")
-          .userProperties(cluster.overrides()).start(); // -D and --conf
+          .userProperties(user).property(MasterKeys.CELL_SIZE, cellSize).start();
           EcCacheClient cache = EcCacheClient.create(embedded.fileSystemContext())) {
+        // As the started master reads it (in-process, Alluxio's configuration is this JVM's).
+        out.printf("eccache check: cell size %s (%s)%n",
+            Configuration.global().getString(MasterKeys.CELL_SIZE), MasterKeys.CELL_SIZE);
         report = new ConsistencyChecker(cache, settings).run(line -> progress(out, line));
       }
     }
