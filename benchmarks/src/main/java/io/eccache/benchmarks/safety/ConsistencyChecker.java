@@ -67,6 +67,8 @@ public final class ConsistencyChecker {
     public final AtomicLong evicts = new AtomicLong();
     public final AtomicLong versionsSeen = new AtomicLong();
     public final AtomicLong maxLatencyNanos = new AtomicLong();
+    /** The operation that took {@link #maxLatencyNanos}, e.g. "stream check/k3". */
+    private String slowest = "none";
     public final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
     public final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
     public final List<String> hangs = new ArrayList<>();
@@ -76,14 +78,31 @@ public final class ConsistencyChecker {
       return violations.isEmpty() && hangs.isEmpty();
     }
 
+    void took(long nanos, String operation) {
+      if (nanos <= maxLatencyNanos.get()) {
+        return; // most operations: no lock
+      }
+      synchronized (this) {
+        if (nanos > maxLatencyNanos.get()) {
+          maxLatencyNanos.set(nanos);
+          slowest = operation;
+        }
+      }
+    }
+
+    synchronized String slowest() {
+      return slowest;
+    }
+
     @Override
     public String toString() {
       return String.format("%d s: %d PUTs (%d failed), %d GETs + %d streams (%d not found, %d"
           + " aborted as replaced, %d other errors), %d deletes, %d evictions; %d distinct"
-          + " versions read; max latency %.0f ms; %d violations, %d hangs", elapsedMs / 1000,
-          puts.get(), failedPuts.get(), gets.get(), streams.get(), notFound.get(), aborted.get(),
-          otherReadErrors.get(), deletes.get(), evicts.get(), versionsSeen.get(),
-          maxLatencyNanos.get() / 1e6, violations.size(), hangs.size());
+          + " versions read; max latency %.0f ms (%s); %d violations, %d hangs",
+          elapsedMs / 1000, puts.get(), failedPuts.get(), gets.get(), streams.get(),
+          notFound.get(), aborted.get(), otherReadErrors.get(), deletes.get(), evicts.get(),
+          versionsSeen.get(), maxLatencyNanos.get() / 1e6, slowest(), violations.size(),
+          hangs.size());
     }
   }
 
@@ -173,21 +192,23 @@ public final class ConsistencyChecker {
   private void step(Random random, Report report) {
     int i = random.nextInt(settings.keys);
     int op = random.nextInt(100);
+    String name = op < 35 ? "PUT" : op < 65 ? "GET" : op < 90 ? "stream" : op < 96 ? "delete"
+        : "evict";
     long began = System.nanoTime();
     try {
-      if (op < 35) {
-        put(i, random, report);
-      } else if (op < 65) {
-        read(i, false, report);
-      } else if (op < 90) {
-        read(i, true, report);
-      } else if (op < 96) {
-        delete(i, true, report);
-      } else {
-        delete(i, false, report);
+      switch (name) {
+        case "PUT":
+          put(i, random, report);
+          break;
+        case "GET":
+        case "stream":
+          read(i, name.equals("stream"), report);
+          break;
+        default:
+          delete(i, name.equals("delete"), report);
       }
     } finally {
-      report.maxLatencyNanos.accumulateAndGet(System.nanoTime() - began, Math::max);
+      report.took(System.nanoTime() - began, name + " " + key(i));
     }
   }
 
