@@ -11,6 +11,7 @@ import alluxio.client.file.URIStatus;
 import alluxio.client.file.options.InStreamOptions;
 import alluxio.client.file.options.OutStreamOptions;
 import alluxio.conf.AlluxioConfiguration;
+import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.grpc.CacheRequest;
@@ -92,6 +93,9 @@ final class ClientContext implements AutoCloseable {
   private final long streamWindowBytes;
   private final long workerListRefreshMs;
   private final long maintenanceBandwidth;
+  /** Made on the first under-store read (most clients never make one); guarded by this. */
+  private FileSystem underStoreReads;
+  private boolean closed; // guarded by this
 
   private ClientContext(FileSystemContext alluxio, boolean ownsAlluxio) {
     EcCacheKeys.registerAll();
@@ -154,6 +158,30 @@ final class ClientContext implements AutoCloseable {
 
   FileSystem fs() {
     return fs;
+  }
+
+  /** How long Alluxio retries an under-store copy's block read; see {@link #underStoreReads}. */
+  static final String UNDER_STORE_BLOCK_READ_RETRY = "1s";
+
+  /**
+   * The file system under-store copies are read through: an Alluxio context of its own whose block
+   * reads retry for {@value #UNDER_STORE_BLOCK_READ_RETRY}, not for
+   * alluxio.user.block.read.retry.max.duration (5 min by default): a copy deleted or replaced while
+   * it is read fails every retry, and held its read that long. A copy that is still the version
+   * being read is retried by the reader itself, up to the I/O timeout (UnderStore.CopyStream).
+   */
+  synchronized FileSystem underStoreReads() throws IOException {
+    if (closed) {
+      throw new IOException("the eccache client is closed");
+    }
+    if (underStoreReads == null) {
+      InstancedConfiguration conf =
+          new InstancedConfiguration(alluxio.getClusterConf().copyProperties());
+      conf.set(PropertyKey.USER_BLOCK_READ_RETRY_MAX_DURATION, UNDER_STORE_BLOCK_READ_RETRY);
+      underStoreReads = FileSystem.Factory.create(
+          FileSystemContext.create(alluxio.getClientContext().getSubject(), conf));
+    }
+    return underStoreReads;
   }
 
   /**
@@ -368,6 +396,18 @@ final class ClientContext implements AutoCloseable {
   private void release() {
     layouts.close(); // its last read report needs the coordinator client
     coordinator.close();
+    FileSystem reads;
+    synchronized (this) {
+      closed = true;
+      reads = underStoreReads;
+    }
+    if (reads != null) {
+      try {
+        reads.close(); // its own context: ours whoever owns the main one
+      } catch (IOException e) {
+        // closing; nothing left to do with it
+      }
+    }
     if (ownsAlluxio) {
       try {
         fs.close(); // closes the context too (Alluxio's BaseFileSystem owns what it is given)

@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The client's side of the under store (S3, through Alluxio's namespace): staging a THROUGH or
@@ -32,10 +33,12 @@ import java.util.List;
  * {@link UnderStorePaths}.
  */
 final class UnderStore {
+  private final ClientContext context;
   private final FileSystem fs;
   private final UnderStorePaths paths;
 
   UnderStore(ClientContext context) {
+    this.context = context;
     this.fs = context.fs();
     this.paths = context.underStorePaths();
   }
@@ -129,7 +132,7 @@ final class UnderStore {
       if (status.isFolder() || !status.isCompleted()) {
         return null; // a directory of other objects, or a write still going on
       }
-      FileInStream in = fs.openFile(status,
+      FileInStream in = context.underStoreReads().openFile(status,
           OpenFilePOptions.newBuilder().setReadType(ReadPType.NO_CACHE).build());
       return new UnderStoreFile(path, status.getFileId(), status.getLength(),
           new CopyStream(in, key, uri, status.getFileId()));
@@ -171,7 +174,9 @@ final class UnderStore {
   /**
    * An under-store copy being read. A read that fails because the copy was deleted or replaced
    * meanwhile (Alluxio then says "BlockMeta not found" or "does not exist") fails with
-   * {@link AbortedException}, retryable; any other failure with {@link UnavailableException}.
+   * {@link AbortedException}, retryable, after Alluxio's short retries
+   * ({@link ClientContext#underStoreReads}); a read of a copy still there is tried again until the
+   * I/O timeout, then fails with {@link UnavailableException}.
    */
   final class CopyStream extends FilterInputStream {
     private final String key;
@@ -195,19 +200,30 @@ final class UnderStore {
 
     @Override
     public int read() throws IOException {
-      try {
-        return in.read();
-      } catch (IOException | RuntimeException e) {
-        throw typed(e);
-      }
+      byte[] one = new byte[1];
+      int n = read(one, 0, 1);
+      return n < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-      try {
-        return in.read(b, off, len);
-      } catch (IOException | RuntimeException e) {
-        throw typed(e);
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.ioTimeoutMs());
+      long at = ((FileInStream) in).getPos();
+      while (true) {
+        try {
+          return in.read(b, off, len);
+        } catch (IOException e) {
+          IOException failure = typed(e);
+          if (failure instanceof AbortedException || System.nanoTime() - deadline >= 0
+              || Thread.currentThread().isInterrupted()) {
+            throw failure;
+          }
+          // The same version, still there: again (Alluxio's stream reopens the block), from
+          // where this read began, since one that fails may have read part of it first.
+          seek(at);
+        } catch (RuntimeException e) {
+          throw typed(e);
+        }
       }
     }
 

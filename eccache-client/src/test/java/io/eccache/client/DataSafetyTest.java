@@ -296,6 +296,25 @@ class DataSafetyTest {
   }
 
   @Test
+  void aReadOfAnUnderStoreCopyDeletedMeanwhileFailsSoonNotAfterAlluxiosBlockReadRetries()
+      throws Exception {
+    byte[] v1 = bytes(300_000, 60);
+    cache.put("gone/through", v1, PutOptions.code(3, 1).writeMode(WriteMode.THROUGH));
+    assertTrue(cache.evict("gone/through")); // S3's copy is all that is left
+    try (InputStream in = cache.openStream("gone/through")) {
+      assertTrue(cache.delete("gone/through")); // by another client, say, before a byte is read
+      long began = System.nanoTime();
+      AbortedException gone = assertThrows(AbortedException.class, in::readAllBytes);
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+      assertTrue(gone.getMessage().contains("was replaced or deleted while it was read"),
+          gone.getMessage());
+      // Alluxio retries a block read for alluxio.user.block.read.retry.max.duration (5 min by
+      // default, 10 s on the test cluster); a copy that is gone is no reason to wait that long.
+      assertTrue(ms < 5_000, "the read took " + ms + " ms to fail");
+    }
+  }
+
+  @Test
   void failedPutsLeaveNoGarbageBeyondTheAllocationTimeout() throws Exception {
     String key = "garbage/one";
     cache.put(key, bytes(1000, 60), PutOptions.code(2, 1));

@@ -17,7 +17,10 @@ public final class ClientKeys {
           .setDescription("The longest a client waits for one split read, or one step of the"
               + " split writes (open, a stripe, close): a GET then tries another split or fails"
               + " with DeadlineExceededException; a PUT counts the split as failed (rewritten"
-              + " elsewhere if the scheme allows, else DeadlineExceededException).")
+              + " elsewhere if the scheme allows, else DeadlineExceededException). Also how long"
+              + " one read of an object's under-store copy is tried again while that copy is"
+              + " still the version read (then UnavailableException; a copy deleted or replaced"
+              + " meanwhile fails with AbortedException at once).")
           .setIsBuiltIn(false).buildUnregistered(), "alluxio.eccache.user.io.timeout");
 
   /** Direct memory a client keeps for reuse. */
