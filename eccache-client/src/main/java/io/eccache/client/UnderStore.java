@@ -172,16 +172,27 @@ final class UnderStore {
   }
 
   /**
-   * An under-store copy being read. A read that fails because the copy was deleted or replaced
-   * meanwhile (Alluxio then says "BlockMeta not found" or "does not exist") fails with
-   * {@link AbortedException}, retryable, after Alluxio's short retries
-   * ({@link ClientContext#underStoreReads}); a read of a copy still there is tried again until the
-   * I/O timeout, then fails with {@link UnavailableException}.
+   * An under-store copy being read, checked to still be the version opened. Alluxio reads a copy
+   * through the file's status taken at open, but the worker reads whatever S3 holds under that
+   * name when it gets there: once a newer version is published under the key's name, a read of the
+   * older status returns the newer version's bytes, cut to the older one's length (the
+   * consistency checker read "v12 as 271,492 bytes", an exact prefix of v12's 307,884). So every
+   * piece read (at most {@value #PIECE} bytes) is handed out only after the master still names
+   * this file under the key's name, and a read that finds it replaced or deleted fails with
+   * {@link AbortedException}, retryable (the bytes read since the publish may be another
+   * version's). A read that fails for another reason, the copy still the same, is tried again
+   * (Alluxio's own retries are short, {@link ClientContext#underStoreReads}) until the I/O
+   * timeout, then fails with {@link UnavailableException}.
    */
   final class CopyStream extends FilterInputStream {
+    /** Largest piece read between two checks of the version; smaller reads are served from it. */
+    static final int PIECE = 1 << 20;
     private final String key;
     private final AlluxioURI path;
     private final long fileId;
+    private byte[] piece; // made for the first small read
+    private int pieceAt;
+    private int pieceEnd; // piece[pieceAt, pieceEnd) is read and checked, not yet handed out
 
     CopyStream(FileInStream in, String key, AlluxioURI path, long fileId) {
       super(in);
@@ -191,6 +202,7 @@ final class UnderStore {
     }
 
     void seek(long position) throws IOException {
+      pieceAt = pieceEnd = 0;
       try {
         ((FileInStream) in).seek(position);
       } catch (IOException | RuntimeException e) {
@@ -207,6 +219,51 @@ final class UnderStore {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      if (pieceAt == pieceEnd) {
+        if (len >= PIECE) {
+          return readChecked(b, off, len); // straight into the caller's array
+        }
+        if (piece == null) {
+          piece = new byte[PIECE];
+        }
+        int n = readChecked(piece, 0, PIECE);
+        if (n < 0) {
+          return -1;
+        }
+        pieceAt = 0;
+        pieceEnd = n;
+      }
+      int n = Math.min(len, pieceEnd - pieceAt);
+      System.arraycopy(piece, pieceAt, b, off, n);
+      pieceAt += n;
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long held = Math.min(Math.max(0, n), pieceEnd - pieceAt);
+      pieceAt += (int) held;
+      return held + (n > held ? in.skip(n - held) : 0);
+    }
+
+    @Override
+    public int available() {
+      return pieceEnd - pieceAt;
+    }
+
+    /** Reads as the copy's stream does, then checks the copy is still the version opened. */
+    private int readChecked(byte[] b, int off, int len) throws IOException {
+      int n = readRetrying(b, off, len);
+      if (n > 0) {
+        checkStillTheVersion();
+      }
+      return n;
+    }
+
+    private int readRetrying(byte[] b, int off, int len) throws IOException {
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.ioTimeoutMs());
       long at = ((FileInStream) in).getPos();
       while (true) {
@@ -227,6 +284,27 @@ final class UnderStore {
       }
     }
 
+    private void checkStillTheVersion() throws IOException {
+      long now;
+      try {
+        now = fs.getStatus(path).getFileId();
+      } catch (FileDoesNotExistException | NotFoundException gone) {
+        now = -1;
+      } catch (AlluxioException | IOException | RuntimeException e) {
+        throw new UnavailableException("reading '" + key + "' from the under store (" + path
+            + "): could not check that the copy is still the version read: " + e.getMessage()
+            + "; check that the Alluxio master is reachable", e);
+      }
+      if (now != fileId) {
+        throw replaced(null);
+      }
+    }
+
+    private AbortedException replaced(Exception cause) {
+      return new AbortedException("the under store's copy of '" + key + "' (" + path
+          + ") was replaced or deleted while it was read; GET it again", cause);
+    }
+
     private IOException typed(Exception e) {
       boolean same;
       try {
@@ -235,8 +313,7 @@ final class UnderStore {
         same = false;
       }
       if (!same) {
-        return new AbortedException("the under store's copy of '" + key + "' (" + path
-            + ") was replaced or deleted while it was read; GET it again", e);
+        return replaced(e);
       }
       return new UnavailableException("reading '" + key + "' from the under store (" + path
           + ") failed: " + e.getMessage() + "; check that S3 is reachable", e);

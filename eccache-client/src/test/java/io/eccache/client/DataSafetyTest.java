@@ -296,6 +296,32 @@ class DataSafetyTest {
   }
 
   @Test
+  void aReadOfAnUnderStoreCopyNeverReturnsTheBytesOfAVersionPublishedSince() throws Exception {
+    PutOptions through = PutOptions.code(3, 1).writeMode(WriteMode.THROUGH);
+    byte[] v1 = bytes(200_000, 70);
+    byte[] v2 = bytes(300_000, 71); // longer: read through v1's status, it does not end early
+    cache.put("newer/through", v1, through);
+    assertTrue(cache.evict("newer/through")); // S3's copy is all that is left
+    try (InputStream in = cache.openStream("newer/through")) { // v1's copy, nothing read yet
+      cache.put("newer/through", v2, through); // published under the same name in S3
+      byte[] got;
+      try {
+        got = in.readAllBytes();
+      } catch (AbortedException replaced) {
+        assertTrue(replaced.getMessage().contains("was replaced or deleted while it was read"),
+            replaced.getMessage());
+        got = null;
+      }
+      if (got != null) {
+        // Once: v2's first 200,000 bytes, read through v1's status from the name S3 now gives v2.
+        assertArrayEquals(v1, got, "a read of v1 returned other bytes (v2's prefix: "
+            + java.util.Arrays.equals(got, java.util.Arrays.copyOf(v2, got.length)) + ")");
+      }
+    }
+    assertArrayEquals(v2, cache.get("newer/through"));
+  }
+
+  @Test
   void aReadOfAnUnderStoreCopyDeletedMeanwhileFailsSoonNotAfterAlluxiosBlockReadRetries()
       throws Exception {
     byte[] v1 = bytes(300_000, 60);
