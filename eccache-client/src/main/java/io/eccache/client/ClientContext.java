@@ -74,6 +74,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ClientContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClientContext.class);
+  /** How long Alluxio retries an under-store copy's block read; see {@link #underStoreReads}. */
+  static final String UNDER_STORE_BLOCK_READ_RETRY = "1s";
   private final FileSystemContext alluxio;
   private final boolean ownsAlluxio;
   private final FileSystem fs;
@@ -159,9 +161,6 @@ final class ClientContext implements AutoCloseable {
   FileSystem fs() {
     return fs;
   }
-
-  /** How long Alluxio retries an under-store copy's block read; see {@link #underStoreReads}. */
-  static final String UNDER_STORE_BLOCK_READ_RETRY = "1s";
 
   /**
    * The file system under-store copies are read through: an Alluxio context of its own whose block

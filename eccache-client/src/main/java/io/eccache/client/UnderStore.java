@@ -285,18 +285,21 @@ final class UnderStore {
     }
 
     private void checkStillTheVersion() throws IOException {
-      long now;
+      if (!stillTheVersion()) {
+        throw replaced(null);
+      }
+    }
+
+    /** Whether the master still names this file under its path; asks it once. */
+    private boolean stillTheVersion() throws UnavailableException {
       try {
-        now = fs.getStatus(path).getFileId();
+        return fs.getStatus(path).getFileId() == fileId;
       } catch (FileDoesNotExistException | NotFoundException gone) {
-        now = -1;
+        return false;
       } catch (AlluxioException | IOException | RuntimeException e) {
         throw new UnavailableException("reading '" + key + "' from the under store (" + path
             + "): could not check that the copy is still the version read: " + e.getMessage()
             + "; check that the Alluxio master is reachable", e);
-      }
-      if (now != fileId) {
-        throw replaced(null);
       }
     }
 
@@ -306,14 +309,13 @@ final class UnderStore {
     }
 
     private IOException typed(Exception e) {
-      boolean same;
       try {
-        same = fs.getStatus(path).getFileId() == fileId;
-      } catch (IOException | AlluxioException | RuntimeException gone) {
-        same = false;
-      }
-      if (!same) {
-        return replaced(e);
+        if (!stillTheVersion()) {
+          return replaced(e);
+        }
+      } catch (UnavailableException unknown) {
+        unknown.addSuppressed(e);
+        return unknown;
       }
       return new UnavailableException("reading '" + key + "' from the under store (" + path
           + ") failed: " + e.getMessage() + "; check that S3 is reachable", e);
