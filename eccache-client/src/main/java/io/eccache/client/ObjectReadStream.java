@@ -257,9 +257,17 @@ final class ObjectReadStream extends SeekableObjectStream {
     int got = in.readNBytes(b, off, n);
     context.statistics().addFallbackBytes(got);
     if (got < n) {
-      throw new IOException("the under store's copy of '" + key + "' ended before byte "
-          + (at + n) + " of " + size);
+      throw underStoreEnded(at + got);
     }
+  }
+
+  /**
+   * The under store's copy ended at {@code at}, before the object's size: an end there would hand
+   * the caller a truncated object.
+   */
+  private IOException underStoreEnded(long at) {
+    return new IOException("the under store's copy of '" + key + "' ended at byte " + at + " of "
+        + size + "; GET it again");
   }
 
   /** Moves the under-store stream this one reads from to {@code target}. */
@@ -299,8 +307,7 @@ final class ObjectReadStream extends SeekableObjectStream {
       int n = fallback.readNBytes(object, (int) position, (int) (size - position));
       context.statistics().addFallbackBytes(n);
       if (n < size - position) {
-        throw new IOException("the under store's copy of '" + key + "' ended at byte "
-            + (position + n) + " of " + size);
+        throw underStoreEnded(position + n);
       }
       position = size;
       recached = true;
@@ -379,9 +386,7 @@ final class ObjectReadStream extends SeekableObjectStream {
       }
       int n = fallback.read(b, off, len);
       if (n < 0) {
-        // The object has more bytes: an end here would hand the caller a truncated object.
-        throw new IOException("the under store's copy of '" + key + "' ended at byte "
-            + position + " of " + size + "; GET it again");
+        throw underStoreEnded(position);
       }
       position += n;
       context.statistics().addFallbackBytes(n);
