@@ -142,7 +142,12 @@ final class DatapathCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     DatapathSettings s = settings();
     long ttlMs = FormatUtils.parseTimeSize(layoutCacheTtl);
-    String grace = Math.max(2000, 2 * ttlMs) + "ms";
+    long graceMs = Math.max(2000, 2 * ttlMs);
+    String grace = graceMs + "ms";
+    if (cluster.master == null) {
+      // The grace, the sweep after it (a quarter of it at most) and a few worker heartbeats.
+      s.removalTimeoutMs = graceMs + 30_000;
+    }
     RunStamp stamp = RunStamp.capture(Paths.get("."), TypedCommand.of(spec, "datapath"));
     List<RoundResult> results;
     String summary;

@@ -1,10 +1,12 @@
 package io.eccache.benchmarks.datapath;
 
+import alluxio.client.block.BlockMasterClient;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
 import alluxio.client.file.URIStatus;
 import alluxio.exception.status.DeadlineExceededException;
 import alluxio.grpc.WorkerNetAddress;
+import alluxio.resource.CloseableResource;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.PutOptions;
 import io.eccache.client.WriteMode;
@@ -124,6 +126,7 @@ public final class DatapathBenchmark {
     ProcessCpu.processNanos(); // fails now, not after setup, on a JVM without the counter
     List<RoundResult> results = new ArrayList<>();
     int maxThreads = Collections.max(s.threads);
+    long empty = s.removalTimeoutMs > 0 ? usedBytes() : 0;
     try (EcCacheClient eccache = EcCacheClient.create(context)) {
       ioThreads = context.getClusterConf().getInt(ClientKeys.IO_THREADS);
       ExecutorService io = Executors.newFixedThreadPool(ioThreads, daemon("datapath-pk-io-"));
@@ -133,8 +136,9 @@ public final class DatapathBenchmark {
         PlainFiles files = new PlainFiles(fs, io, workers, s.k, s.stepTimeoutMs);
         for (long size : s.sizes) {
           StoredObjects objects = store(s, size, eccache, files);
+          long stored = s.removalTimeoutMs > 0 ? usedBytes() : 0;
           for (int threads : s.threads) {
-            Cell cell = new Cell(s, objects, threads, eccache, files, clients);
+            Cell cell = new Cell(s, objects, threads, eccache, files, clients, stored);
             for (Variant v : s.variants()) {
               cell.warmUp(v, s.warmupMs);
             }
@@ -144,7 +148,8 @@ public final class DatapathBenchmark {
               Collections.shuffle(order, new Random(s.seed * 1_000_003L + size * 31 + threads
                   * 7919L + round));
               for (int i = 0; i < order.size(); i++) {
-                RoundResult r = cell.measure(order.get(i), round, i + 1, cell.opsPerThread);
+                RoundResult r = cell.measure(order.get(i), round, i + 1, cell.opsPerThread,
+                    true);
                 results.add(r);
                 progress.accept(String.format(Locale.ROOT,
                     "%s, %d thread(s)%s, round %d/%d: %s %s %.1f MiB/s, %.2f ms CPU/MiB",
@@ -156,6 +161,10 @@ public final class DatapathBenchmark {
             }
           }
           remove(objects, eccache, files);
+          if (s.removalTimeoutMs > 0) {
+            awaitRemoved(empty, s.removalTimeoutMs, "the stored objects of "
+                + DatapathSettings.formatSize(size));
+          }
         }
       } finally {
         clients.shutdownNow();
@@ -215,6 +224,39 @@ public final class DatapathBenchmark {
     files.deleteAll(ROOT + "/get/" + o.tag);
   }
 
+  /** Bytes the workers hold in all, as their commits and heartbeats told the block master. */
+  private long usedBytes() throws IOException {
+    try (CloseableResource<BlockMasterClient> master =
+        context.acquireBlockMasterClientResource()) {
+      return master.get().getUsedBytes();
+    }
+  }
+
+  /**
+   * Waits until the workers hold at most {@code held} bytes: what was deleted is gone from their
+   * tiers (eccache's deleted objects after the master's retired grace and sweep, plain files'
+   * after a worker heartbeat). Returns how long it waited.
+   */
+  private long awaitRemoved(long held, long timeoutMs, String what) throws IOException {
+    long began = System.nanoTime();
+    long deadline = began + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    for (long used = usedBytes(); used > held; used = usedBytes()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new DeadlineExceededException("the workers still held " + (used - held)
+            + " bytes more than " + held + " after " + timeoutMs + " ms of waiting for them to"
+            + " remove " + what + ": the master has not had them removed; look at the master's"
+            + " log (alluxio.master.eccache.retired.grace) and the workers' block removal");
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for the workers to remove " + what, e);
+      }
+    }
+    return System.nanoTime() - began;
+  }
+
   /**
    * RS(k, r), except below the small-object threshold: there a PUT without a scheme, which the
    * coordinator stores as whole copies, as it does every user's small object.
@@ -237,9 +279,12 @@ public final class DatapathBenchmark {
     final ExecutorService clients;
     final PutOptions code;
     final boolean exactCpu = ProcessCpu.exact();
+    /** What the workers hold with this size's stored objects and nothing deleted pending. */
+    final long stored;
 
     Cell(DatapathSettings s, StoredObjects objects, int threads, EcCacheClient eccache,
-        PlainFiles files, ExecutorService clients) {
+        PlainFiles files, ExecutorService clients, long stored) {
+      this.stored = stored;
       this.s = s;
       this.objects = objects;
       this.threads = threads;
@@ -272,7 +317,7 @@ public final class DatapathBenchmark {
       long ends = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
       int steps = 1;
       do {
-        measure(v, 0, 0, steps);
+        measure(v, 0, 0, steps, false); // the removals' wait would eat the warm-up's time
         steps = Math.min(steps * 2, 1024);
       } while (System.nanoTime() - ends < 0);
     }
@@ -293,7 +338,7 @@ public final class DatapathBenchmark {
         long jit = 0;
         long cpu = 0;
         for (Variant v : s.variants()) {
-          RoundResult r = measure(v, 0, 0, opsPerThread);
+          RoundResult r = measure(v, 0, 0, opsPerThread, true);
           jit += r.cpuNanosBySide.getOrDefault(CpuSide.JIT, 0L);
           cpu += r.cpuNanos;
         }
@@ -312,10 +357,17 @@ public final class DatapathBenchmark {
      * Runs {@code steps} steps of {@code v}. CPU is counted over the span from the first step's
      * start to the last one's end, less the measuring thread's own (it checks bytes between
      * steps); nothing else runs in between: the PUTs' directories are made before and what they
-     * wrote is deleted after.
+     * wrote is deleted after. With {@code awaitRemovals}, it first waits until the workers have
+     * removed what earlier PUTs deleted, so that no variant's span holds another's removals
+     * (eccache's come a retired grace after its round, the files' a heartbeat after theirs).
      */
-    RoundResult measure(Variant v, int round, int order, int steps) throws IOException {
+    RoundResult measure(Variant v, int round, int order, int steps, boolean awaitRemovals)
+        throws IOException {
       RoundResult result = new RoundResult(v, objects.size, threads, threadsRun, round, order);
+      if (awaitRemovals && s.removalTimeoutMs > 0) {
+        result.removalWaitNanos = awaitRemoved(stored, s.removalTimeoutMs,
+            "what earlier PUTs deleted");
+      }
       String base = objects.tag + "-t" + threads + "-r" + round + "-" + v.kind();
       String roundDir = ROOT + "/put/" + base;
       boolean writesFiles = v == Variant.PUT_PK || v == Variant.PUT_PLAIN;

@@ -434,7 +434,14 @@ public final class DatapathReport {
         + " variant's round is a number of steps, each step one operation per client thread,"
         + " all started together. Wall time is summed over the steps, so checking every GET's"
         + " bytes against the data written (all of them are checked), between steps, is not in"
-        + " it. PUTs write new objects and files, deleted after the round.\n"
+        + " it. PUTs write new objects and files, deleted after the round"
+        + (s.removalTimeoutMs > 0 ? "; each settling pass and round starts once the workers"
+            + " have removed what earlier PUTs deleted (the block master's used bytes back to"
+            + " what the stored objects take; eccache's deleted objects go a retired grace"
+            + " later, plain files a heartbeat later), so no variant's span holds another's"
+            + " block removals (the wait, in no span, is raw.csv's `removal_wait_s`)"
+            : "; on a running cluster nothing waits for the workers to remove them, so removals"
+            + " may land in a later variant's span") + ".\n"
         + "- MiB/s: object bytes moved (not counting parity or Δ's extra reads) over the wall"
         + " time. " + cpuScope(s.cluster) + " It is counted from the first step's start to the last"
         + " one's end, less the measuring thread's own (it checks the bytes), "
@@ -530,7 +537,7 @@ public final class DatapathReport {
         "threads_run", "op", "variant", "order", "ops", "bytes", "wall_s", "cpu_s",
         "process_cpu_s", "cpu_client_s", "cpu_workers_s", "cpu_master_s", "cpu_gc_s",
         "cpu_jit_s", "cpu_other_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
-        "verified_bytes", "decodes", "hedges", "commit")) {
+        "verified_bytes", "decodes", "hedges", "removal_wait_s", "commit")) {
       for (RoundResult r : results) {
         raw.row(r.round, r.sizeBytes, DatapathSettings.formatSize(r.sizeBytes), r.threads,
             r.threadsRun, r.variant.op(), r.variant.label(s.k), r.order, r.ops, r.bytes,
@@ -539,7 +546,7 @@ public final class DatapathReport {
             sideSeconds(r, CpuSide.MASTER), sideSeconds(r, CpuSide.GC),
             sideSeconds(r, CpuSide.JIT), sideSeconds(r, CpuSide.OTHER), r.mibPerSecond(),
             r.cpuMsPerMib(), r.p50Ms(), r.p99Ms(), r.maxMs(), r.verifiedBytes, r.decodes,
-            r.hedges, stamp.commit());
+            r.hedges, r.removalWaitNanos / 1e9, stamp.commit());
       }
     }
   }

@@ -81,6 +81,13 @@ public final class DatapathSettings {
   /** The longest one step (every thread's one operation) may take. */
   public long stepTimeoutMs = 300_000;
   /**
+   * The longest a settling pass or round waits, before it starts, for the workers to have removed
+   * what earlier PUTs wrote and deleted (eccache's deleted objects after the master's retired
+   * grace); 0: no wait, for a running cluster whose grace and other users are not the
+   * benchmark's.
+   */
+  public long removalTimeoutMs;
+  /**
    * Unmeasured warm-up per variant, size and thread count before the rounds (at least one step):
    * long enough for the JIT to compile each variant's per-operation code, which a single step of
    * small objects is not (the compiler threads took 20-40% of the CPU of measured rounds).

@@ -22,6 +22,11 @@ public final class RoundResult {
   /** Wall time of the steps, summed: from the start of a step's operations to the last's end. */
   public long wallNanos;
   /**
+   * How long the round waited, before it started, for the workers to remove what earlier PUTs
+   * deleted ({@link DatapathSettings#removalTimeoutMs}); in no measured span.
+   */
+  public long removalWaitNanos;
+  /**
    * CPU of every thread of this process but the measuring one (client, master, workers, GC, JIT:
    * all run here) from the first step's start to the last one's end, nanoseconds, from Linux's
    * per-thread run times ({@link ProcessCpu}); elsewhere the same as {@link #processCpuNanos}.

@@ -48,8 +48,24 @@ class DatapathCommandTest {
     // 2 sizes x 2 thread counts x 1 round x 6 variants
     assertEquals(1 + 24, raw.size(), String.join("\n", raw));
     Set<String> seen = new HashSet<>();
+    String previous = null; // the row before, in the same round (rows are in running order)
+    int afterEccachePuts = 0;
     for (String row : raw.subList(1, raw.size())) {
       String[] c = row.split(",");
+      double removalWait = Double.parseDouble(c[columns.indexOf("removal_wait_s")]);
+      assertTrue(removalWait >= 0, row);
+      if (previous != null && !"1".equals(c[columns.indexOf("order")])) {
+        String[] p = previous.split(",");
+        if ("PUT".equals(p[columns.indexOf("op")])
+            && "eccache".equals(p[columns.indexOf("variant")])) {
+          // eccache's deleted objects leave the workers a retired grace (2 s here) after their
+          // round: the next variant starts only then, so their removals are not in its span.
+          assertTrue(removalWait > 1.0, "waited " + removalWait + " s after\n" + previous
+              + "\n" + row);
+          afterEccachePuts++;
+        }
+      }
+      previous = row;
       String op = c[columns.indexOf("op")];
       String variant = c[columns.indexOf("variant")];
       long size = Long.parseLong(c[columns.indexOf("size_bytes")]);
@@ -74,6 +90,8 @@ class DatapathCommandTest {
       assertTrue(p50 > 0 && Double.parseDouble(c[columns.indexOf("p99_ms")]) >= p50, row);
     }
     assertEquals(24, seen.size());
+    assertTrue(afterEccachePuts > 0, "no variant ran after an eccache PUT in a round:\n"
+        + String.join("\n", raw));
 
     JsonNode json = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
     assertTrue(json.get("stamp").get("command").asText()
