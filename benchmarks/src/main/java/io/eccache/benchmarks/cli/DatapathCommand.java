@@ -69,6 +69,12 @@ final class DatapathCommand implements Callable<Integer> {
       + " --layout-cache-ttl (so a long retired grace) otherwise holds.")
   List<Variant.Operation> operations;
 
+  @Option(names = "--stored-bytes-files", description = "Also PUT each object as the bytes"
+      + " eccache stores, k + r plain files (r of them copies of data parts, nothing coded:"
+      + " variant p10+1), and report eccache over it: what eccache's PUT costs beyond its"
+      + " redundancy's bytes.")
+  boolean storedBytesFiles;
+
   @Option(names = "--rounds", description = "Measured rounds per size and thread count; every"
       + " variant runs once per round, in a shuffled order (default 5).")
   Integer rounds;
@@ -376,6 +382,7 @@ final class DatapathCommand implements Callable<Integer> {
     s.r = WorkloadOptions.or(workload.r, s.r);
     s.delta = WorkloadOptions.or(workload.delta, s.delta);
     s.seed = WorkloadOptions.or(workload.seed, s.seed);
+    s.storedBytesFiles = storedBytesFiles;
     s.cluster = cluster.master != null ? DatapathSettings.ClusterKind.RUNNING
         : processes ? DatapathSettings.ClusterKind.PROCESSES
         : DatapathSettings.ClusterKind.IN_PROCESS;

@@ -155,7 +155,7 @@ public final class DatapathBenchmark {
                     "%s, %d thread(s)%s, round %d/%d: %s %s %.1f MiB/s, %.2f ms CPU/MiB",
                     DatapathSettings.formatSize(size), threads,
                     cell.threadsRun < threads ? " (" + cell.threadsRun + " run)" : "", round,
-                    s.rounds, r.variant.op(), r.variant.label(s.k), r.mibPerSecond(),
+                    s.rounds, r.variant.op(), r.variant.label(s.k, s.r), r.mibPerSecond(),
                     r.cpuMsPerMib()));
               }
             }
@@ -207,7 +207,7 @@ public final class DatapathBenchmark {
       new Random(s.seed * 31 + size + i).nextBytes(o.data[i]);
       o.keys[i] = KEY_PREFIX + "get/" + o.tag + "/o" + i;
       eccache.put(o.keys[i], o.data[i], code);
-      o.parts[i] = files.status(files.writeParts(dir + "/pk-o" + i, o.data[i], i),
+      o.parts[i] = files.status(files.writeParts(dir + "/pk-o" + i, o.data[i], i, 0),
           o.data[i].length, i);
       String plain = dir + "/plain-o" + i;
       files.writeOne(plain, o.data[i], i);
@@ -370,11 +370,11 @@ public final class DatapathBenchmark {
       }
       String base = objects.tag + "-t" + threads + "-r" + round + "-" + v.kind();
       String roundDir = ROOT + "/put/" + base;
-      boolean writesFiles = v == Variant.PUT_PK || v == Variant.PUT_PLAIN;
+      boolean writesFiles = v == Variant.PUT_PK || v == Variant.PUT_PLAIN || v == Variant.PUT_PKR;
       for (int step = 0; writesFiles && step < steps; step++) {
         files.mkdirs(roundDir + "/s" + step);
       }
-      String what = v.op() + " " + v.label(s.k) + " of " + DatapathSettings.formatSize(
+      String what = v.op() + " " + v.label(s.k, s.r) + " of " + DatapathSettings.formatSize(
           objects.size) + " objects with " + threadsRun + " thread(s)";
       int count = objects.data.length;
       List<String> keys = new ArrayList<>();
@@ -451,7 +451,10 @@ public final class DatapathBenchmark {
           eccache.put(key, objects.data[object], code);
           return null;
         case PUT_PK:
-          files.writeParts(path, objects.data[object], worker);
+          files.writeParts(path, objects.data[object], worker, 0);
+          return null;
+        case PUT_PKR:
+          files.writeParts(path, objects.data[object], worker, s.r);
           return null;
         case PUT_PLAIN:
           files.writeOne(path, objects.data[object], worker);

@@ -27,7 +27,10 @@ import org.HdrHistogram.Histogram;
  * {@code throughput.png} (MiB/s by object size per variant).
  */
 public final class DatapathReport {
+  /** The variants every cell has. */
   private static final String[] KINDS = {"eccache", "pk", "plain"};
+  /** Those and the variants a run may add (--stored-bytes-files). */
+  private static final String[] SHOWN = {"eccache", "pk", "plain", "pkr"};
 
   private DatapathReport() {}
 
@@ -265,6 +268,10 @@ public final class DatapathReport {
     MarkdownTable ratios = new MarkdownTable("op", "object size", "threads",
         "MiB/s vs " + pk, "CPU per MiB vs " + pk, "client CPU per MiB vs " + pk,
         "p50 vs " + pk, "p99 vs " + pk, "MiB/s vs plain", "p50 vs plain");
+    String pkr = Variant.PUT_PKR.label(s.k, s.r);
+    MarkdownTable storedBytes = new MarkdownTable("op", "object size", "threads",
+        "MiB/s vs " + pkr, "CPU per MiB vs " + pkr, "client CPU per MiB vs " + pkr,
+        "workers' CPU per MiB vs " + pkr);
     MarkdownTable sides = new MarkdownTable(sideColumns());
     boolean measuredBySide = false;
     MarkdownTable variants = new MarkdownTable("op", "object size", "threads", "variant",
@@ -281,12 +288,12 @@ public final class DatapathReport {
       jc.put("threads", c.threads);
       jc.put("threadsRun", c.threadsRun);
       Map<String, Object> jv = new LinkedHashMap<>();
-      for (String kind : KINDS) {
+      for (String kind : SHOWN) {
         List<RoundResult> rounds = c.rounds(kind);
         if (rounds.isEmpty()) {
           continue;
         }
-        String label = "pk".equals(kind) ? pk : kind;
+        String label = rounds.get(0).variant.label(s.k, s.r);
         Spread mibps = c.spread(kind, RoundResult::mibPerSecond);
         Spread cpu = c.spread(kind, RoundResult::cpuMsPerMib);
         Histogram h = c.latency(kind);
@@ -344,11 +351,34 @@ public final class DatapathReport {
         jr.put("p99VsPk", p99.toMap());
         jr.put("throughputVsPlain", tputPlain.toMap());
         jr.put("p50VsPlain", p50Plain.toMap());
+        if (!c.rounds("pkr").isEmpty()) {
+          Spread tputStored = c.ratio("pkr", RoundResult::mibPerSecond);
+          Spread cpuStored = c.ratio("pkr", RoundResult::cpuMsPerMib);
+          Spread clientStored = cellBySide
+              ? c.ratio("pkr", r -> r.cpuMsPerMib(CpuSide.CLIENT)) : null;
+          Spread workersStored = cellBySide
+              ? c.ratio("pkr", r -> r.cpuMsPerMib(CpuSide.WORKERS)) : null;
+          storedBytes.row(c.op, DatapathSettings.formatSize(c.size), c.threadsText(),
+              tputStored.format("%.2f") + "x", cpuStored.format("%.2f") + "x",
+              clientStored == null ? "n/a" : clientStored.format("%.2f") + "x",
+              workersStored == null ? "n/a" : workersStored.format("%.2f") + "x");
+          jr.put("throughputVsStoredBytesFiles", tputStored.toMap());
+          jr.put("cpuPerMibVsStoredBytesFiles", cpuStored.toMap());
+        }
         jc.put("ratios", jr);
       }
       jsonCells.add(jc);
     }
     md.append(ratios);
+    if (s.storedBytesFiles) {
+      md.append("\n## eccache over ").append(pkr).append(", the bytes it stores as plain files\n\n");
+      md.append("Each round's eccache PUT over " + pkr + "'s in the same round: the same " + s.k
+          + " parts as " + pk + " and " + s.r + " more files, each a copy of a part, so "
+          + (s.k + s.r) + " pinned files with the bytes and file count eccache writes but"
+          + " nothing coded or checked. What is left of the ratio is eccache's own cost beyond its"
+          + " redundancy's bytes: coding, CRC32Cs, allocation and commit.\n\n");
+      md.append(storedBytes);
+    }
     md.append("\n## Each variant\n\n");
     md.append("MiB/s and CPU per MiB: median [min–max] over the rounds; p50 and p99 over every"
         + " operation of every round. Decoded / hedged: eccache GETs that rebuilt a data split,"
@@ -424,8 +454,11 @@ public final class DatapathReport {
         + " worker (`CreateFilePOptions.setWorkerLocation`, a SpecificHostPolicy), written and"
         + " read in parallel on a fixed pool of " + ioThreads + " threads (eccache's split I/O"
         + " threads), read into one byte[] from statuses fetched once at setup, NO_CACHE;"
-        + " **plain**: one MUST_CACHE file, pinned to one worker, read whole. Files are one"
-        + " block each with one replica, as eccache's splits.\n"
+        + " **plain**: one MUST_CACHE file, pinned to one worker, read whole"
+        + (s.storedBytesFiles ? "; **" + Variant.PUT_PKR.label(s.k, s.r) + "** (PUT): " + pk
+            + "'s parts and " + s.r + " more files, copies of the first parts, each on the"
+            + " worker after the last, written together" : "")
+        + ". Files are one block each with one replica, as eccache's splits.\n"
         + "- Rounds: " + s.rounds + " per object size and thread count, after an unmeasured"
         + " warm-up of every variant (steps of it for at least " + s.warmupMs + " ms, at least one"
         + " step, so the JIT has compiled each variant's per-operation code); within a round the"
@@ -540,7 +573,7 @@ public final class DatapathReport {
         "verified_bytes", "decodes", "hedges", "removal_wait_s", "commit")) {
       for (RoundResult r : results) {
         raw.row(r.round, r.sizeBytes, DatapathSettings.formatSize(r.sizeBytes), r.threads,
-            r.threadsRun, r.variant.op(), r.variant.label(s.k), r.order, r.ops, r.bytes,
+            r.threadsRun, r.variant.op(), r.variant.label(s.k, s.r), r.order, r.ops, r.bytes,
             r.wallNanos / 1e9, r.cpuNanos / 1e9, r.processCpuNanos / 1e9,
             sideSeconds(r, CpuSide.CLIENT), sideSeconds(r, CpuSide.WORKERS),
             sideSeconds(r, CpuSide.MASTER), sideSeconds(r, CpuSide.GC),

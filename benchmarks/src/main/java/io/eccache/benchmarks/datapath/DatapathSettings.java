@@ -146,16 +146,26 @@ public final class DatapathSettings {
     if (warmupMs < 0) {
       throw new IllegalArgumentException("--warmup must not be negative, got " + warmupMs + " ms");
     }
+    if (storedBytesFiles && !operations.contains(Variant.Operation.PUT)) {
+      throw new IllegalArgumentException("--stored-bytes-files is a PUT variant: measure PUTs"
+          + " too (--operations PUT or GET,PUT)");
+    }
     if (fixedObjects != null && fixedObjects < 1) {
       throw new IllegalArgumentException("--objects must be at least 1, got " + fixedObjects);
     }
   }
 
+  /**
+   * Whether PUTs are also measured as the bytes eccache stores written as k + r plain files
+   * ({@link Variant#PUT_PKR}).
+   */
+  public boolean storedBytesFiles;
+
   /** The variants measured: those of the {@link #operations}, in {@link Variant}'s order. */
   public List<Variant> variants() {
     List<Variant> measured = new ArrayList<>();
     for (Variant v : Variant.values()) {
-      if (operations.contains(v.operation())) {
+      if (operations.contains(v.operation()) && (v != Variant.PUT_PKR || storedBytesFiles)) {
         measured.add(v);
       }
     }

@@ -90,23 +90,29 @@ final class PlainFiles {
 
   /**
    * Writes {@code data} as k files {@code prefix}-part-i in parallel, part i pinned to worker
-   * {@code (firstWorker + i) % workers}; returns their paths.
+   * {@code (firstWorker + i) % workers}, and {@code extra} more, file k + j a copy of part j on
+   * the worker after: the bytes and file count of a code with {@code extra} parities, nothing
+   * coded. Returns the k parts' paths.
    */
-  List<String> writeParts(String prefix, byte[] data, int firstWorker) throws IOException {
+  List<String> writeParts(String prefix, byte[] data, int firstWorker, int extra)
+      throws IOException {
     List<String> paths = new ArrayList<>();
     List<Callable<Void>> tasks = new ArrayList<>();
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < k + extra; i++) {
       String path = prefix + "-part-" + i;
-      int from = partStart(data.length, i);
-      int to = partStart(data.length, i + 1);
+      int part = i < k ? i : i - k;
+      int from = partStart(data.length, part);
+      int to = partStart(data.length, part + 1);
       WorkerNetAddress worker = workers.get(Math.floorMod(firstWorker + i, workers.size()));
-      paths.add(path);
+      if (i < k) {
+        paths.add(path);
+      }
       tasks.add(() -> {
         write(path, data, from, to - from, worker);
         return null;
       });
     }
-    runAll(tasks, "writing the " + k + " parts of " + prefix);
+    runAll(tasks, "writing the " + (k + extra) + " parts of " + prefix);
     return paths;
   }
 

@@ -132,11 +132,13 @@ class DatapathCommandTest {
       throws Exception {
     CapturedRun run = CapturedRun.of(() -> EcCacheBench.commandLine().execute("datapath",
         "--tiny", "--processes", "--workers", "3", "-k", "2", "-r", "1", "--sizes", "1MiB",
-        "--threads", "1", "--out", out.toString()));
+        "--threads", "1", "--stored-bytes-files", "--out", out.toString()));
     assertEquals(0, run.exit, run.stdout);
     List<String> raw = Files.readAllLines(out.resolve("raw.csv"));
     List<String> columns = Arrays.asList(raw.get(0).split(","));
-    assertEquals(1 + 6, raw.size(), String.join("\n", raw));
+    // the six variants and, asked for, PUT p2+1
+    assertEquals(1 + 7, raw.size(), String.join("\n", raw));
+    assertTrue(raw.stream().anyMatch(row -> row.contains(",PUT,p2+1,")), String.join("\n", raw));
     for (String row : raw.subList(1, raw.size())) {
       String[] c = row.split(",");
       double workers = Double.parseDouble(c[columns.indexOf("cpu_workers_s")]);
@@ -152,7 +154,8 @@ class DatapathCommandTest {
     }
     String summary = Files.readString(out.resolve("summary.md"), StandardCharsets.UTF_8);
     for (String part : List.of("3 workers as processes of their own", "-Xmx1g",
-        "that of the master's and every worker's process")) {
+        "that of the master's and every worker's process",
+        "## eccache over p2+1, the bytes it stores as plain files", "| PUT | 1 MiB | 1 |")) {
       assertTrue(summary.contains(part), part + " missing from\n" + summary);
     }
   }
