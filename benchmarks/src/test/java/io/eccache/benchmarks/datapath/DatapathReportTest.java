@@ -10,6 +10,7 @@ import io.eccache.benchmarks.report.RunStamp;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,6 +118,32 @@ class DatapathReportTest {
     assertEquals(CpuSide.WORKERS, CpuSide.inServer("grpc-default-wo", CpuSide.WORKERS));
     assertEquals(CpuSide.WORKERS, CpuSide.inServer("BlockDataWriter", CpuSide.WORKERS));
     assertEquals(CpuSide.MASTER, CpuSide.inServer("java", CpuSide.MASTER));
+  }
+
+  @Test
+  void everyVariantRunsInEveryPlaceOfARoundAboutAsOften() {
+    DatapathSettings s = new DatapathSettings();
+    s.operations = EnumSet.of(Variant.Operation.PUT);
+    s.storedBytesFiles = true; // four PUT variants
+    for (long size : new long[] {64L << 20, 256L << 20}) {
+      int[][] places = new int[Variant.values().length][4];
+      int rounds = 400;
+      for (int round = 1; round <= rounds; round++) {
+        List<Variant> order = DatapathBenchmark.roundOrder(s, size, 1, round);
+        assertEquals(4, order.size());
+        for (int place = 0; place < order.size(); place++) {
+          places[order.get(place).ordinal()][place]++;
+        }
+      }
+      for (Variant v : s.variants()) {
+        for (int place = 0; place < 4; place++) {
+          // 100 expected; seeding Random with the round itself kept eccache in one place
+          int n = places[v.ordinal()][place];
+          assertTrue(n > 60 && n < 140, v + " in place " + (place + 1) + " in " + n + " of "
+              + rounds + " rounds at " + size + " bytes");
+        }
+      }
+    }
   }
 
   @Test
