@@ -171,6 +171,11 @@ class DatapathReportTest {
     assertEquals(14, s.opsPerThread(40_000_000L, 1), "512 MiB per round");
     s.k = 12;
     assertThrows(IllegalArgumentException.class, s::check, "k + r above the workers");
+    s.k = 10;
+    s.check();
+    s.storedBytesFiles = true;
+    s.operations = EnumSet.of(Variant.Operation.GET);
+    assertThrows(IllegalArgumentException.class, s::check, "p10+1 is a PUT variant");
   }
 
   @Test
