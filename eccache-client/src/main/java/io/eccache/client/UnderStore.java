@@ -176,9 +176,11 @@ final class UnderStore {
    * through the file's status taken at open, but the worker reads whatever S3 holds under that
    * name when it gets there: once a newer version is published under the key's name, a read of the
    * older status returns the newer version's bytes, cut to the older one's length (the
-   * consistency checker read "v12 as 271,492 bytes", an exact prefix of v12's 307,884). So every
-   * piece read (at most {@value #PIECE} bytes) is handed out only after the master still names
-   * this file under the key's name, and a read that finds it replaced or deleted fails with
+   * consistency checker read "v12 as 271,492 bytes", an exact prefix of v12's 307,884). So bytes
+   * are handed out only after a read that brought them in is followed by the master still naming
+   * this file under the key's name: small reads from a checked piece of at most {@value #PIECE}
+   * bytes, a read of a piece or more straight into the caller's array, checked once after it. A
+   * read that finds the file replaced or deleted fails with
    * {@link AbortedException}, retryable (the bytes read since the publish may be another
    * version's). A read that fails for another reason, the copy still the same, is tried again
    * (Alluxio's own retries are short, {@link ClientContext#underStoreReads}) until the I/O

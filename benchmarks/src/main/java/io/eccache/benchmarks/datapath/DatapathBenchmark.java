@@ -383,7 +383,7 @@ public final class DatapathBenchmark {
       }
       String base = objects.tag + "-t" + threads + "-r" + round + "-" + v.kind();
       String roundDir = ROOT + "/put/" + base;
-      boolean writesFiles = v == Variant.PUT_PK || v == Variant.PUT_PLAIN || v == Variant.PUT_PKR;
+      boolean writesFiles = !v.isGet() && v != Variant.PUT_ECCACHE; // plain files' PUTs
       for (int step = 0; writesFiles && step < steps; step++) {
         files.mkdirs(roundDir + "/s" + step);
       }
