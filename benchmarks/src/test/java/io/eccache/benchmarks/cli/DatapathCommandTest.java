@@ -22,8 +22,8 @@ import picocli.CommandLine;
 
 /**
  * The data-path benchmark end to end at its tiny size (12 workers, 64 KiB and 1 MiB objects, 1
- * and 2 threads, one round, removal waits shortened): every file, a row per variant and round with the bytes checked, the
- * paired ratios and the targets table. No timing is asserted.
+ * and 2 threads, one round, removal waits shortened): every file, a row per variant and round
+ * with the bytes checked, the paired ratios and the targets table. No timing is asserted.
  */
 class DatapathCommandTest {
   /** It starts its own in-process cluster: close this JVM's shared cluster, if any, first. */
