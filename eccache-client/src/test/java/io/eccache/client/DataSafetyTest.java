@@ -7,14 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.AlluxioURI;
+import alluxio.client.file.FileOutStream;
 import alluxio.client.file.URIStatus;
 import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
+import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.WritePType;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.Scheme;
 import io.eccache.common.proto.SchemeKind;
@@ -370,6 +374,38 @@ class DataSafetyTest {
       coordinator.clock().advance(past.negated()); // the cluster's time as it was, for other tests
     }
     assertEquals(List.of(current), names(objectDir));
+  }
+
+  /**
+   * A THROUGH write whose client died after staging its copy in S3 leaves a staged file no commit
+   * will publish: the sweep removes it, from Alluxio and from S3, once older than the allocation
+   * timeout, and leaves every object's own copy alone.
+   */
+  @Test
+  void abandonedStagedCopiesLeaveTheUnderStoreAfterTheAllocationTimeout() throws Exception {
+    byte[] kept = bytes(200_000, 61);
+    cache.put("staged/kept", kept, PutOptions.code(2, 1).writeMode(WriteMode.THROUGH));
+    UnderStorePaths paths = new UnderStorePaths("");
+    AlluxioURI abandoned = new AlluxioURI(paths.stagingPath("abandoned-write-id"));
+    try (FileOutStream out = cluster.fileSystem().createFile(abandoned, CreateFilePOptions
+        .newBuilder().setWriteType(WritePType.THROUGH).setRecursive(true).build())) {
+      out.write(bytes(1000, 62)); // a client that died here would never commit it
+    }
+    Path inS3 = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
+        .resolve(abandoned.getPath().substring(1));
+    assertTrue(Files.exists(inS3), inS3 + " was written through to S3");
+    CoordinatorMaster coordinator = cluster.coordinator();
+    Duration past = ALLOCATION_TIMEOUT.plusSeconds(1);
+    coordinator.clock().advance(past);
+    try {
+      coordinator.sweep().heartbeat(Long.MAX_VALUE);
+    } finally {
+      coordinator.clock().advance(past.negated()); // the cluster's time as it was, for other tests
+    }
+    assertFalse(cluster.fileSystem().exists(abandoned), abandoned + " is still in Alluxio");
+    assertFalse(Files.exists(inS3), inS3 + " is still in S3");
+    assertTrue(cache.evict("staged/kept"));
+    assertArrayEquals(kept, cache.get("staged/kept"), "read back from its own copy in S3");
   }
 
   /**

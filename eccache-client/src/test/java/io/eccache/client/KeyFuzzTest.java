@@ -162,7 +162,7 @@ class KeyFuzzTest {
   private static String randomKey(Random random) {
     String[] atoms = {".", "..", "/", "//", "%", "%2F", "%2E", "%25", "~", "~2F", "~7E", "+", " ", "*", "~", "?", "#",
         ":", "\\", "\u0000", "\t", "\n", "\u007f", "é", "€", "😀", "\uD800", "\uDFFF",
-        ".eccache", ".eccache/objects/", ".eccache-staging-", "objects", "retired", "a", "B", "7",
+        ".eccache", ".eccache/objects/", ".eccache-staging", ".eccache-staging/", "objects", "retired", "a", "B", "7",
         "data/", "-", "_"};
     int shape = random.nextInt(20);
     if (shape == 0) {

@@ -12,16 +12,19 @@ import java.nio.charset.StandardCharsets;
  *       prefix ({@link ObjectKeys#encode(String)}: '/' becomes {@code ~2F}), so keys never nest,
  *       {@code a} and {@code a/b} never clash as file and directory, no key leaves the prefix, and no
  *       two keys share a name. A key made of letters, digits and {@code -_.~} is its own name.</li>
- *   <li>A THROUGH or ASYNC write is staged at {@code <prefix>/.eccache-staging-<write id>} and
+ *   <li>A THROUGH or ASYNC write is staged at {@code <prefix>/.eccache-staging/<write id>} and
  *       renamed to its name by the coordinator when it commits; names starting with '.' are never a
- *       key's, so a staged or abandoned write is never read as an object.</li>
+ *       key's, so a staged or abandoned write is never read as an object. The staged copies have
+ *       their directory to themselves, so the sweep that removes abandoned ones lists only them,
+ *       not every object under the prefix.</li>
  *   <li>An object another tool put in S3 under a plain path ({@link #foreignPath(String)}) is found by
  *       read-through too: {@code <prefix>/data/x.csv} reads as key {@code data/x.csv}.</li>
  * </ul>
  */
 public final class UnderStorePaths {
-  /** Staged writes: a name no key encodes to (keys never start with '.'). */
-  public static final String STAGING_PREFIX = ".eccache-staging-";
+  /** The directory of staged writes under the prefix: a name no key encodes to (keys never start
+   * with '.'). */
+  public static final String STAGING_DIRECTORY = ".eccache-staging";
   /** S3's limit on an object name, which the Alluxio path under the mount must respect. */
   public static final int MAX_NAME_BYTES = 1024;
 
@@ -59,14 +62,21 @@ public final class UnderStorePaths {
     }
   }
 
+  /** The directory holding the staged writes, and nothing else. */
+  public String stagingDirectory() {
+    return prefix + "/" + STAGING_DIRECTORY;
+  }
+
   /** Where a THROUGH or ASYNC write stages the object before its commit publishes it. */
   public String stagingPath(String writeId) {
-    return prefix + "/" + STAGING_PREFIX + writeId;
+    return stagingDirectory() + "/" + writeId;
   }
 
   /** Whether {@code path} is a staged write's file (so a sweep may remove it when abandoned). */
   public boolean isStagingPath(String path) {
-    return path.startsWith(prefix + "/" + STAGING_PREFIX) && path.indexOf('/', prefix.length() + 1) < 0;
+    String dir = stagingDirectory() + "/";
+    return path.startsWith(dir) && path.length() > dir.length()
+        && path.indexOf('/', dir.length()) < 0;
   }
 
   /**

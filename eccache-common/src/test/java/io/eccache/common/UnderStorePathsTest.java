@@ -25,9 +25,15 @@ class UnderStorePathsTest {
     // No key leaves the prefix or reaches eccache's own names.
     assertEquals("/s3/data/~2E.~2F..~2Fetc", s3.objectPath("../../etc"));
     assertEquals("/~2Eeccache~2Fobjects~2Fx", root.objectPath(".eccache/objects/x"));
-    assertEquals("/s3/data/.eccache-staging-w1", s3.stagingPath("w1"));
+    assertEquals("/s3/data/.eccache-staging/w1", s3.stagingPath("w1"));
+    assertEquals("/.eccache-staging/w1", root.stagingPath("w1"));
     assertTrue(s3.isStagingPath(s3.stagingPath("w1")));
+    assertTrue(root.isStagingPath(root.stagingPath("w1-replaced")));
     assertFalse(s3.isStagingPath(s3.objectPath("w1")));
+    assertFalse(s3.isStagingPath(s3.stagingDirectory()));
+    assertFalse(s3.isStagingPath(s3.stagingDirectory() + "/"));
+    assertFalse(s3.isStagingPath(s3.stagingDirectory() + "/w1/nested"));
+    assertFalse(s3.isStagingPath("/s3/data/.eccache-stagingw1"));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static io.eccache.coordinator.MasterCalls.asMaster;
 import static io.eccache.coordinator.MasterCalls.noSyncList;
 
 import alluxio.AlluxioURI;
+import alluxio.Constants;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.DirectoryNotEmptyException;
 import alluxio.exception.FileDoesNotExistException;
@@ -17,11 +18,11 @@ import alluxio.master.file.FileSystemMaster;
 import alluxio.master.file.contexts.CreateDirectoryContext;
 import alluxio.master.file.contexts.ListStatusContext;
 import alluxio.master.file.contexts.RenameContext;
+import alluxio.util.logging.SamplingLogger;
 import alluxio.wire.FileInfo;
 import com.google.common.util.concurrent.Striped;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.RegionMounts;
-import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.Layout;
 import java.io.IOException;
 import java.util.HashMap;
@@ -50,6 +51,7 @@ import org.slf4j.LoggerFactory;
  */
 final class NamespaceSweeper {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceSweeper.class);
+  private static final Logger LIST_FAILURES = new SamplingLogger(LOG, 10 * Constants.MINUTE_MS);
 
   private final FileSystemMaster fs;
   private final ObjectPaths paths;
@@ -113,10 +115,9 @@ final class NamespaceSweeper {
         }
         sweepObject(key, object.getPath(), nowMs, pending, layoutOf);
       }
-      for (FileInfo file : listUnderStore()) {
+      for (FileInfo file : listStaged()) {
         if (underStore.paths().isStagingPath(file.getPath()) && isOld(file, nowMs)
-            && !pending.test(file.getName().substring(
-                UnderStorePaths.STAGING_PREFIX.length()))) {
+            && !pending.test(file.getName())) {
           try {
             underStore.deleteStaged(file.getPath());
           } catch (IOException | AlluxioException e) {
@@ -221,14 +222,23 @@ final class NamespaceSweeper {
     }
   }
 
-  /** The prefix directory as S3 holds it now (staged copies of a crashed master included). */
-  private List<FileInfo> listUnderStore() {
+  /**
+   * The staged copies' directory as S3 holds it (staged copies of a crashed master included): only
+   * it, as listing the whole prefix would cost every sweep the whole bucket. Alluxio's under-store
+   * errors are runtime exceptions too; a listing that fails is logged at most every 10 minutes and
+   * the next sweep tries again.
+   */
+  private List<FileInfo> listStaged() {
     try {
-      return fs.listStatus(new AlluxioURI(underStore.paths().directory()),
+      return fs.listStatus(new AlluxioURI(underStore.paths().stagingDirectory()),
           ListStatusContext.mergeFrom(ListStatusPOptions.newBuilder()
               .setLoadMetadataType(LoadMetadataPType.ONCE)));
-    } catch (IOException | AlluxioException e) {
-      LOG.debug("eccache: cannot list the under-store prefix for staged copies: {}", e.toString());
+    } catch (FileDoesNotExistException nothingStaged) {
+      return List.of();
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      LIST_FAILURES.warn("eccache: cannot list the staged under-store copies in {}, so abandoned"
+          + " ones stay until a later sweep can: {}", underStore.paths().stagingDirectory(),
+          e.toString());
       return List.of();
     }
   }
