@@ -22,8 +22,7 @@ import java.nio.charset.StandardCharsets;
  * </ul>
  */
 public final class UnderStorePaths {
-  /** The directory of staged writes under the prefix: a name no key encodes to (keys never start
-   * with '.'). */
+  /** Staged writes' directory under the prefix: a name no key encodes to (none starts with '.'). */
   public static final String STAGING_DIRECTORY = ".eccache-staging";
   /** S3's limit on an object name, which the Alluxio path under the mount must respect. */
   public static final int MAX_NAME_BYTES = 1024;
