@@ -361,18 +361,10 @@ class DataSafetyTest {
             throw new RuntimeException(e);
           }
         }).findFirst().orElseThrow();
-    // The coordinator's sweep removes the failed writes once older than the allocation timeout:
-    // its clock moves past that, and one sweep runs now, in this thread.
+    // The coordinator's sweep removes the failed writes once older than the allocation timeout.
     List<String> writes = names(objectDir);
     assertEquals(4, writes.size(), "the version and three failed writes: " + writes);
-    CoordinatorMaster coordinator = cluster.coordinator();
-    Duration past = ALLOCATION_TIMEOUT.plusSeconds(1);
-    coordinator.clock().advance(past);
-    try {
-      coordinator.sweep().heartbeat(Long.MAX_VALUE);
-    } finally {
-      coordinator.clock().advance(past.negated()); // the cluster's time as it was, for other tests
-    }
+    sweepPastTheAllocationTimeout();
     assertEquals(List.of(current), names(objectDir));
   }
 
@@ -394,18 +386,26 @@ class DataSafetyTest {
     Path inS3 = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
         .resolve(abandoned.getPath().substring(1));
     assertTrue(Files.exists(inS3), inS3 + " was written through to S3");
+    sweepPastTheAllocationTimeout();
+    assertFalse(cluster.fileSystem().exists(abandoned), abandoned + " is still in Alluxio");
+    assertFalse(Files.exists(inS3), inS3 + " is still in S3");
+    assertTrue(cache.evict("staged/kept"));
+    assertArrayEquals(kept, cache.get("staged/kept"), "read back from its own copy in S3");
+  }
+
+  /**
+   * One sweep now, in this thread, with the coordinator's clock past the allocation timeout; the
+   * clock is put back after, for other tests.
+   */
+  private void sweepPastTheAllocationTimeout() throws Exception {
     CoordinatorMaster coordinator = cluster.coordinator();
     Duration past = ALLOCATION_TIMEOUT.plusSeconds(1);
     coordinator.clock().advance(past);
     try {
       coordinator.sweep().heartbeat(Long.MAX_VALUE);
     } finally {
-      coordinator.clock().advance(past.negated()); // the cluster's time as it was, for other tests
+      coordinator.clock().advance(past.negated());
     }
-    assertFalse(cluster.fileSystem().exists(abandoned), abandoned + " is still in Alluxio");
-    assertFalse(Files.exists(inS3), inS3 + " is still in S3");
-    assertTrue(cache.evict("staged/kept"));
-    assertArrayEquals(kept, cache.get("staged/kept"), "read back from its own copy in S3");
   }
 
   /**
