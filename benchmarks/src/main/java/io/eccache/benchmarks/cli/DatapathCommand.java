@@ -93,8 +93,7 @@ final class DatapathCommand implements Callable<Integer> {
   Path out = Paths.get("benchmarks", "results", "datapath");
 
   @Option(names = "--tiny", hidden = true, description = "For tests: sizes 64KiB,1MiB, threads"
-      + " 1,2, one round, two objects, two operations per thread; layout cache TTL 250ms,"
-      + " retired grace 0.5s and workers' block heartbeat 200ms, so removal waits are short.")
+      + " 1,2, one round, two objects, two operations per thread.")
   boolean tiny;
 
   @Option(names = "--read-choice", description = "Which k + delta splits eccache's GETs read:"
@@ -149,8 +148,7 @@ final class DatapathCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     DatapathSettings s = settings();
     long ttlMs = FormatUtils.parseTimeSize(layoutCacheTtl);
-    // At least 2 s (the tiny run's 0.5 s only saves the suite's time in removal waits).
-    long graceMs = Math.max(tiny ? 500 : 2000, 2 * ttlMs);
+    long graceMs = Math.max(2000, 2 * ttlMs);
     String grace = graceMs + "ms";
     if (cluster.master == null) {
       // The grace, the sweep after it (a quarter of it at most) and a few worker heartbeats.
@@ -231,10 +229,6 @@ final class DatapathCommand implements Callable<Integer> {
     properties.put(ClientKeys.LAYOUT_CACHE_TTL, layoutCacheTtl);
     properties.put(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false);
     properties.put(ClientKeys.READ_CHOICE, readChoice);
-    if (tiny) {
-      // Workers learn of deleted plain files' blocks at their next block heartbeat (1 s).
-      properties.put(PropertyKey.WORKER_BLOCK_HEARTBEAT_INTERVAL_MS, "200ms");
-    }
     if (journalFlushBatch != null) {
       properties.put(PropertyKey.MASTER_JOURNAL_FLUSH_BATCH_TIME_MS, journalFlushBatch);
     }
@@ -345,8 +339,6 @@ final class DatapathCommand implements Callable<Integer> {
       s.warmupMs = 0;
       s.maxSettlePasses = 0;
       s.workerMemoryBytes = 256L << 20;
-      // Deleted objects go soon after each round, so the removal waits are short (see call()).
-      layoutCacheTtl = "250ms";
     }
     if (warmup != null) {
       try {
