@@ -21,6 +21,7 @@ import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.common.ReadChoice;
 import io.eccache.localcluster.ProcessCluster;
+import io.eccache.localcluster.S3ProxyServer;
 import io.eccache.testkit.EmbeddedCluster;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -163,6 +164,9 @@ final class DatapathCommand implements Callable<Integer> {
       if (target.masterPid > 0) {
         bench.withServerProcesses(target.masterPid, target.workerPids);
       }
+      if (target.s3Pid > 0) {
+        bench.withUnderStoreProcess(target.s3Pid);
+      }
       results = bench.run(s);
       // Written before the cluster closes: closing many workers' streams can take minutes.
       summary = DatapathReport.write(out, results, s, target.setup + ", read choice "
@@ -185,10 +189,18 @@ final class DatapathCommand implements Callable<Integer> {
     /** The server processes' ids when they are this machine's children, else -1 and none. */
     long masterPid = -1;
     final List<Long> workerPids = new ArrayList<>();
+    /** The S3 server's process id when this command started it, else -1. */
+    long s3Pid = -1;
     /** A cluster this command started, closed last. */
     AutoCloseable cluster;
     /** Whether {@link #fs} and {@link #context} are this command's (not the in-process cluster's). */
     boolean ownClient;
+
+    /** Records the S3 server's process, when it is this machine's child, to count its CPU. */
+    void countUnderStore(S3ProxyServer s3) {
+      ProcessHandle handle = s3 == null ? null : s3.handle();
+      s3Pid = handle == null ? -1 : handle.pid();
+    }
 
     /** The workers the master lists, in host order (plain files are pinned by index). */
     void listWorkers() throws IOException {
@@ -266,6 +278,7 @@ final class DatapathCommand implements Callable<Integer> {
         target.fs = FileSystem.Factory.create(target.context);
         target.listWorkers();
         target.masterPid = started.masterPid();
+        target.countUnderStore(started.s3());
         for (int i = 0; i < started.workerCount(); i++) {
           target.workerPids.add(started.workerPid(i));
         }
@@ -282,6 +295,7 @@ final class DatapathCommand implements Callable<Integer> {
         target.cluster = started;
         target.context = started.fileSystemContext();
         target.fs = started.fileSystem();
+        target.countUnderStore(started.s3());
         for (int i = 0; i < started.workerCount(); i++) {
           target.workers.add(GrpcUtils.toProto(started.workerAddress(i)));
         }

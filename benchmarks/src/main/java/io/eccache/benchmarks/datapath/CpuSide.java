@@ -23,6 +23,12 @@ enum CpuSide {
   GC("GC Thread", "G1 ", "VM Thread", "VM Periodic"),
   /** The JVM's JIT compilers and their code cache sweeper. */
   JIT("C1 Compiler", "C2 Compiler", "Sweeper thread"),
+  /**
+   * The S3 API server the cluster's under store is (s3proxy, a process of its own here): every
+   * thread of it, its JVM's included. It shares this machine's cores, as S3 would not: eccache's
+   * PUTs ask it whether the key has a copy there, plain files never do.
+   */
+  S3(),
   OTHER();
 
   private final List<String> prefixes;
@@ -47,9 +53,13 @@ enum CpuSide {
    * The side of the thread named {@code comm} in a server process of its own that works for
    * {@code process}: the JVM's GC and JIT threads are counted as every JVM's are (so settling
    * waits for the servers' compilers too, and the workers' column is their data path's work),
-   * every other thread, gRPC's included, to the process's side.
+   * every other thread, gRPC's included, to the process's side. The S3 server's threads all count
+   * to {@link #S3}.
    */
   static CpuSide inServer(String comm, CpuSide process) {
+    if (process == S3) {
+      return S3; // not the cluster's: its JIT is no part of the cluster's settling
+    }
     CpuSide side = of(comm);
     return side == GC || side == JIT ? side : process;
   }

@@ -85,15 +85,31 @@ public final class DatapathBenchmark {
    * to the gc and jit columns.
    */
   public DatapathBenchmark withServerProcesses(long masterPid, List<Long> workerPids) {
-    if (!ProcessCpu.exact()) {
-      throw new IllegalStateException("counting other processes' CPU needs Linux's per-thread"
-          + " run times (/proc/<pid>/task/*/schedstat)");
-    }
+    requireExactCpu();
     servers.put(masterPid, CpuSide.MASTER);
     for (long pid : workerPids) {
       servers.put(pid, CpuSide.WORKERS);
     }
     return this;
+  }
+
+  /**
+   * Counts the CPU of the S3 API server the cluster's under store is, a process on this machine
+   * (s3proxy), in the s3 column and the total: it takes these cores' time as S3 would not. Where
+   * Linux's per-thread run times are missing nothing is counted by side, this server's neither.
+   */
+  public DatapathBenchmark withUnderStoreProcess(long pid) {
+    if (ProcessCpu.exact()) {
+      servers.put(pid, CpuSide.S3);
+    }
+    return this;
+  }
+
+  private static void requireExactCpu() {
+    if (!ProcessCpu.exact()) {
+      throw new IllegalStateException("counting other processes' CPU needs Linux's per-thread"
+          + " run times (/proc/<pid>/task/*/schedstat)");
+    }
   }
 
   /**

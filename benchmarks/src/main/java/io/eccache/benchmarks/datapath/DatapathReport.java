@@ -390,7 +390,9 @@ public final class DatapathReport {
         + " from their names: the client (eccache's split I/O threads, the benchmark's client"
         + " and " + pk + " threads, Alluxio's client event loops), the workers, the master with"
         + " eccache's coordinator, the JVM's garbage collection (gc) and JIT compilers (jit),"
-        + " and other (gRPC's shared event loops"
+        + " the S3 API server the under store is (s3: s3proxy, a process of its own on these"
+        + " cores when this command started the cluster; eccache's PUTs ask it whether the key"
+        + " has a copy there), and other (gRPC's shared event loops"
         + " and executors, which serve both ends); median [min–max] over the rounds. The"
         + " sides' medians need not add up to the total's."
         + (s.cluster == DatapathSettings.ClusterKind.PROCESSES ? " The master's and the"
@@ -517,8 +519,9 @@ public final class DatapathReport {
         return "**CPU per MiB: this process's CPU time (the client, its GC and JIT) and that of"
             + " the master's and every worker's process**, each server process's threads counted"
             + " to its side but its GC and JIT threads, which count in the gc and jit columns with"
-            + " the client's; the total counts the client's and the servers' work on every"
-            + " transfer, so ratios of it understate the client-side difference.";
+            + " the client's, and the S3 server's (s3proxy) in the s3 column; the total counts the"
+            + " client's and the servers' work on every transfer, so ratios of it understate the"
+            + " client-side difference.";
       case RUNNING:
         return "**CPU per MiB: this client process's CPU time only** (the cluster runs"
             + " elsewhere): the client's cost, its GC and JIT included, not the servers'.";
@@ -526,7 +529,8 @@ public final class DatapathReport {
         return "**CPU per MiB: the CPU time of the whole process**, and the master and the"
             + " workers run in this process: it counts the client's and the servers' work on"
             + " every transfer (and the cluster's background, GC and JIT threads), so ratios"
-            + " understate the client-side difference.";
+            + " understate the client-side difference; with per-thread run times, the S3"
+            + " server's (s3proxy, a process of its own) too, in the s3 column.";
     }
   }
 
@@ -569,7 +573,7 @@ public final class DatapathReport {
     try (CsvWriter raw = new CsvWriter(csv, "round", "size_bytes", "size", "threads",
         "threads_run", "op", "variant", "order", "ops", "bytes", "wall_s", "cpu_s",
         "process_cpu_s", "cpu_client_s", "cpu_workers_s", "cpu_master_s", "cpu_gc_s",
-        "cpu_jit_s", "cpu_other_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
+        "cpu_jit_s", "cpu_s3_s", "cpu_other_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
         "verified_bytes", "decodes", "hedges", "removal_wait_s", "commit")) {
       for (RoundResult r : results) {
         raw.row(r.round, r.sizeBytes, DatapathSettings.formatSize(r.sizeBytes), r.threads,
@@ -577,7 +581,8 @@ public final class DatapathReport {
             r.wallNanos / 1e9, r.cpuNanos / 1e9, r.processCpuNanos / 1e9,
             sideSeconds(r, CpuSide.CLIENT), sideSeconds(r, CpuSide.WORKERS),
             sideSeconds(r, CpuSide.MASTER), sideSeconds(r, CpuSide.GC),
-            sideSeconds(r, CpuSide.JIT), sideSeconds(r, CpuSide.OTHER), r.mibPerSecond(),
+            sideSeconds(r, CpuSide.JIT), sideSeconds(r, CpuSide.S3),
+            sideSeconds(r, CpuSide.OTHER), r.mibPerSecond(),
             r.cpuMsPerMib(), r.p50Ms(), r.p99Ms(), r.maxMs(), r.verifiedBytes, r.decodes,
             r.hedges, r.removalWaitNanos / 1e9, stamp.commit());
       }

@@ -88,6 +88,10 @@ class DatapathCommandTest {
       assertTrue(Double.parseDouble(c[columns.indexOf("cpu_ms_per_mib")]) > 0, row);
       double p50 = Double.parseDouble(c[columns.indexOf("p50_ms")]);
       assertTrue(p50 > 0 && Double.parseDouble(c[columns.indexOf("p99_ms")]) >= p50, row);
+      if ("PUT".equals(op) && "eccache".equals(variant)) {
+        // Each PUT asks S3 (s3proxy, a process of its own) whether the key has a copy there.
+        assertTrue(Double.parseDouble(c[columns.indexOf("cpu_s3_s")]) > 0, row);
+      }
     }
     assertEquals(24, seen.size());
     assertTrue(afterEccachePuts > 0, "no variant ran after an eccache PUT in a round:\n"
@@ -148,6 +152,11 @@ class DatapathCommandTest {
       // The workers ran in other processes: counted from them, beside this process's own.
       assertTrue(workers > 0 && client > 0, row);
       assertTrue(total > process, "the servers' CPU is in the total: " + row);
+      if ("PUT".equals(c[columns.indexOf("op")])
+          && "eccache".equals(c[columns.indexOf("variant")])) {
+        // A PUT asks S3 whether the key has a copy there: s3proxy's work, counted apart.
+        assertTrue(Double.parseDouble(c[columns.indexOf("cpu_s3_s")]) > 0, row);
+      }
       if ("GET".equals(c[columns.indexOf("op")])) {
         assertEquals(2L << 20, Long.parseLong(c[columns.indexOf("verified_bytes")]), row);
       }

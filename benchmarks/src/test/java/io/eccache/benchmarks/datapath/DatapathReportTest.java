@@ -118,6 +118,10 @@ class DatapathReportTest {
     assertEquals(CpuSide.WORKERS, CpuSide.inServer("grpc-default-wo", CpuSide.WORKERS));
     assertEquals(CpuSide.WORKERS, CpuSide.inServer("BlockDataWriter", CpuSide.WORKERS));
     assertEquals(CpuSide.MASTER, CpuSide.inServer("java", CpuSide.MASTER));
+    // The S3 server is not the cluster: all of it, its JVM's threads too, counts to s3.
+    assertEquals(CpuSide.S3, CpuSide.inServer("C2 CompilerThre", CpuSide.S3));
+    assertEquals(CpuSide.S3, CpuSide.inServer("GC Thread#0", CpuSide.S3));
+    assertEquals(CpuSide.S3, CpuSide.inServer("qtp1234-56", CpuSide.S3));
   }
 
   @Test
