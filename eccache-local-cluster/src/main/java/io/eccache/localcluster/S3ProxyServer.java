@@ -102,7 +102,11 @@ public final class S3ProxyServer implements AutoCloseable {
 
   private void launch() throws IOException {
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-    List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m"));
+    // S3 stands in for a service on other machines: its JVM takes these cores' time as little as
+    // it can (C1 only, one compiler thread, the serial collector), so it does not compete with
+    // the cluster for them the way a fully tiered JVM compiling for minutes would.
+    List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m",
+        "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:+UseSerialGC"));
     List<String> args = List.of("--properties", dir.resolve("s3proxy.conf").toString());
     if (detached) {
       command.addAll(List.of("-jar", jar().toString()));
