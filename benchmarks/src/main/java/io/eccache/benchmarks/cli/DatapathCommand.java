@@ -94,7 +94,8 @@ final class DatapathCommand implements Callable<Integer> {
   Path out = Paths.get("benchmarks", "results", "datapath");
 
   @Option(names = "--tiny", hidden = true, description = "For tests: sizes 64KiB,1MiB, threads"
-      + " 1,2, one round, two objects, two operations per thread.")
+      + " 1,2, one round, two objects, two operations per thread, workers' block heartbeat"
+      + " 200ms (so the removal waits are short).")
   boolean tiny;
 
   @Option(names = "--read-choice", description = "Which k + delta splits eccache's GETs read:"
@@ -241,6 +242,10 @@ final class DatapathCommand implements Callable<Integer> {
     properties.put(ClientKeys.LAYOUT_CACHE_TTL, layoutCacheTtl);
     properties.put(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false);
     properties.put(ClientKeys.READ_CHOICE, readChoice);
+    if (tiny) {
+      // Workers learn of deleted blocks at their next block heartbeat (1 s by default).
+      properties.put(PropertyKey.WORKER_BLOCK_HEARTBEAT_INTERVAL_MS, "200ms");
+    }
     if (journalFlushBatch != null) {
       properties.put(PropertyKey.MASTER_JOURNAL_FLUSH_BATCH_TIME_MS, journalFlushBatch);
     }
