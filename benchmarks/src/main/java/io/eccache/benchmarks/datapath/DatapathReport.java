@@ -573,8 +573,8 @@ public final class DatapathReport {
     try (CsvWriter raw = new CsvWriter(csv, "round", "size_bytes", "size", "threads",
         "threads_run", "op", "variant", "order", "ops", "bytes", "wall_s", "cpu_s",
         "process_cpu_s", "cpu_client_s", "cpu_workers_s", "cpu_master_s", "cpu_gc_s",
-        "cpu_jit_s", "cpu_s3_s", "cpu_other_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms", "p99_ms", "max_ms",
-        "verified_bytes", "decodes", "hedges", "removal_wait_s", "commit")) {
+        "cpu_jit_s", "cpu_s3_s", "cpu_other_s", "mib_per_s", "cpu_ms_per_mib", "p50_ms",
+        "p99_ms", "max_ms", "verified_bytes", "decodes", "hedges", "removal_wait_s", "commit")) {
       for (RoundResult r : results) {
         raw.row(r.round, r.sizeBytes, DatapathSettings.formatSize(r.sizeBytes), r.threads,
             r.threadsRun, r.variant.op(), r.variant.label(s.k, s.r), r.order, r.ops, r.bytes,

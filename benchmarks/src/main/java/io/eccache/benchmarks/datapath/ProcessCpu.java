@@ -30,8 +30,9 @@ import java.util.Map;
  * bytes GETs returned, which is not the data path's work. The first also tells which side of the
  * cluster each thread works for ({@link CpuSide}), from the thread's name. With the cluster in
  * processes of its own, the first adds their threads too, each to its process's side but the
- * JVM's GC and JIT threads, which go to those sides as this process's do; the second stays this
- * process's alone.
+ * JVM's GC and JIT threads, which go to those sides as this process's do; and the S3 server's
+ * (s3proxy, a child process in every cluster the benchmark starts), all of it to its own side. The
+ * second stays this process's alone.
  */
 final class ProcessCpu {
   private static final Path TASKS = Paths.get("/proc/self/task");
