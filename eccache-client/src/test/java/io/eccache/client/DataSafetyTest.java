@@ -242,6 +242,24 @@ class DataSafetyTest {
   }
 
   @Test
+  void anotherToolsObjectPutAfterADeleteIsStillRemovedByACacheOnlyPut() throws Exception {
+    String key = "probe/after-delete.csv";
+    byte[] current = bytes(40_000, 45);
+    cache.put(key, bytes(40_000, 43), PutOptions.code(2, 1));
+    // The delete looks for the key's S3 copies and finds none: Alluxio may now remember them as
+    // absent, which must not hide an object another tool puts there afterwards.
+    assertTrue(cache.delete(key));
+    Path external = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET).resolve(key);
+    Files.createDirectories(external.getParent());
+    Files.write(external, bytes(40_000, 44));
+    cache.put(key, current, PutOptions.code(2, 1));
+    assertFalse(Files.exists(external), "the cache-only commit must remove the S3 object");
+    assertTrue(cache.evict(key));
+    assertThrows(NotFoundException.class, () -> cache.get(key),
+        "another tool's S3 object must not come back after a cache-only version");
+  }
+
+  @Test
   void aStreamFinishesTheVersionItStartedWhileItIsReplaced() throws Exception {
     byte[] v1 = bytes(2_000_000, 40); // ten 200 KB windows
     byte[] v2 = bytes(1_500_000, 41);

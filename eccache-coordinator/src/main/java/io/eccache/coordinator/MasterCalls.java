@@ -77,6 +77,15 @@ final class MasterCalls {
         .setLoadMetadataType(LoadMetadataPType.ONCE));
   }
 
+  /**
+   * A path the under store was just seen to hold: load it even where Alluxio remembers it as
+   * absent (its absent-path cache, filled by earlier lookups), as the client's read-through does.
+   */
+  static GetStatusContext loadAlways() {
+    return GetStatusContext.mergeFrom(GetStatusPOptions.newBuilder()
+        .setLoadMetadataType(LoadMetadataPType.ALWAYS));
+  }
+
   static DeleteContext alluxioOnlyRecursive() {
     return DeleteContext.mergeFrom(
         DeletePOptions.newBuilder().setRecursive(true).setAlluxioOnly(true));

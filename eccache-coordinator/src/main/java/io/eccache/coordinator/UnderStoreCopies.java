@@ -1,6 +1,7 @@
 package io.eccache.coordinator;
 
 import static io.eccache.coordinator.MasterCalls.everywhere;
+import static io.eccache.coordinator.MasterCalls.loadAlways;
 import static io.eccache.coordinator.MasterCalls.loadOnce;
 import static io.eccache.coordinator.MasterCalls.noSync;
 import static io.eccache.coordinator.MasterCalls.noSyncExists;
@@ -167,15 +168,24 @@ final class UnderStoreCopies {
     deleteIfPresent(new AlluxioURI(path));
   }
 
+  /**
+   * Deletes the file at {@code path} in Alluxio and the under store, if either holds one. Looked
+   * for as {@link #anyCopy} does, not through Alluxio's metadata load: that remembers a missing
+   * path as absent (and logs a warning for it), and a later delete would then miss an object
+   * another tool put there since (DataSafetyTest).
+   */
   private boolean deleteIfPresent(AlluxioURI path) throws IOException, AlluxioException {
+    if (!fileAnywhere(path)) {
+      return false; // none, or a directory of another tool's objects: not a key's copy
+    }
     FileInfo info;
     try {
-      info = fs.getFileInfo(path, loadOnce());
+      info = fs.getFileInfo(path, loadAlways());
     } catch (FileDoesNotExistException e) {
-      return false;
+      return false; // removed since
     }
     if (info.isFolder()) {
-      return false; // a directory of another tool's objects, not a key's copy
+      return false;
     }
     fs.delete(path, everywhere());
     return true;
