@@ -161,10 +161,9 @@ class DataSafetyTest {
     assertArrayEquals(child, cache.get("t/dir/child"));
     assertArrayEquals(internal, cache.get(".eccache/objects/t%2Fdir"));
     // Every S3 object eccache wrote is one file directly under the prefix.
-    Path bucket = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET);
-    assertTrue(Files.isRegularFile(bucket.resolve("t~2Fdir")));
-    assertTrue(Files.isRegularFile(bucket.resolve("t~2Fdir~2Fchild")));
-    assertTrue(Files.isRegularFile(bucket.resolve("~2Eeccache~2Fobjects~2Ft~252Fdir")));
+    assertTrue(Files.isRegularFile(cluster.s3File("t~2Fdir")));
+    assertTrue(Files.isRegularFile(cluster.s3File("t~2Fdir~2Fchild")));
+    assertTrue(Files.isRegularFile(cluster.s3File("~2Eeccache~2Fobjects~2Ft~252Fdir")));
   }
 
   @Test
@@ -178,8 +177,7 @@ class DataSafetyTest {
     assertThrows(NotFoundException.class, () -> cache.get("rm/through"));
     assertFalse(cache.delete("rm/through"));
     // An object another tool put in S3 under a plain path reads as its key, and delete removes it.
-    Path external = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
-        .resolve("rm/external/x.csv");
+    Path external = cluster.s3File("rm/external/x.csv");
     Files.createDirectories(external.getParent());
     byte[] csv = "a,b\n1,2\n".getBytes();
     Files.write(external, csv);
@@ -208,8 +206,7 @@ class DataSafetyTest {
     assertThrows(NotFoundException.class, () -> cache.get("probe/evicted"),
         "the evicted THROUGH version must not come back after a cache-only one");
     // An object another tool put in S3, which Alluxio has never listed: the probe asks S3 itself.
-    Path external = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
-        .resolve("probe/external.csv");
+    Path external = cluster.s3File("probe/external.csv");
     Files.createDirectories(external.getParent());
     Files.write(external, old);
     cache.put("probe/external.csv", current, PutOptions.code(2, 1));
@@ -249,7 +246,7 @@ class DataSafetyTest {
     // The delete looks for the key's S3 copies and finds none: Alluxio may now remember them as
     // absent, which must not hide an object another tool puts there afterwards.
     assertTrue(cache.delete(key));
-    Path external = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET).resolve(key);
+    Path external = cluster.s3File(key);
     Files.createDirectories(external.getParent());
     Files.write(external, bytes(40_000, 44));
     cache.put(key, current, PutOptions.code(2, 1));
@@ -401,8 +398,7 @@ class DataSafetyTest {
         .newBuilder().setWriteType(WritePType.THROUGH).setRecursive(true).build())) {
       out.write(bytes(1000, 62)); // a client that died here would never commit it
     }
-    Path inS3 = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
-        .resolve(abandoned.getPath().substring(1));
+    Path inS3 = cluster.s3File(abandoned.getPath().substring(1));
     assertTrue(Files.exists(inS3), inS3 + " was written through to S3");
     sweepPastTheAllocationTimeout();
     assertFalse(cluster.fileSystem().exists(abandoned), abandoned + " is still in Alluxio");

@@ -203,7 +203,7 @@ class EcCacheClientTest {
   void aKeyOnlyInS3IsReadThroughAndCached() throws Exception {
     byte[] data = bytes(345_678, 5);
     // Put there by someone else, straight into the bucket: Alluxio has never seen it.
-    Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET).resolve("external/data.bin");
+    Path object = cluster.s3File("external/data.bin");
     Files.createDirectories(object.getParent());
     Files.write(object, data);
     cache.readStatistics().reset();
@@ -223,8 +223,7 @@ class EcCacheClientTest {
   void aThroughPutReachesS3() throws Exception {
     byte[] data = bytes(1_234_567, 3);
     cache.put("persisted/object", data, PutOptions.code(3, 2).writeMode(WriteMode.THROUGH));
-    Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET)
-        .resolve("persisted~2Fobject"); // one file under the prefix: see UnderStorePaths
+    Path object = cluster.s3File("persisted~2Fobject"); // one file under the prefix: see UnderStorePaths
     assertArrayEquals(data, Files.readAllBytes(object));
     assertArrayEquals(data, cache.get("persisted/object"));
   }
@@ -472,7 +471,7 @@ class EcCacheClientTest {
   void anAsyncPutReachesS3AndIsThenMarkedPersisted() throws Exception {
     byte[] data = bytes(1_500_000, 15);
     cache.put("async", data, PutOptions.code(3, 1).writeMode(WriteMode.ASYNC));
-    Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET).resolve("async");
+    Path object = cluster.s3File("async");
     long deadline = System.currentTimeMillis() + 60_000;
     while (!cache.stat("async").persisted() && System.currentTimeMillis() < deadline) {
       Thread.sleep(50);

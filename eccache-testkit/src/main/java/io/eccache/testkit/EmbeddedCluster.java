@@ -463,6 +463,14 @@ public final class EmbeddedCluster implements AutoCloseable {
     return s3;
   }
 
+  /**
+   * The file s3proxy keeps object {@code name} of the cluster's bucket in: for tests that look at
+   * what S3 itself holds, or write there as another tool would.
+   */
+  public Path s3File(String name) {
+    return s3.dataDir().resolve(BUCKET).resolve(name);
+  }
+
   /** Where this cluster keeps everything (removed on close). */
   public Path directory() {
     return dir;

@@ -94,7 +94,7 @@ class EmbeddedClusterTest {
     byte[] data = bytes(123_457, 7);
     write(cluster.fileSystem(), "/through/object.bin", data, CreateFilePOptions.newBuilder()
         .setWriteType(WritePType.CACHE_THROUGH).setRecursive(true).build());
-    Path object = cluster.s3().dataDir().resolve(EmbeddedCluster.BUCKET).resolve("through/object.bin");
+    Path object = cluster.s3File("through/object.bin");
     assertTrue(Files.isRegularFile(object), "expected " + object + " in s3proxy's store");
     assertArrayEquals(data, Files.readAllBytes(object));
   }
