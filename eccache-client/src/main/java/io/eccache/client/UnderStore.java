@@ -5,11 +5,13 @@ import alluxio.client.file.FileInStream;
 import alluxio.client.file.FileOutStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.URIStatus;
+import alluxio.exception.AccessControlException;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.NotFoundException;
+import alluxio.exception.status.PermissionDeniedException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.GetStatusPOptions;
@@ -17,6 +19,7 @@ import alluxio.grpc.LoadMetadataPType;
 import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
 import alluxio.grpc.WritePType;
+import alluxio.security.authorization.Mode;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.Layout;
 import java.io.FilterInputStream;
@@ -33,6 +36,7 @@ import java.util.concurrent.TimeUnit;
  * {@link UnderStorePaths}.
  */
 final class UnderStore {
+  private static final short OWNER_ONLY = 0600;
   private final ClientContext context;
   private final FileSystem fs;
   private final UnderStorePaths paths;
@@ -52,8 +56,18 @@ final class UnderStore {
       throws IOException {
     AlluxioURI path = new AlluxioURI(stagingPath);
     try {
-      return fs.createFile(path, CreateFilePOptions.newBuilder()
-          .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true).build());
+      CreateFilePOptions.Builder options = CreateFilePOptions.newBuilder()
+          .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true);
+      if (paths.foreignPath(key) != null) {
+        // Published under an escaped name, not the key's plain path: its permissions are not the
+        // key's, so it is its writer's alone (docs/security.md). A copy at the plain path keeps
+        // the writer's umask, and governs the key.
+        options.setMode(new Mode(OWNER_ONLY).toProto());
+      }
+      return fs.createFile(path, options.build());
+    } catch (AccessControlException e) {
+      throw new PermissionDeniedException("cannot stage '" + key + "' in the under store ("
+          + path + "): " + e.getMessage(), e);
     } catch (AlluxioException e) {
       throw new IOException("cannot write '" + key + "' to the under store (" + path + "): "
           + e.getMessage() + "; check that S3 is reachable, or PUT with CACHE_ONLY", e);
@@ -138,6 +152,9 @@ final class UnderStore {
           new CopyStream(in, key, uri, status.getFileId()));
     } catch (FileDoesNotExistException | NotFoundException missing) {
       return null;
+    } catch (AccessControlException | PermissionDeniedException e) {
+      throw new PermissionDeniedException("reading '" + key + "' from the under store (" + path
+          + ") is not allowed: " + e.getMessage(), e);
     } catch (AlluxioException | AlluxioStatusException e) {
       throw new UnavailableException("reading '" + key + "' from the under store (" + path
           + ") failed: " + e.getMessage() + "; check that S3 is reachable", e);

@@ -17,6 +17,11 @@ public final class ObjectPaths {
     this.root = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
   }
 
+  /** eccache's own directory ({@code alluxio.master.eccache.root}). */
+  public String rootDirectory() {
+    return root.isEmpty() ? "/" : root;
+  }
+
   /** The directory of all objects. */
   public String objectsDirectory() {
     return root + "/objects";

@@ -77,6 +77,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final Retuner retuner;
   private final SweepHeartbeat sweep;
   private final RegionalCache regionalCache;
+  private final KeyAccess access;
+  private final AuditLog auditLog = AuditLog.fromConfiguration();
+  private final PrivateDirectories directories;
   private final long regionalPeriodMs;
   private final long retuneIntervalMs;
   private final long sweepIntervalMs;
@@ -99,6 +102,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     UnderStorePaths ufsPaths = new UnderStorePaths(Configuration.getString(SharedKeys.UFS_PREFIX));
     ufsPaths.checkDisjointFrom(Configuration.getString(MasterKeys.ROOT));
     UnderStoreCopies underStore = new UnderStoreCopies(fileSystemMaster, ufsPaths);
+    this.access = new KeyAccess(new AlluxioAccess(fileSystemMaster), ufsPaths);
+    this.directories = new PrivateDirectories(fileSystemMaster, paths, ufsPaths);
     RegionalNamespaces regional = new RegionalNamespaces(
         RegionMounts.parse(Configuration.getString(MasterKeys.REGIONS)),
         Configuration.getString(MasterKeys.REGIONAL_NAMESPACES),
@@ -121,7 +126,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         Configuration.getDouble(MasterKeys.MEMORY_OVERHEAD),
         Configuration.getBytes(MasterKeys.PARTITION_SERVER_BANDWIDTH));
     this.writes = new WriteSessions(layouts, fileSystemMaster, blockMaster, underStore, sweeper,
-        chooser, popularity, metrics, clock, allocationTimeoutMs,
+        chooser, popularity, metrics, clock, access, directories, allocationTimeoutMs,
         Configuration.getBytes(MasterKeys.CELL_SIZE), random, this::getExecutorService);
     this.queue = new MaintenanceQueue(layouts, fileSystemMaster, metrics, clock,
         Configuration.getMs(MasterKeys.MAINTENANCE_LEASE));
@@ -165,7 +170,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   @Override
   public void start(Boolean isPrimary) throws IOException {
     super.start(isPrimary);
+    auditLog.start();
     if (isPrimary) {
+      directories.ensureQuietly();
       // As Alluxio's own masters: heartbeat threads on this master's executor, ended by stop().
       ExecutorService pool = getExecutorService();
       if (retuneIntervalMs > 0) {
@@ -186,6 +193,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   public void stop() throws IOException {
     primary = false;
     super.stop();
+    auditLog.stop();
   }
 
   @Override
@@ -247,34 +255,47 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     regionalCache.use(policySpec, capacitySplits);
   }
 
-  AllocateResponse allocate(AllocateRequest request) throws IOException, AlluxioException {
-    return writes.allocate(request);
+  /** Who may do what to a key (the RPC handler names keys' governing paths in the audit log). */
+  KeyAccess access() {
+    return access;
   }
 
-  PlaceSplitResponse placeSplit(PlaceSplitRequest request) throws IOException, AlluxioException {
-    return writes.placeSplit(request);
+  AuditLog auditLog() {
+    return auditLog;
   }
 
-  void commit(CommitRequest request) throws IOException, AlluxioException {
-    writes.commit(request);
+  AllocateResponse allocate(Caller caller, AllocateRequest request)
+      throws IOException, AlluxioException {
+    return writes.allocate(caller, request);
   }
 
-  boolean markPersisted(String key, String writeId) throws IOException, AlluxioException {
-    return writes.markPersisted(key, writeId);
+  PlaceSplitResponse placeSplit(Caller caller, PlaceSplitRequest request)
+      throws IOException, AlluxioException {
+    return writes.placeSplit(caller, request);
   }
 
-  boolean delete(String key, boolean cacheOnly) throws IOException, AlluxioException {
-    return writes.delete(key, cacheOnly);
+  void commit(Caller caller, CommitRequest request) throws IOException, AlluxioException {
+    writes.commit(caller, request);
   }
 
-  /** The committed layout of {@code key} and where every split is now. Counts the access. */
-  LookupResponse lookup(String key) throws IOException, AlluxioException {
-    return lookup(key, false);
+  boolean markPersisted(Caller caller, String key, String writeId)
+      throws IOException, AlluxioException {
+    return writes.markPersisted(caller, key, writeId);
   }
 
-  /** As {@link #lookup(String)}; a {@code statOnly} lookup is not counted as an access. */
-  LookupResponse lookup(String key, boolean statOnly) throws IOException, AlluxioException {
+  boolean delete(Caller caller, String key, boolean cacheOnly)
+      throws IOException, AlluxioException {
+    return writes.delete(caller, key, cacheOnly);
+  }
+
+  /**
+   * The committed layout of {@code key} and where every split is now, if {@code caller} may read
+   * it. Counts the access unless {@code statOnly}.
+   */
+  LookupResponse lookup(Caller caller, String key, boolean statOnly)
+      throws IOException, AlluxioException {
     ObjectKeys.check(key);
+    access.check(caller, key, KeyAccess.Action.READ);
     if (!statOnly) {
       metrics.lookups.incrementAndGet();
       retuner.recordAccess(key);
@@ -288,14 +309,21 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
 
   /** The most keys one {@code ReportReads} may name (a client sends one report per second). */
   static final int MAX_REPORTED_KEYS = 100_000;
+  /**
+   * The most reads one report counts of one key: a client reports every second, and more than
+   * this many GETs of one key in a second is no client's; larger counts are cut to it, so no one
+   * report can make a key the most popular on its own.
+   */
+  static final long MAX_REPORTED_READS = 100_000;
 
   /**
    * Counts reads clients served from cached layouts as accesses, as {@link #lookup(String)} counts
-   * one. The whole report is checked before anything is counted.
+   * one: only keys {@code caller} may read, each at most {@link #MAX_REPORTED_READS} times. The
+   * whole report is checked before anything is counted.
    *
    * @throws InvalidArgumentException for a bad key, a count below 1 or too many keys
    */
-  void reportReads(Map<String, Long> reads) throws InvalidArgumentException {
+  void reportReads(Caller caller, Map<String, Long> reads) throws IOException, AlluxioException {
     if (reads.size() > MAX_REPORTED_KEYS) {
       throw new InvalidArgumentException("a read report names " + reads.size() + " keys, more"
           + " than " + MAX_REPORTED_KEYS + ": send it in parts");
@@ -307,27 +335,50 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         throw new InvalidArgumentException("a read report counts " + e.getValue() + " reads of '"
             + e.getKey() + "': each count must be at least 1");
       }
-      total += e.getValue();
     }
-    reads.forEach(retuner::recordAccesses);
-    reads.forEach(regionalCache::recordReads);
+    Map<String, Long> counted = new HashMap<>();
+    Map<String, Boolean> memo = KeyAccess.memo();
+    for (Map.Entry<String, Long> e : reads.entrySet()) {
+      if (access.allows(caller, e.getKey(), KeyAccess.Action.READ, memo)) {
+        long n = Math.min(e.getValue(), MAX_REPORTED_READS);
+        counted.put(e.getKey(), n);
+        total += n;
+      }
+    }
+    counted.forEach(retuner::recordAccesses);
+    counted.forEach(regionalCache::recordReads);
     metrics.readsReported.addAndGet(total);
   }
 
-  ListResponse list(String prefix) throws IOException, AlluxioException {
-    return layouts.list(prefix);
+  /** The keys under {@code prefix} that {@code caller} may read. */
+  ListResponse list(Caller caller, String prefix) throws IOException, AlluxioException {
+    ListResponse all = layouts.list(prefix);
+    if (!caller.checked()) {
+      return all;
+    }
+    ListResponse.Builder visible = ListResponse.newBuilder();
+    Map<String, Boolean> memo = KeyAccess.memo();
+    for (io.eccache.common.proto.Layout layout : all.getObjectsList()) {
+      if (access.allows(caller, layout.getKey(), KeyAccess.Action.READ, memo)) {
+        visible.addObjects(layout);
+      }
+    }
+    return visible.build();
   }
 
-  PlanResponse plan(int max) {
+  PlanResponse plan(Caller caller, int max) throws IOException {
+    access.checkAdministrator(caller, "plan eccache's maintenance");
     return queue.plan(max);
   }
 
-  ApplyChangeResponse applyChange(ApplyChangeRequest request)
+  ApplyChangeResponse applyChange(Caller caller, ApplyChangeRequest request)
       throws IOException, AlluxioException {
+    access.checkAdministrator(caller, "apply maintenance changes to eccache's layouts");
     return queue.applyChange(request);
   }
 
-  StatsResponse stats() throws IOException, AlluxioException {
+  StatsResponse stats(Caller caller) throws IOException, AlluxioException {
+    access.checkAdministrator(caller, "read eccache's cluster-wide statistics");
     int pending = queue.pending();
     return metrics.stats(blockMaster.getWorkerCount(), layouts.list("").getObjectsCount(),
         pending);

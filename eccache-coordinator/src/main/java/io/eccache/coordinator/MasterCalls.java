@@ -32,10 +32,19 @@ final class MasterCalls {
    * handlers do: eccache's directories belong to eccache, not to whichever client wrote first.
    */
   static <T> T asMaster(MasterCall<T> call) throws IOException, AlluxioException {
+    return as(null, call);
+  }
+
+  /**
+   * Runs namespace operations as {@code user} (the master's own user when null), so Alluxio checks
+   * them as it would that user's own call (and names that user in its audit log).
+   */
+  static <T> T as(String user, MasterCall<T> call) throws IOException, AlluxioException {
     User previous = AuthenticatedClientUser.getOrNull();
     try {
       if (SecurityUtils.isSecurityEnabled(Configuration.global())) {
-        AuthenticatedClientUser.set(ServerUserState.global().getUser().getName());
+        AuthenticatedClientUser.set(user != null ? user
+            : ServerUserState.global().getUser().getName());
       }
       return call.call();
     } finally {

@@ -140,6 +140,22 @@ final class UnderStoreCopies {
     }
   }
 
+  /**
+   * Brings the file at {@code path} into Alluxio's namespace when only the under store holds it
+   * (another tool put it there), so its permissions are Alluxio's to check. Call as the master.
+   */
+  Void loadIfOnlyInUnderStore(String path) throws IOException, AlluxioException {
+    AlluxioURI uri = new AlluxioURI(path);
+    if (mounts != null && !fs.exists(uri, noSyncExists()) && fileAnywhere(uri)) {
+      try {
+        fs.getFileInfo(uri, loadAlways());
+      } catch (FileDoesNotExistException e) {
+        // removed since
+      }
+    }
+    return null;
+  }
+
   /** Removes {@code key}'s copies from the under store (its own and a foreign plain path). */
   boolean delete(String key) throws IOException, AlluxioException {
     boolean existed = deleteIfPresent(new AlluxioURI(paths.objectPath(key)));

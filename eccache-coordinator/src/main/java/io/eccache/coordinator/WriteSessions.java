@@ -13,6 +13,7 @@ import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
+import alluxio.exception.status.PermissionDeniedException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateDirectoryPOptions;
 import alluxio.grpc.CreateFilePOptions;
@@ -22,6 +23,7 @@ import alluxio.master.block.BlockMaster;
 import alluxio.master.file.FileSystemMaster;
 import alluxio.master.file.contexts.CreateDirectoryContext;
 import alluxio.master.file.contexts.CreateFileContext;
+import alluxio.security.authorization.Mode;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
 import com.google.common.base.Throwables;
@@ -87,6 +89,8 @@ final class WriteSessions {
   private final PopularityTracker popularity;
   private final CoordinatorMetrics metrics;
   private final Clock clock;
+  private final KeyAccess access;
+  private final PrivateDirectories directories;
   private final long allocationTimeoutMs;
   private final long maxCellSize;
   private final Random random;
@@ -98,8 +102,8 @@ final class WriteSessions {
 
   WriteSessions(LayoutStore layouts, FileSystemMaster fs, BlockMaster blockMaster,
       UnderStoreCopies underStore, NamespaceSweeper sweeper, SchemeChooser chooser,
-      PopularityTracker popularity, CoordinatorMetrics metrics, Clock clock,
-      long allocationTimeoutMs, long maxCellSize, Random random,
+      PopularityTracker popularity, CoordinatorMetrics metrics, Clock clock, KeyAccess access,
+      PrivateDirectories directories, long allocationTimeoutMs, long maxCellSize, Random random,
       Supplier<ExecutorService> executor) {
     this.layouts = layouts;
     this.fs = fs;
@@ -110,6 +114,8 @@ final class WriteSessions {
     this.popularity = popularity;
     this.metrics = metrics;
     this.clock = clock;
+    this.access = access;
+    this.directories = directories;
     this.allocationTimeoutMs = allocationTimeoutMs;
     this.maxCellSize = maxCellSize;
     this.random = random;
@@ -125,9 +131,15 @@ final class WriteSessions {
     return pending.containsKey(writeId);
   }
 
-  /** Places a new write of {@code key}: a layout and a distinct live worker per split. */
-  AllocateResponse allocate(AllocateRequest request) throws IOException, AlluxioException {
+  /**
+   * Places a new write of {@code key} by {@code caller}, if it may write the key: a layout and a
+   * distinct live worker per split, and the split files, owned by the caller and private to it.
+   */
+  AllocateResponse allocate(Caller caller, AllocateRequest request)
+      throws IOException, AlluxioException {
     String key = ObjectKeys.check(request.getKey());
+    access.check(caller, key, KeyAccess.Action.PUT);
+    directories.ensure();
     if (request.getObjectSize() < -1) {
       throw new InvalidArgumentException("object size must be >= 0 (or -1: not known yet), not "
           + request.getObjectSize());
@@ -140,7 +152,7 @@ final class WriteSessions {
       throw new InvalidArgumentException("PUT of '" + key + "': " + e.getMessage());
     }
     if (layouts.regional().isRegional(key)) {
-      return allocateRegional(key, request.getObjectSize(), asked);
+      return allocateRegional(caller, key, request.getObjectSize(), asked);
     }
     SchemeChooser.Choice choice = chooser.choose(key, request.getObjectSize(), asked,
         request.getTuned());
@@ -167,13 +179,16 @@ final class WriteSessions {
     long splitSize = size < 0 ? -1 : checkedGeometry(key, size, scheme, cellSize).splitSize();
     Layout layout = Layout.newBuilder().setKey(key).setScheme(SchemeProtos.toProto(scheme))
         .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
-        .setDirectory(dir).setTuned(choice.tuned).build();
+        .setDirectory(dir).setTuned(choice.tuned).setWriter(writerOf(caller)).build();
     // The split files too, here in the master: the writer then makes no CreateFile call (k + r
     // client RPCs fewer, and one round of journal flushes less on the PUT's path). Their directory
-    // (and the key's) comes with them, in the same round: the first create makes it, the others
-    // find it.
+    // comes first, on its own: it must be the master's and closed to listing (PrivateDirectories),
+    // which a directory made as a missing parent of the files would not be.
+    // Owner-only: the writer completes them, and no one else reads them through the plain API
+    // (readers get their blocks from Lookup, after the key's own check).
     CreateFilePOptions splitFile = CreateFilePOptions.newBuilder()
         .setWriteType(WritePType.MUST_CACHE).setReplicationMax(1).setRecursive(true)
+        .setMode(new Mode(OWNER_ONLY).toProto())
         .setBlockSizeBytes(StripeGeometry.splitBlockSize(splitSize)).build();
     List<String> splitPaths = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -187,7 +202,12 @@ final class WriteSessions {
         current == null ? "" : current.getWriteId(), underStoreCopy);
     pending.put(writeId, write);
     try {
-      createSplitFiles(writeId, splitPaths, splitFile);
+      // A new key's directory was made as a missing parent, listable: closed alongside the files.
+      String owner = caller.checked() ? caller.user() : null;
+      String group = access.primaryGroup(caller);
+      directories.createWriteDirectory(dir, owner, group);
+      createSplitFiles(writeId, splitPaths, splitFile, owner, group, current == null
+              ? () -> directories.closeObjectDirectory(paths().objectDirectory(key)) : null);
     } catch (IOException | AlluxioException | RuntimeException e) {
       abandon(writeId, write);
       throw e;
@@ -209,8 +229,8 @@ final class WriteSessions {
    * through a live worker chosen at random (distinct while there are enough). The write's directory
    * here holds no split: it is what the sweep and retiring track the write by.
    */
-  private AllocateResponse allocateRegional(String key, long size, Optional<RedundancyScheme> asked)
-      throws IOException, AlluxioException {
+  private AllocateResponse allocateRegional(Caller caller, String key, long size,
+      Optional<RedundancyScheme> asked) throws IOException, AlluxioException {
     RegionalNamespaces regional = layouts.regional();
     RedundancyScheme scheme = regional.scheme();
     if (asked.isPresent() && !asked.get().equals(scheme)) {
@@ -235,7 +255,8 @@ final class WriteSessions {
     long splitSize = size < 0 ? -1 : checkedGeometry(key, size, scheme, cellSize).splitSize();
     Layout.Builder layout = Layout.newBuilder().setKey(key)
         .setScheme(SchemeProtos.toProto(scheme)).setObjectSize(size).setCellSize(cellSize)
-        .setSplitSize(splitSize).setWriteId(writeId).setDirectory(dir).setTuned(false);
+        .setSplitSize(splitSize).setWriteId(writeId).setDirectory(dir).setTuned(false)
+        .setWriter(writerOf(caller));
     for (int i = 0; i < n; i++) {
       layout.addSplitPaths(regional.regions().splitPath(i, key, writeId, scheme.splitName(i)))
           .addSplitRegions(regional.regions().forSplit(i).name());
@@ -269,21 +290,38 @@ final class WriteSessions {
   /**
    * Creates the split files all at once, each on a thread of the master's executor: their journal
    * entries then go out in one flush (one after another, each would wait for a flush of its own,
-   * an fsync and with the embedded journal a Raft commit each).
+   * an fsync and with the embedded journal a Raft commit each). They belong to {@code owner} (its
+   * group {@code group}), who writes them; the master's own when null. {@code alongside}, when
+   * not null, is one more namespace change to make in the same round.
    */
   private void createSplitFiles(String writeId, List<String> paths,
-      CreateFilePOptions options) throws IOException, AlluxioException {
+      CreateFilePOptions options, String owner, String group, MasterCalls.MasterCall<?> alongside)
+      throws IOException, AlluxioException {
     ExecutorService pool = executor.get();
     if (pool == null) {
       throw new UnavailableException("the coordinator is not running on this master (a standby"
           + " or one stopping): PUT again, to the primary master");
     }
     List<CompletableFuture<Void>> creating = new ArrayList<>();
+    if (alongside != null) {
+      creating.add(CompletableFuture.runAsync(() -> {
+        try {
+          asMaster(alongside);
+        } catch (IOException | AlluxioException e) {
+          throw new CompletionException(e);
+        }
+      }, pool));
+    }
     for (String path : paths) {
       creating.add(CompletableFuture.runAsync(() -> {
         try {
-          asMaster(() -> fs.createFile(new AlluxioURI(path),
-              CreateFileContext.mergeFrom(options.toBuilder())));
+          asMaster(() -> {
+            CreateFileContext context = CreateFileContext.mergeFrom(options.toBuilder());
+            if (owner != null) {
+              context.setOwner(owner).setGroup(group);
+            }
+            return fs.createFile(new AlluxioURI(path), context);
+          });
         } catch (IOException | AlluxioException e) {
           throw new CompletionException(e);
         }
@@ -341,13 +379,15 @@ final class WriteSessions {
    * Late binding for writes: a live worker for a split of a pending write whose worker failed,
    * chosen uniformly among those holding none of the write's other splits.
    */
-  PlaceSplitResponse placeSplit(PlaceSplitRequest request) throws IOException, AlluxioException {
+  PlaceSplitResponse placeSplit(Caller caller, PlaceSplitRequest request)
+      throws IOException, AlluxioException {
     String key = ObjectKeys.check(request.getKey());
     PendingWrite write = pending.get(request.getWriteId());
     if (write == null || !write.layout.getKey().equals(key)) {
       throw new NotFoundException("no pending write " + request.getWriteId() + " for key '" + key
           + "' (committed, abandoned or forgotten by a restarted master): PUT the object again");
     }
+    checkWriter(caller, write, "place a split of");
     Set<String> excluded = new HashSet<>();
     for (alluxio.grpc.WorkerNetAddress w : request.getExcludeList()) {
       excluded.add(w.getHost() + ":" + w.getRpcPort());
@@ -371,8 +411,11 @@ final class WriteSessions {
         .build();
   }
 
-  /** Makes a write visible: checks its splits exist, then switches the object's layout to it. */
-  void commit(CommitRequest request) throws IOException, AlluxioException {
+  /**
+   * Makes a write visible: checks its splits exist, then switches the object's layout to it. Only
+   * the user who allocated the write may, and only while it may still write the key.
+   */
+  void commit(Caller caller, CommitRequest request) throws IOException, AlluxioException {
     String key = ObjectKeys.check(request.getKey());
     PendingWrite write = pending.get(request.getWriteId());
     Layout allocated = write == null ? null : write.layout;
@@ -381,6 +424,23 @@ final class WriteSessions {
           + "': it was committed already, abandoned after "
           + allocationTimeoutMs / 1000 + " s, or the master restarted;"
           + " PUT the object again");
+    }
+    checkWriter(caller, write, "commit");
+    if (!request.getUfsPath().isEmpty()
+        && !request.getUfsPath().equals(underStore.paths().objectPath(key))
+        && !request.getUfsPath().equals(underStore.paths().foreignPath(key))) {
+      throw new InvalidArgumentException("a commit of '" + key + "' names " + request.getUfsPath()
+          + " as its under-store copy, which is not one of the key's names ("
+          + underStore.paths().objectPath(key) + ", or its plain path)");
+    }
+    if (caller.checked()) {
+      // Again at the commit, which replaces the key's copies in S3: the permissions may have
+      // changed since the allocation, and a plain file at the key's path that only S3 held then
+      // is in Alluxio's namespace now, with its own permissions.
+      if (!write.underStoreCopy.isDone() || write.underStoreCopy.join()) {
+        asMaster(() -> underStore.loadIfOnlyInUnderStore(access.governingPath(key)));
+      }
+      access.check(caller, key, KeyAccess.Action.PUT);
     }
     RedundancyScheme scheme = SchemeProtos.of(allocated);
     int n = scheme.splits();
@@ -504,13 +564,20 @@ final class WriteSessions {
    * Records that write {@code writeId} of {@code key} is now also in the under store, so readers may
    * fall back to it. Returns false when the key holds another write by now (or none).
    */
-  boolean markPersisted(String key, String writeId) throws IOException, AlluxioException {
+  boolean markPersisted(Caller caller, String key, String writeId)
+      throws IOException, AlluxioException {
     ObjectKeys.check(key);
     String objectDir = paths().objectDirectory(key);
+    boolean administrator = access.isAdministrator(caller);
     return layouts.locked(key, () -> {
       Layout current = layouts.read(objectDir);
       if (current == null || !current.getWriteId().equals(writeId)) {
         return false;
+      }
+      if (!administrator && !caller.is(current.getWriter())) {
+        throw new PermissionDeniedException("user " + caller + " may not mark write " + writeId
+            + " of '" + key + "' persisted: " + describeWriter(current.getWriter())
+            + " wrote it, and only that user or an administrator may");
       }
       if (!current.getPersisted()) {
         FileInfo published = underStore.publish(key, writeId, current.getObjectSize());
@@ -526,8 +593,15 @@ final class WriteSessions {
    * store (as {@code alluxio fs rm} does), so a GET no longer finds it anywhere. Returns whether
    * there was anything to remove. Readers of the removed version finish it (it is retired).
    */
-  boolean delete(String key, boolean cacheOnly) throws IOException, AlluxioException {
+  boolean delete(Caller caller, String key, boolean cacheOnly)
+      throws IOException, AlluxioException {
     ObjectKeys.check(key);
+    if (caller.checked()) {
+      // A plain file at the key's path that only S3 holds is loaded first, so its own
+      // permissions decide, as they would for Alluxio's own delete of it.
+      asMaster(() -> underStore.loadIfOnlyInUnderStore(access.governingPath(key)));
+      access.check(caller, key, KeyAccess.Action.DELETE);
+    }
     boolean regional = layouts.regional().isRegional(key);
     if (regional && cacheOnly) {
       throw new InvalidArgumentException("'" + key + "' is a regional object: the regions keep it"
@@ -587,6 +661,27 @@ final class WriteSessions {
           + " stripes, and a layout holds at most " + MAX_CELLS + " cells; store it in parts");
     }
     return new StripeGeometry(size, k, cellSize);
+  }
+
+  /** Split files and staged copies: their owner's alone. */
+  private static final short OWNER_ONLY = 0600;
+
+  private static String writerOf(Caller caller) {
+    return caller.checked() ? caller.user() : "";
+  }
+
+  private static String describeWriter(String writer) {
+    return writer.isEmpty() ? "another user (not recorded)" : "user " + writer;
+  }
+
+  /** Refuses a step of {@code write} by anyone but the user who allocated it. */
+  private static void checkWriter(Caller caller, PendingWrite write, String what)
+      throws PermissionDeniedException {
+    if (!caller.is(write.layout.getWriter())) {
+      throw new PermissionDeniedException("user " + caller + " may not " + what + " write "
+          + write.layout.getWriteId() + " of '" + write.layout.getKey() + "': "
+          + describeWriter(write.layout.getWriter()) + " allocated it, and only that user may");
+    }
   }
 
   /** An allocation awaiting its commit. */

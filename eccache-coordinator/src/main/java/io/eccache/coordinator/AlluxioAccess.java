@@ -1,0 +1,58 @@
+package io.eccache.coordinator;
+
+import alluxio.AlluxioURI;
+import alluxio.conf.Configuration;
+import alluxio.conf.PropertyKey;
+import alluxio.exception.AlluxioException;
+import alluxio.grpc.CheckAccessPOptions;
+import alluxio.grpc.FileSystemMasterCommonPOptions;
+import alluxio.master.file.FileSystemMaster;
+import alluxio.master.file.contexts.CheckAccessContext;
+import alluxio.security.authorization.Mode;
+import alluxio.security.user.ServerUserState;
+import alluxio.util.CommonUtils;
+import java.io.IOException;
+import java.util.List;
+
+/** {@link AccessPort} over the FileSystemMaster: Alluxio's own permission checker decides. */
+final class AlluxioAccess implements AccessPort {
+  private final FileSystemMaster fs;
+
+  AlluxioAccess(FileSystemMaster fs) {
+    this.fs = fs;
+  }
+
+  @Override
+  public boolean exists(String path) throws IOException, AlluxioException {
+    return MasterCalls.asMaster(() -> fs.exists(new AlluxioURI(path), MasterCalls.noSyncExists()));
+  }
+
+  @Override
+  public void check(String user, String path, Mode.Bits bits)
+      throws IOException, AlluxioException {
+    // As the user: Alluxio's checkAccess then decides (owner, group, other, ACLs, superuser and
+    // supergroup), and its audit log names the user.
+    MasterCalls.as(user, () -> {
+      fs.checkAccess(new AlluxioURI(path), CheckAccessContext.mergeFrom(
+          CheckAccessPOptions.newBuilder().setBits(bits.toProto()).setCommonOptions(
+              FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1))));
+      return null;
+    });
+  }
+
+  @Override
+  public boolean isAdministrator(String user) throws IOException {
+    if (user.equals(ServerUserState.global().getUser().getName())) {
+      return true;
+    }
+    String supergroup =
+        Configuration.getString(PropertyKey.SECURITY_AUTHORIZATION_PERMISSION_SUPERGROUP);
+    List<String> groups = CommonUtils.getGroups(user, Configuration.global());
+    return groups.contains(supergroup);
+  }
+
+  @Override
+  public String primaryGroup(String user) throws IOException {
+    return CommonUtils.getPrimaryGroupName(user, Configuration.global());
+  }
+}

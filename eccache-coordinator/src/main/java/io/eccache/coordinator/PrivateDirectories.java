@@ -1,0 +1,137 @@
+package io.eccache.coordinator;
+
+import alluxio.AlluxioURI;
+import alluxio.conf.Configuration;
+import alluxio.exception.AlluxioException;
+import alluxio.grpc.CreateDirectoryPOptions;
+import alluxio.grpc.SetAttributePOptions;
+import alluxio.grpc.WritePType;
+import alluxio.master.file.FileSystemMaster;
+import alluxio.master.file.contexts.CreateDirectoryContext;
+import alluxio.master.file.contexts.SetAttributeContext;
+import alluxio.security.authorization.Mode;
+import alluxio.security.user.ServerUserState;
+import alluxio.util.SecurityUtils;
+import alluxio.wire.FileInfo;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.UnderStorePaths;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * eccache's own directories, private to it (docs/security.md): owned by the master, and closed to
+ * listing, so no user finds other users' splits or staged copies through the plain Alluxio API.
+ *
+ * <ul>
+ *   <li>{@code <root>} and {@code <root>/objects}: mode 711, so a writer may reach the split files
+ *       it owns, and no one may list the keys.</li>
+ *   <li>An object's directory: the master's, 711, so no one lists the ids of its writes. A new
+ *       one is made as a missing parent of its first write's directory and closed in the same
+ *       round as the split files are made ({@link #closeObjectDirectory}).</li>
+ *   <li>A write's directory ({@link #createWriteDirectory}): its writer's, 700, holding the split
+ *       files, also its writer's (600, made by {@code WriteSessions}). Alluxio 2.9 checks no
+ *       read permission when a client opens a file, only execute on the directories on its way,
+ *       so this directory is what keeps the splits from other users of the plain API. Readers of
+ *       the key never need it: Lookup gives them the blocks, after the key's own check.</li>
+ *   <li>{@code <root>/retired}: 700, the master's alone.</li>
+ *   <li>The staging directory under the under-store prefix: 733, so any writer may create its
+ *       staged copy there (a file named by its write's id, owner-only unless it is the key's own
+ *       plain file) and no one may list the others'.</li>
+ * </ul>
+ *
+ * <p>Ensured when the coordinator starts as primary and, should that fail (S3 down), again before
+ * a write, until it succeeds once.
+ */
+final class PrivateDirectories {
+  private static final Logger LOG = LoggerFactory.getLogger(PrivateDirectories.class);
+  private static final short TRAVERSE_ONLY = 0711;
+  private static final short MASTER_ONLY = 0700;
+  private static final short DROP_BOX = 0733;
+
+  private final FileSystemMaster fs;
+  private final ObjectPaths paths;
+  private final UnderStorePaths ufs;
+  private volatile boolean ensured;
+
+  PrivateDirectories(FileSystemMaster fs, ObjectPaths paths, UnderStorePaths ufs) {
+    this.fs = fs;
+    this.paths = paths;
+    this.ufs = ufs;
+  }
+
+  /** As {@link #ensure()}; a failure is logged and left for the next write. */
+  void ensureQuietly() {
+    try {
+      ensure();
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      LOG.warn("eccache: could not set up its private directories yet ({}); the next PUT tries"
+          + " again", e.toString());
+    }
+  }
+
+  /** Creates the directories as the master, with their modes and ACL, unless done already. */
+  void ensure() throws IOException, AlluxioException {
+    if (ensured) {
+      return;
+    }
+    synchronized (this) {
+      if (ensured) {
+        return;
+      }
+      MasterCalls.asMaster(() -> {
+        directory(paths.rootDirectory(), TRAVERSE_ONLY, WritePType.MUST_CACHE);
+        directory(paths.objectsDirectory(), TRAVERSE_ONLY, WritePType.MUST_CACHE);
+        directory(paths.retiredDirectory(), MASTER_ONLY, WritePType.MUST_CACHE);
+        directory(ufs.stagingDirectory(), DROP_BOX, WritePType.CACHE_THROUGH);
+        return null;
+      });
+      ensured = true;
+    }
+  }
+
+  /**
+   * Creates the directory of a new write by {@code owner} (the master's when null), 700: only its
+   * writer reaches the split files in it (Alluxio 2.9 checks no read permission when a client
+   * opens a file, only the directories on its way). A missing object's directory is made with it.
+   */
+  void createWriteDirectory(String path, String owner, String group)
+      throws IOException, AlluxioException {
+    MasterCalls.asMaster(() -> {
+      CreateDirectoryContext context = CreateDirectoryContext.mergeFrom(
+          CreateDirectoryPOptions.newBuilder().setRecursive(true)
+              .setWriteType(WritePType.MUST_CACHE).setMode(new Mode(MASTER_ONLY).toProto()));
+      if (owner != null) {
+        context.setOwner(owner).setGroup(group);
+      }
+      return fs.createDirectory(new AlluxioURI(path), context);
+    });
+  }
+
+  /**
+   * Makes a new object's directory, made as a missing parent of its first write's (its writer's,
+   * with Alluxio's default mode), the master's and closed to listing (call as the master).
+   */
+  Void closeObjectDirectory(String path) throws IOException, AlluxioException {
+    SetAttributePOptions.Builder options = SetAttributePOptions.newBuilder()
+        .setMode(new Mode(TRAVERSE_ONLY).toProto());
+    if (SecurityUtils.isSecurityEnabled(Configuration.global())) {
+      options.setOwner(ServerUserState.global().getUser().getName());
+    }
+    fs.setAttribute(new AlluxioURI(path), SetAttributeContext.mergeFrom(options));
+    return null;
+  }
+
+  private void directory(String path, short mode, WritePType writeType)
+      throws IOException, AlluxioException {
+    AlluxioURI uri = new AlluxioURI(path);
+    fs.createDirectory(uri, CreateDirectoryContext.mergeFrom(CreateDirectoryPOptions.newBuilder()
+        .setRecursive(true).setAllowExists(true).setWriteType(writeType)
+        .setMode(new Mode(mode).toProto())));
+    FileInfo info = fs.getFileInfo(uri, MasterCalls.noSync());
+    if ((short) info.getMode() != mode) {
+      fs.setAttribute(uri, SetAttributeContext.mergeFrom(SetAttributePOptions.newBuilder()
+          .setMode(new Mode(mode).toProto())));
+    }
+  }
+}
