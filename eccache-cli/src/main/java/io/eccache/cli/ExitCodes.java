@@ -1,5 +1,6 @@
 package io.eccache.cli;
 
+import alluxio.exception.AccessControlException;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.AlreadyExistsException;
 import alluxio.exception.status.DeadlineExceededException;
@@ -7,6 +8,7 @@ import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.OutOfRangeException;
+import alluxio.exception.status.PermissionDeniedException;
 import alluxio.exception.status.ResourceExhaustedException;
 import alluxio.exception.status.UnavailableException;
 import io.eccache.client.LocalOutput.LocalFileException;
@@ -38,6 +40,11 @@ public final class ExitCodes implements IExecutionExceptionHandler {
   public static final int REJECTED = 5;
   /** A local file or directory could not be read or written (missing, permission, a directory). */
   public static final int LOCAL_FILE = 6;
+  /**
+   * Alluxio's permissions refuse this user the key or the operation (the message names the user,
+   * the path that governs the key, its owner and mode), as {@code alluxio fs} would refuse it.
+   */
+  public static final int PERMISSION_DENIED = 7;
 
   /** The status for a failure; see the constants. */
   static int of(Throwable e) {
@@ -51,6 +58,9 @@ public final class ExitCodes implements IExecutionExceptionHandler {
       }
       if (t instanceof NotFoundException) {
         return NOT_FOUND;
+      }
+      if (t instanceof PermissionDeniedException || t instanceof AccessControlException) {
+        return PERMISSION_DENIED;
       }
       if (masterUnreachable(t)) {
         return UNAVAILABLE;

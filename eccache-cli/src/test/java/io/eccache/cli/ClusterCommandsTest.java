@@ -119,6 +119,34 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void aRefusalIsOneLineWithItsOwnExitCodeAndThePath() throws Exception {
+    alluxio.client.file.FileSystem root = CLUSTER.cluster().fileSystem();
+    alluxio.AlluxioURI dirUri = new alluxio.AlluxioURI("/perm");
+    root.createDirectory(dirUri, alluxio.grpc.CreateDirectoryPOptions.newBuilder()
+        .setAllowExists(true).setWriteType(alluxio.grpc.WritePType.CACHE_THROUGH).build());
+    root.setAttribute(dirUri, alluxio.grpc.SetAttributePOptions.newBuilder()
+        .setMode(new alluxio.security.authorization.Mode((short) 0700).toProto()).build());
+    Path in = Files.write(dir.resolve("perm.bin"), bytes(10_000, 9));
+    assertEquals(ExitCodes.OK, eccache("put", in.toString(), "perm/x").exit);
+    String asBob = "-Dalluxio.security.login.username=" + io.eccache.testkit.TestUsers.BOB;
+    for (String[] command : new String[][] {{"stat", "perm/x"}, {"rm", "perm/x"},
+        {"get", "perm/x", dir.resolve("bob.out").toString()},
+        {"put", in.toString(), "perm/y"}, {"stats"}}) {
+      List<String> args = new ArrayList<>(Arrays.asList(command));
+      args.add(asBob);
+      Run refused = eccache(args.toArray(new String[0]));
+      assertEquals(ExitCodes.PERMISSION_DENIED, refused.exit, refused.toString());
+      assertEquals(1, refused.err.strip().lines().count(), "one line: " + refused);
+      assertTrue(refused.err.contains("user bob may not"), refused.toString());
+      if (!command[0].equals("stats")) {
+        assertTrue(refused.err.contains("/perm"), "names the path: " + refused);
+      }
+    }
+    assertEquals(ExitCodes.OK, eccache("stat", "perm/x").exit, "the superuser's key is unharmed");
+    assertFalse(Files.exists(dir.resolve("bob.out")), "a refused get writes no file");
+  }
+
+  @Test
   void putGetStatListRemoveWithJson() throws Exception {
     byte[] data = bytes(2_500_001, 1);
     Path in = Files.write(dir.resolve("a.bin"), data);

@@ -14,6 +14,9 @@ interface AccessPort {
   /** Whether {@code path} is in Alluxio's namespace now (not asking the under store). */
   boolean exists(String path) throws IOException, AlluxioException;
 
+  /** Whether {@code path} is a directory in Alluxio's namespace now. */
+  boolean isDirectory(String path) throws IOException, AlluxioException;
+
   /**
    * Checks as Alluxio checks {@code user}'s own calls: {@code bits} on {@code path} and execute on
    * every directory above it (the superuser and the supergroup pass).

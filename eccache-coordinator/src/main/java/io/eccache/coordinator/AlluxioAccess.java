@@ -4,6 +4,7 @@ import alluxio.AlluxioURI;
 import alluxio.conf.Configuration;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.FileDoesNotExistException;
 import alluxio.grpc.CheckAccessPOptions;
 import alluxio.grpc.FileSystemMasterCommonPOptions;
 import alluxio.master.file.FileSystemMaster;
@@ -28,6 +29,21 @@ final class AlluxioAccess implements AccessPort {
   }
 
   @Override
+  public boolean isDirectory(String path) throws IOException, AlluxioException {
+    return MasterCalls.asMaster(() -> {
+      AlluxioURI uri = new AlluxioURI(path);
+      if (!fs.exists(uri, MasterCalls.noSyncExists())) {
+        return false;
+      }
+      try {
+        return fs.getFileInfo(uri, MasterCalls.noSync()).isFolder();
+      } catch (FileDoesNotExistException removed) {
+        return false;
+      }
+    });
+  }
+
+  @Override
   public void check(String user, String path, Mode.Bits bits)
       throws IOException, AlluxioException {
     // As the user: Alluxio's checkAccess then decides (owner, group, other, ACLs, superuser and
@@ -47,12 +63,22 @@ final class AlluxioAccess implements AccessPort {
     }
     String supergroup =
         Configuration.getString(PropertyKey.SECURITY_AUTHORIZATION_PERMISSION_SUPERGROUP);
-    List<String> groups = CommonUtils.getGroups(user, Configuration.global());
+    List<String> groups;
+    try {
+      groups = CommonUtils.getGroups(user, Configuration.global());
+    } catch (IOException unknown) {
+      return false; // a user the group mapping does not know is in no group
+    }
     return groups.contains(supergroup);
   }
 
   @Override
-  public String primaryGroup(String user) throws IOException {
-    return CommonUtils.getPrimaryGroupName(user, Configuration.global());
+  public String primaryGroup(String user) {
+    try {
+      return CommonUtils.getPrimaryGroupName(user, Configuration.global());
+    } catch (IOException unknown) {
+      // As Alluxio's own file creation: a user the group mapping does not know has no group.
+      return "";
+    }
   }
 }

@@ -19,7 +19,8 @@ import java.util.Map;
  * {@code <prefix>/K} (its escaped name when {@code K} is no plain path): the file another tool, or
  * a THROUGH PUT of a key without '/', keeps there. When that path is in Alluxio's namespace its
  * permissions are the key's, as a file's; otherwise the key is as a file in the nearest directory
- * above it that exists, and that directory's permissions decide:
+ * above it that exists (files on the way are skipped: keys {@code a} and {@code a/b} may both
+ * exist), and that directory's permissions decide:
  *
  * <table>
  *   <tr><th>action</th><th>the path exists</th><th>it does not</th></tr>
@@ -140,8 +141,9 @@ final class KeyAccess {
           return;
       }
     }
+    // A file on the way is skipped: keys a and a/b both exist, the file a being the first's.
     AlluxioURI directory = governing.getParent();
-    while (!directory.isRoot() && !exists(directory, memo)) {
+    while (!directory.isRoot() && !isDirectory(directory, memo)) {
       directory = directory.getParent();
     }
     check(user, directory, action == Action.READ ? Mode.Bits.READ_EXECUTE
@@ -157,6 +159,19 @@ final class KeyAccess {
     if (known == null) {
       known = port.exists(path.getPath());
       memo.put("?" + path.getPath(), known);
+    }
+    return known;
+  }
+
+  private boolean isDirectory(AlluxioURI path, Map<String, Boolean> memo)
+      throws IOException, AlluxioException {
+    if (memo == null) {
+      return port.isDirectory(path.getPath());
+    }
+    Boolean known = memo.get("d" + path.getPath());
+    if (known == null) {
+      known = port.isDirectory(path.getPath());
+      memo.put("d" + path.getPath(), known);
     }
     return known;
   }

@@ -5,6 +5,7 @@ import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.NotFoundException;
+import alluxio.exception.status.PermissionDeniedException;
 import io.eccache.client.EcCacheClient;
 import io.eccache.client.PutOptions;
 import io.eccache.client.SeekableObjectStream;
@@ -27,6 +28,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
@@ -152,6 +154,17 @@ public class EcCacheFileSystem extends FileSystem {
     workingDirectory = makeQualified(dir);
   }
 
+  /**
+   * A refusal as Hadoop reports one ({@code AccessControlException}, which Spark and the Hadoop
+   * shell print as such), naming the path; the message is Alluxio's, with the user and the mode.
+   */
+  private static AccessControlException refused(Path f, PermissionDeniedException e) {
+    AccessControlException refused = new AccessControlException("Permission denied: " + f + ": "
+        + e.getMessage());
+    refused.initCause(e);
+    return refused;
+  }
+
   /** The object key a path names: its path without the leading '/' ("" for the root). */
   String key(Path path) {
     String p = makeQualified(path).toUri().getPath();
@@ -188,6 +201,14 @@ public class EcCacheFileSystem extends FileSystem {
 
   @Override
   public FileStatus getFileStatus(Path f) throws IOException {
+    try {
+      return statusOf(f);
+    } catch (PermissionDeniedException e) {
+      throw refused(f, e);
+    }
+  }
+
+  private FileStatus statusOf(Path f) throws IOException {
     String key = key(f);
     if (key.isEmpty()) {
       return directory(key);
@@ -204,6 +225,14 @@ public class EcCacheFileSystem extends FileSystem {
 
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    try {
+      return openChecked(f, bufferSize);
+    } catch (PermissionDeniedException e) {
+      throw refused(f, e);
+    }
+  }
+
+  private FSDataInputStream openChecked(Path f, int bufferSize) throws IOException {
     String key = key(f);
     SeekableObjectStream in;
     try {
@@ -256,6 +285,14 @@ public class EcCacheFileSystem extends FileSystem {
 
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
+    try {
+      return renameChecked(src, dst);
+    } catch (PermissionDeniedException e) {
+      throw refused(src, e);
+    }
+  }
+
+  private boolean renameChecked(Path src, Path dst) throws IOException {
     String from = key(src);
     String to = key(dst);
     if (from.isEmpty()) {
@@ -334,6 +371,14 @@ public class EcCacheFileSystem extends FileSystem {
 
   @Override
   public boolean delete(Path f, boolean recursive) throws IOException {
+    try {
+      return deleteChecked(f, recursive);
+    } catch (PermissionDeniedException e) {
+      throw refused(f, e);
+    }
+  }
+
+  private boolean deleteChecked(Path f, boolean recursive) throws IOException {
     String key = key(f);
     if (key.isEmpty()) {
       SortedMap<String, Long> all = under(key);
@@ -362,6 +407,14 @@ public class EcCacheFileSystem extends FileSystem {
 
   @Override
   public FileStatus[] listStatus(Path f) throws IOException {
+    try {
+      return listChecked(f);
+    } catch (PermissionDeniedException e) {
+      throw refused(f, e);
+    }
+  }
+
+  private FileStatus[] listChecked(Path f) throws IOException {
     String key = key(f);
     FileStatus self = getFileStatus(f);
     if (self.isFile()) {

@@ -54,6 +54,10 @@ class AlluxioFsCommandsTest {
    * failed command's message on stdout.)
    */
   private static String[] fs(String... args) {
+    return fs(shell, args);
+  }
+
+  private static String[] fs(FileSystemShell shell, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream stdout = System.out;
@@ -69,6 +73,31 @@ class AlluxioFsCommandsTest {
     }
     return new String[] {String.valueOf(exit), out.toString(StandardCharsets.UTF_8),
         err.toString(StandardCharsets.UTF_8)};
+  }
+
+  @Test
+  void aRefusalReadsAsAlluxiosOwn() throws Exception {
+    alluxio.client.file.FileSystem root = CLUSTER.cluster().fileSystem();
+    alluxio.AlluxioURI dirUri = new alluxio.AlluxioURI("/fsperm");
+    root.createDirectory(dirUri, alluxio.grpc.CreateDirectoryPOptions.newBuilder()
+        .setAllowExists(true).setWriteType(alluxio.grpc.WritePType.CACHE_THROUGH).build());
+    root.setAttribute(dirUri, alluxio.grpc.SetAttributePOptions.newBuilder()
+        .setMode(new alluxio.security.authorization.Mode((short) 0700).toProto()).build());
+    Path in = Files.write(dir.resolve("perm.bin"), new byte[] {4, 5, 6});
+    assertEquals("0", fs("ecPut", in.toString(), "fsperm/x")[0]);
+    try (FileSystemShell bob = new FileSystemShell(
+        io.eccache.testkit.TestUsers.as(io.eccache.testkit.TestUsers.BOB))) {
+      String[] plain = fs(bob, "ls", "/fsperm");
+      for (String[] command : new String[][] {{"ecStat", "fsperm/x"}, {"ecRm", "fsperm/x"},
+          {"ecGet", "fsperm/x", dir.resolve("bob.out").toString()}}) {
+        String[] refused = fs(bob, command);
+        assertEquals(plain[0], refused[0], "the exit status of Alluxio's own refusal");
+        assertTrue(refused[1].contains("Permission denied") && refused[1].contains("/fsperm"),
+            "Alluxio's reason and the path: " + refused[1]);
+        assertEquals(1, refused[1].strip().lines().count(), refused[1]);
+      }
+    }
+    assertEquals("0", fs("ecStat", "fsperm/x")[0], "the key is unharmed");
   }
 
   @Test
