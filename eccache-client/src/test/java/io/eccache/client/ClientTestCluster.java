@@ -14,7 +14,7 @@ import java.time.Duration;
  * 3 s of silence, RS(3,1) by default, 64 KB cells and 400 KB stream windows (so objects of a few MB
  * span many stripes and windows), an allocation timeout of 10 min (long, so a slow first PUT on a
  * loaded machine is never abandoned; the sweep test moves the coordinator's clock past it instead)
- * and a retired-version grace of 60 s (longer than any read here).
+ * and a retired-version grace of 60 s (longer than any read here), and Alluxio's audit log on.
  * Classes that need another worker count or master settings declare their own spec.
  */
 final class ClientTestCluster {
@@ -30,7 +30,9 @@ final class ClientTestCluster {
         .property(MasterKeys.DEFAULT_K, 3).property(MasterKeys.DEFAULT_R, 1)
         .property(MasterKeys.CELL_SIZE, "64KB").property(ClientKeys.STREAM_WINDOW, "400KB")
         .property(MasterKeys.ALLOCATION_TIMEOUT, ALLOCATION_TIMEOUT.toMillis() + "ms")
-        .property(MasterKeys.RETIRED_GRACE, "60s"));
+        .property(MasterKeys.RETIRED_GRACE, "60s")
+        // Alluxio's audit log, so PermissionTest sees eccache's lines in it.
+        .property(PropertyKey.MASTER_AUDIT_LOGGING_ENABLED, true));
   }
 
   /** A client sharing the cluster's Alluxio context (close it after the test). */

@@ -7,15 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileSystem;
+import alluxio.client.file.FileSystemContext;
 import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
 import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.NotFoundException;
+import alluxio.grpc.CreateDirectoryPOptions;
+import alluxio.grpc.SetAttributePOptions;
+import alluxio.grpc.WritePType;
+import alluxio.security.authorization.Mode;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.localcluster.ProcessCluster;
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestUsers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,8 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * Crashes for real: workers and the master are separate JVMs ({@link ProcessCluster}) killed with
@@ -62,7 +70,18 @@ class CrashTest {
     cluster = ProcessCluster.builder().workers(WORKERS).workerMemoryBytes(96L << 20)
         .property(MasterKeys.CELL_SIZE.getName(), "64KB")
         .property(ClientKeys.STREAM_WINDOW.getName(), "400KB").start();
+    // The class's client is a plain user (alice), in a directory of her own: crashes cost a
+    // non-superuser nothing either (the other tests' clients are the superuser).
+    InstancedConfiguration asRoot = (InstancedConfiguration) cluster.clientConfiguration();
+    try (FileSystem root = FileSystem.Factory.create(FileSystemContext.create(asRoot))) {
+      AlluxioURI home = new AlluxioURI("/crash");
+      root.createDirectory(home, CreateDirectoryPOptions.newBuilder().setAllowExists(true)
+          .setWriteType(WritePType.CACHE_THROUGH).build());
+      root.setAttribute(home, SetAttributePOptions.newBuilder().setOwner(TestUsers.ALICE)
+          .setMode(new Mode((short) 0755).toProto()).build());
+    }
     InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
+    conf.set(PropertyKey.SECURITY_LOGIN_USERNAME, TestUsers.ALICE, Source.RUNTIME);
     conf.set(ClientKeys.IO_TIMEOUT, "10s", Source.RUNTIME);
     conf.set(PropertyKey.USER_RPC_RETRY_MAX_DURATION, "20s", Source.RUNTIME);
     cache = EcCacheClient.create(conf);

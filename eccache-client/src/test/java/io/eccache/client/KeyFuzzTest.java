@@ -6,21 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileSystem;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
+import alluxio.grpc.SetAttributePOptions;
+import alluxio.security.authorization.Mode;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.UnderStorePaths;
+import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestUsers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import io.eccache.testkit.SharedCluster;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -129,6 +134,26 @@ class KeyFuzzTest {
         + " long for S3 once escaped, %d too long for the test S3 server's file names),"
         + " reasons %s%n", KEYS, stored.size(), refused.values().stream().mapToInt(i -> i).sum(),
         throughFailed, s3NameTooLong, refused);
+  }
+
+  /**
+   * The same fuzz as a plain user (alice), with write permission on Alluxio's root directory, so
+   * every key is hers to write: permissions change no key's bytes or name.
+   */
+  @Test
+  void everyKeyIsItselfAndNothingElseForAPlainUser() throws Exception {
+    FileSystem root = CLUSTER.cluster().fileSystem();
+    root.setAttribute(new AlluxioURI("/"), SetAttributePOptions.newBuilder()
+        .setMode(new Mode((short) 0777).toProto()).build());
+    EcCacheClient superuser = cache;
+    try (EcCacheClient alice = EcCacheClient.create(TestUsers.as(TestUsers.ALICE))) {
+      cache = alice;
+      everyKeyIsItselfAndNothingElse();
+    } finally {
+      cache = superuser;
+      root.setAttribute(new AlluxioURI("/"), SetAttributePOptions.newBuilder()
+          .setMode(new Mode((short) 0755).toProto()).build());
+    }
   }
 
   private static void assertThrowsNotFoundUnlessStored(String key, Map<String, byte[]> stored)

@@ -261,6 +261,42 @@ class PermissionTest {
     assertTrue(e.getMessage().contains("/" + t), e.getMessage());
   }
 
+  @Test
+  void theAuditLogNamesTheRealCaller() throws Exception {
+    List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+    org.apache.logging.log4j.core.LoggerContext logging = (org.apache.logging.log4j.core.LoggerContext)
+        org.apache.logging.log4j.LogManager.getContext(false);
+    org.apache.logging.log4j.core.appender.AbstractAppender capture =
+        new org.apache.logging.log4j.core.appender.AbstractAppender("audit-capture", null, null,
+            true, org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+          @Override
+          public void append(org.apache.logging.log4j.core.LogEvent event) {
+            lines.add(event.getMessage().getFormattedMessage());
+          }
+        };
+    capture.start();
+    org.apache.logging.log4j.core.config.LoggerConfig audit =
+        new org.apache.logging.log4j.core.config.LoggerConfig("AUDIT_LOG",
+            org.apache.logging.log4j.Level.INFO, false);
+    audit.addAppender(capture, org.apache.logging.log4j.Level.INFO, null);
+    logging.getConfiguration().addLogger("AUDIT_LOG", audit);
+    logging.updateLoggers();
+    try {
+      denied(() -> client(BOB).delete(t + "/report.csv"));
+      String expected = "cmd=eccache.delete\tsrc=/" + t + "/report.csv";
+      alluxio.util.CommonUtils.waitFor("bob's refused delete in the audit log",
+          () -> lines.stream().anyMatch(l -> l.contains("ugi=bob") && l.contains(expected)),
+          alluxio.util.WaitForOptions.defaults().setTimeoutMs(10_000));
+      String line = lines.stream().filter(l -> l.contains("ugi=bob") && l.contains(expected))
+          .findFirst().orElseThrow();
+      assertTrue(line.contains("succeeded=false\tallowed=false"), line);
+    } finally {
+      logging.getConfiguration().removeLogger("AUDIT_LOG");
+      logging.updateLoggers();
+      capture.stop();
+    }
+  }
+
   private static void denied(org.junit.jupiter.api.function.Executable call) {
     assertThrows(PermissionDeniedException.class, call);
   }

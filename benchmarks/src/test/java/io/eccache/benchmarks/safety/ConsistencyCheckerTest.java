@@ -4,11 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileSystem;
+import alluxio.grpc.CreateDirectoryPOptions;
+import alluxio.grpc.SetAttributePOptions;
+import alluxio.grpc.WritePType;
+import alluxio.security.authorization.Mode;
 import io.eccache.client.EcCacheClient;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestUsers;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,23 +32,45 @@ class ConsistencyCheckerTest {
 
   @Test
   void concurrentPutsGetsAndDeletesNeverMixLoseOrHang() throws Exception {
+    try (EcCacheClient cache = EcCacheClient.create(CLUSTER.cluster().fileSystemContext())) {
+      check(cache, "check/", Long.getLong("eccache.check.ms", 20_000L));
+    }
+  }
+
+  /** The same, shorter, as a plain user (alice) in a directory of her own. */
+  @Test
+  void aPlainUserToo() throws Exception {
+    FileSystem root = CLUSTER.cluster().fileSystem();
+    AlluxioURI home = new AlluxioURI("/alice-check");
+    root.createDirectory(home, CreateDirectoryPOptions.newBuilder().setAllowExists(true)
+        .setWriteType(WritePType.CACHE_THROUGH).build());
+    root.setAttribute(home, SetAttributePOptions.newBuilder().setOwner(TestUsers.ALICE)
+        .setMode(new Mode((short) 0700).toProto()).build());
+    try (EcCacheClient cache = EcCacheClient.create(TestUsers.as(TestUsers.ALICE))) {
+      check(cache, "alice-check/", Long.getLong("eccache.check.ms", 20_000L) / 2);
+    }
+  }
+
+  private static void check(EcCacheClient cache, String prefix, long durationMs)
+      throws Exception {
     ConsistencyChecker.Settings settings = new ConsistencyChecker.Settings();
     settings.threads = Integer.getInteger("eccache.check.threads", 6);
-    settings.durationMs = Long.getLong("eccache.check.ms", 20_000L);
+    settings.durationMs = durationMs;
     settings.keys = 5;
     settings.maxObjectBytes = 400_000;
     settings.hangBoundMs = 90_000;
-    try (EcCacheClient cache = EcCacheClient.create(CLUSTER.cluster().fileSystemContext())) {
-      ConsistencyChecker.Report report =
-          new ConsistencyChecker(cache, settings).run(System.out::println);
-      System.out.println("consistency check: " + report);
-      report.errors.stream().limit(10).forEach(e -> System.out.println("  error: " + e));
-      assertTrue(report.hangs.isEmpty(), () -> String.join("\n", report.hangs));
-      assertTrue(report.violations.isEmpty(), () -> String.join("\n", report.violations));
-      assertTrue(report.puts.get() > 20 && report.gets.get() + report.streams.get() > 20,
-          report::toString);
-      assertTrue(report.versionsSeen.get() > 5, report::toString);
-    }
+    settings.keyPrefix = prefix;
+    ConsistencyChecker.Report report =
+        new ConsistencyChecker(cache, settings).run(System.out::println);
+    System.out.println("consistency check (" + prefix + "): " + report);
+    report.errors.stream().limit(10).forEach(e -> System.out.println("  error: " + e));
+    assertTrue(report.hangs.isEmpty(), () -> String.join("\n", report.hangs));
+    assertTrue(report.violations.isEmpty(), () -> String.join("\n", report.violations));
+    assertTrue(report.puts.get() > 20 && report.gets.get() + report.streams.get() > 20,
+        report::toString);
+    assertTrue(report.versionsSeen.get() > 5, report::toString);
+    assertTrue(report.errors.stream().noneMatch(e -> e.contains("Permission")),
+        () -> "no permission error: " + report.errors);
   }
 
   @Test
