@@ -81,7 +81,7 @@ public final class UnderStorePaths {
   /**
    * Where another tool would have put {@code key} under the prefix, if the key is a plain path: '/'
    * separated non-empty segments of printable characters, none starting with '.', holding no '~'
-   * (the escape), '%', ':' or '\'. Null for any other key, and when it is the same as
+   * (the escape), '%', ':', '?' or '\'. Null for any other key, and when it is the same as
    * {@link #objectPath(String)}. Such a path can never be another key's {@link #objectPath(String)}:
    * those hold no '/', and hold '~' only as escapes.
    */
@@ -92,8 +92,9 @@ public final class UnderStorePaths {
       }
       for (int i = 0; i < segment.length(); i++) {
         char c = segment.charAt(i);
+        // '?': Alluxio's AlluxioURI takes it as the start of a query, so "a/b?c" would be /a/b.
         if (Character.isISOControl(c) || c == '~' || c == '%' || c == ':' || c == '\\'
-            || Character.isSurrogate(c) || Character.isWhitespace(c) && c != ' ') {
+            || c == '?' || Character.isSurrogate(c) || Character.isWhitespace(c) && c != ' ') {
           return null;
         }
       }

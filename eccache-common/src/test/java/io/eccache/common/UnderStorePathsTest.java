@@ -42,7 +42,7 @@ class UnderStorePathsTest {
     assertEquals("/s3/data/my file.csv", s3.foreignPath("my file.csv"));
     assertNull(s3.foreignPath("x")); // the same as its own name
     for (String notPlain : new String[] {"a//b", "/a", "a/", "./a", "a/../b", ".hidden", "a%2Fb", "a~2Fb",
-        "a:b", "tab\there", "a\\b"}) {
+        "a:b", "tab\there", "a\\b", "a?b", "data/x?v=1"}) {
       assertNull(s3.foreignPath(notPlain), notPlain);
     }
     Random random = new Random(7);
@@ -58,6 +58,8 @@ class UnderStorePathsTest {
           assertTrue(earlier == null || earlier.equals(key),
               () -> path + " belongs to '" + earlier + "' and '" + key + "'");
           assertTrue(path.startsWith("/s3/data/"));
+          // The path Alluxio sees is this one: AlluxioURI takes '?' as the start of a query.
+          assertEquals(path, new alluxio.AlluxioURI(path).getPath(), key);
         }
       }
     }

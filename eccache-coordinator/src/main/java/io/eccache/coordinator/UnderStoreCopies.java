@@ -142,16 +142,21 @@ final class UnderStoreCopies {
 
   /**
    * Brings the file at {@code path} into Alluxio's namespace when only the under store holds it
-   * (another tool put it there), so its permissions are Alluxio's to check. Call as the master.
+   * (another tool put it there), so its permissions are Alluxio's to check. With S3 out of reach
+   * nothing is loaded (and nothing there can be removed either). Call as the master.
    */
-  Void loadIfOnlyInUnderStore(String path) throws IOException, AlluxioException {
+  Void loadIfOnlyInUnderStore(String path) throws AlluxioException {
     AlluxioURI uri = new AlluxioURI(path);
-    if (mounts != null && !fs.exists(uri, noSyncExists()) && fileAnywhere(uri)) {
-      try {
+    try {
+      if (mounts != null && !fs.exists(uri, noSyncExists()) && fileAnywhere(uri)) {
         fs.getFileInfo(uri, loadAlways());
-      } catch (FileDoesNotExistException e) {
-        // removed since
       }
+    } catch (FileDoesNotExistException removedSince) {
+      // nothing to load
+    } catch (IOException | RuntimeException unreachable) {
+      // S3's client throws unchecked exceptions too (the AWS SDK's)
+      LOG.debug("eccache: could not look for {} in the under store: {}", path,
+          unreachable.toString());
     }
     return null;
   }
