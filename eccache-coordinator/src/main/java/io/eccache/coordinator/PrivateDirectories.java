@@ -52,7 +52,11 @@ final class PrivateDirectories {
   private final FileSystemMaster fs;
   private final ObjectPaths paths;
   private final UnderStorePaths ufs;
+  private static final long STAGING_RETRY_NS = 60_000_000_000L;
   private volatile boolean ensured;
+  private volatile boolean stagingEnsured;
+  /** When the staging directory was last tried (System.nanoTime). */
+  private volatile long stagingTriedNs = System.nanoTime() - STAGING_RETRY_NS;
 
   PrivateDirectories(FileSystemMaster fs, ObjectPaths paths, UnderStorePaths ufs) {
     this.fs = fs;
@@ -70,23 +74,43 @@ final class PrivateDirectories {
     }
   }
 
-  /** Creates the directories as the master, with their modes and ACL, unless done already. */
+  /**
+   * Creates the directories as the master, with their modes, unless done already. The staging
+   * directory is in S3: with S3 out of reach it is left for later (tried again at most once a
+   * minute, so cache-only PUTs do not wait on S3), and only THROUGH and ASYNC PUTs need it.
+   */
   void ensure() throws IOException, AlluxioException {
-    if (ensured) {
-      return;
-    }
-    synchronized (this) {
-      if (ensured) {
-        return;
+    if (!ensured) {
+      synchronized (this) {
+        if (!ensured) {
+          MasterCalls.asMaster(() -> {
+            directory(paths.rootDirectory(), TRAVERSE_ONLY, WritePType.MUST_CACHE);
+            directory(paths.objectsDirectory(), TRAVERSE_ONLY, WritePType.MUST_CACHE);
+            directory(paths.retiredDirectory(), MASTER_ONLY, WritePType.MUST_CACHE);
+            return null;
+          });
+          ensured = true;
+        }
       }
-      MasterCalls.asMaster(() -> {
-        directory(paths.rootDirectory(), TRAVERSE_ONLY, WritePType.MUST_CACHE);
-        directory(paths.objectsDirectory(), TRAVERSE_ONLY, WritePType.MUST_CACHE);
-        directory(paths.retiredDirectory(), MASTER_ONLY, WritePType.MUST_CACHE);
-        directory(ufs.stagingDirectory(), DROP_BOX, WritePType.CACHE_THROUGH);
-        return null;
-      });
-      ensured = true;
+    }
+    long now = System.nanoTime();
+    if (!stagingEnsured && now - stagingTriedNs >= STAGING_RETRY_NS) {
+      synchronized (this) {
+        if (!stagingEnsured && now - stagingTriedNs >= STAGING_RETRY_NS) {
+          stagingTriedNs = now;
+          try {
+            MasterCalls.asMaster(() -> {
+              directory(ufs.stagingDirectory(), DROP_BOX, WritePType.CACHE_THROUGH);
+              return null;
+            });
+            stagingEnsured = true;
+          } catch (IOException | AlluxioException | RuntimeException e) {
+            LOG.warn("eccache: could not set up the staging directory {} in the under store"
+                + " ({}); THROUGH and ASYNC PUTs of users other than the superuser fail until it"
+                + " is, tried again in a minute", ufs.stagingDirectory(), e.toString());
+          }
+        }
+      }
     }
   }
 

@@ -12,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.List;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -113,6 +114,31 @@ class EcCacheFileSystemTest {
       assertArrayEquals(bytes(10, 9), read(new Path("/" + key)));
       assertEquals("eccache:///", plain.getUri().toString());
     }
+  }
+
+  @Test
+  void aRefusalIsHadoopsAccessControlExceptionNamingThePath() throws Exception {
+    Path p = new Path(base, "private/x");
+    write(p, bytes(100, 40));
+    alluxio.AlluxioURI dir = new alluxio.AlluxioURI(base + "/private");
+    alluxio.client.file.FileSystem root = CLUSTER.cluster().fileSystem();
+    root.createDirectory(dir, alluxio.grpc.CreateDirectoryPOptions.newBuilder()
+        .setRecursive(true).setWriteType(alluxio.grpc.WritePType.CACHE_THROUGH).build());
+    root.setAttribute(dir, alluxio.grpc.SetAttributePOptions.newBuilder()
+        .setMode(new alluxio.security.authorization.Mode((short) 0700).toProto()).build());
+    Configuration asBob = new Configuration();
+    asBob.set("alluxio.security.login.username", io.eccache.testkit.TestUsers.BOB);
+    try (FileSystem bob = FileSystem.newInstance(HadoopTestCluster.uri(), asBob)) {
+      for (org.junit.jupiter.api.function.Executable call : List.<
+          org.junit.jupiter.api.function.Executable>of(() -> bob.open(p).close(),
+              () -> bob.getFileStatus(p), () -> bob.delete(p, false))) {
+        org.apache.hadoop.security.AccessControlException e = assertThrows(
+            org.apache.hadoop.security.AccessControlException.class, call);
+        assertTrue(e.getMessage().contains(p.toString()) && e.getMessage().contains("user bob"),
+            e.getMessage());
+      }
+    }
+    assertArrayEquals(bytes(100, 40), read(p), "the file is unharmed");
   }
 
   @Test

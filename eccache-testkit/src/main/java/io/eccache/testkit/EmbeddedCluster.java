@@ -259,7 +259,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     set(PropertyKey.S3A_SECRET_KEY, S3ProxyServer.CREDENTIAL);
     // Clients read over the network from the worker that holds a block, never its files directly.
     // Users and groups from a fixed mapping (TestUsers), not the machine's accounts.
-    set(PropertyKey.SECURITY_GROUP_MAPPING_CLASS, TestUsers.class.getName());
+    set(PropertyKey.SECURITY_GROUP_MAPPING_CLASS, TestUsers.GROUP_MAPPING);
+    set(PropertyKey.SECURITY_AUTHORIZATION_PERMISSION_SUPERGROUP, TestUsers.SUPERGROUP);
     set(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false);
     set(PropertyKey.USER_FILE_PASSIVE_CACHE_ENABLED, false);
     set(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL, "1s");
