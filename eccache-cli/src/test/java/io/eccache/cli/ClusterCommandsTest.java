@@ -19,6 +19,7 @@ import io.eccache.common.EcCacheMetrics;
 import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestUsers;
 import io.eccache.testkit.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -120,15 +121,10 @@ class ClusterCommandsTest {
 
   @Test
   void aRefusalIsOneLineWithItsOwnExitCodeAndThePath() throws Exception {
-    alluxio.client.file.FileSystem root = CLUSTER.cluster().fileSystem();
-    alluxio.AlluxioURI dirUri = new alluxio.AlluxioURI("/perm");
-    root.createDirectory(dirUri, alluxio.grpc.CreateDirectoryPOptions.newBuilder()
-        .setAllowExists(true).setWriteType(alluxio.grpc.WritePType.CACHE_THROUGH).build());
-    root.setAttribute(dirUri, alluxio.grpc.SetAttributePOptions.newBuilder()
-        .setMode(new alluxio.security.authorization.Mode((short) 0700).toProto()).build());
+    TestUsers.directory(CLUSTER.cluster().fileSystem(), "/perm", null, 0700);
     Path in = Files.write(dir.resolve("perm.bin"), bytes(10_000, 9));
     assertEquals(ExitCodes.OK, eccache("put", in.toString(), "perm/x").exit);
-    String asBob = "-Dalluxio.security.login.username=" + io.eccache.testkit.TestUsers.BOB;
+    String asBob = "-Dalluxio.security.login.username=" + TestUsers.BOB;
     for (String[] command : new String[][] {{"stat", "perm/x"}, {"rm", "perm/x"},
         {"get", "perm/x", dir.resolve("bob.out").toString()},
         {"put", in.toString(), "perm/y"}, {"stats"}}) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import alluxio.AlluxioURI;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
 import alluxio.conf.InstancedConfiguration;
@@ -15,10 +14,6 @@ import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
 import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.NotFoundException;
-import alluxio.grpc.CreateDirectoryPOptions;
-import alluxio.grpc.SetAttributePOptions;
-import alluxio.grpc.WritePType;
-import alluxio.security.authorization.Mode;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.localcluster.ProcessCluster;
@@ -74,11 +69,7 @@ class CrashTest {
     // non-superuser nothing either (the other tests' clients are the superuser).
     InstancedConfiguration asRoot = (InstancedConfiguration) cluster.clientConfiguration();
     try (FileSystem root = FileSystem.Factory.create(FileSystemContext.create(asRoot))) {
-      AlluxioURI home = new AlluxioURI("/crash");
-      root.createDirectory(home, CreateDirectoryPOptions.newBuilder().setAllowExists(true)
-          .setWriteType(WritePType.CACHE_THROUGH).build());
-      root.setAttribute(home, SetAttributePOptions.newBuilder().setOwner(TestUsers.ALICE)
-          .setMode(new Mode((short) 0755).toProto()).build());
+      TestUsers.directory(root, "/crash", TestUsers.ALICE, 0755);
     }
     InstancedConfiguration conf = (InstancedConfiguration) cluster.clientConfiguration();
     conf.set(PropertyKey.SECURITY_LOGIN_USERNAME, TestUsers.ALICE, Source.RUNTIME);

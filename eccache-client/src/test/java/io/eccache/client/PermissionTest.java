@@ -16,7 +16,6 @@ import alluxio.client.file.URIStatus;
 import alluxio.exception.AccessControlException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.PermissionDeniedException;
-import alluxio.grpc.CreateDirectoryPOptions;
 import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.SetAttributePOptions;
 import alluxio.grpc.WritePType;
@@ -73,9 +72,9 @@ class PermissionTest {
     cluster = CLUSTER.cluster();
     root = cluster.fileSystem();
     t = CLUSTER.key("t");
-    directory("/" + t, "root", 0755);
-    directory("/" + t + "/alice", ALICE, 0700);
-    directory("/" + t + "/shared", "root", 0777);
+    TestUsers.directory(root, "/" + t, null, 0755);
+    TestUsers.directory(root, "/" + t + "/alice", ALICE, 0700);
+    TestUsers.directory(root, "/" + t + "/shared", null, 0777);
     secret = "alice's secret".getBytes(StandardCharsets.UTF_8);
     report = "q3,12".getBytes(StandardCharsets.UTF_8);
     plainFile("/" + t + "/alice/secret.txt", secret, ALICE, 0600);
@@ -230,7 +229,7 @@ class PermissionTest {
   }
 
   @Test
-  void aSharedDirectoryIsSharedAndAFileKeepsItsOwnMode() throws Exception {
+  void aSharedDirectoryIsSharedAndAnEscapedS3CopyIsItsWritersAlone() throws Exception {
     EcCacheClient alice = client(ALICE);
     EcCacheClient bob = client(BOB);
     String bobs = t + "/shared/bobs.bin";
@@ -312,13 +311,6 @@ class PermissionTest {
         alluxio.ClientContext.create(TestUsers.as(user))).build());
     opened.add(c);
     return c;
-  }
-
-  private void directory(String path, String owner, int mode) throws Exception {
-    root.createDirectory(new AlluxioURI(path), CreateDirectoryPOptions.newBuilder()
-        .setRecursive(true).setWriteType(WritePType.CACHE_THROUGH).build());
-    root.setAttribute(new AlluxioURI(path), SetAttributePOptions.newBuilder().setOwner(owner)
-        .setMode(new Mode((short) mode).toProto()).build());
   }
 
   private void plainFile(String path, byte[] data, String owner, int mode) throws Exception {

@@ -150,28 +150,31 @@ final class KeyAccess {
         : Mode.Bits.WRITE_EXECUTE, memo);
   }
 
+  /** A question about the namespace, asked of the port. */
+  private interface Question {
+    boolean ask(String path) throws IOException, AlluxioException;
+  }
+
   private boolean exists(AlluxioURI path, Map<String, Boolean> memo)
       throws IOException, AlluxioException {
-    if (memo == null) {
-      return port.exists(path.getPath());
-    }
-    Boolean known = memo.get("?" + path.getPath());
-    if (known == null) {
-      known = port.exists(path.getPath());
-      memo.put("?" + path.getPath(), known);
-    }
-    return known;
+    return answer("exists ", port::exists, path, memo);
   }
 
   private boolean isDirectory(AlluxioURI path, Map<String, Boolean> memo)
       throws IOException, AlluxioException {
+    return answer("directory ", port::isDirectory, path, memo);
+  }
+
+  /** The port's answer, remembered in {@code memo} (when there is one) under {@code tag}. */
+  private static boolean answer(String tag, Question question, AlluxioURI path,
+      Map<String, Boolean> memo) throws IOException, AlluxioException {
     if (memo == null) {
-      return port.isDirectory(path.getPath());
+      return question.ask(path.getPath());
     }
-    Boolean known = memo.get("d" + path.getPath());
+    Boolean known = memo.get(tag + path.getPath());
     if (known == null) {
-      known = port.isDirectory(path.getPath());
-      memo.put("d" + path.getPath(), known);
+      known = question.ask(path.getPath());
+      memo.put(tag + path.getPath(), known);
     }
     return known;
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestUsers;
 import io.eccache.testkit.TestData;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -120,14 +121,9 @@ class EcCacheFileSystemTest {
   void aRefusalIsHadoopsAccessControlExceptionNamingThePath() throws Exception {
     Path p = new Path(base, "private/x");
     write(p, bytes(100, 40));
-    alluxio.AlluxioURI dir = new alluxio.AlluxioURI(base + "/private");
-    alluxio.client.file.FileSystem root = CLUSTER.cluster().fileSystem();
-    root.createDirectory(dir, alluxio.grpc.CreateDirectoryPOptions.newBuilder()
-        .setRecursive(true).setWriteType(alluxio.grpc.WritePType.CACHE_THROUGH).build());
-    root.setAttribute(dir, alluxio.grpc.SetAttributePOptions.newBuilder()
-        .setMode(new alluxio.security.authorization.Mode((short) 0700).toProto()).build());
+    TestUsers.directory(CLUSTER.cluster().fileSystem(), base + "/private", null, 0700);
     Configuration asBob = new Configuration();
-    asBob.set("alluxio.security.login.username", io.eccache.testkit.TestUsers.BOB);
+    asBob.set("alluxio.security.login.username", TestUsers.BOB);
     try (FileSystem bob = FileSystem.newInstance(HadoopTestCluster.uri(), asBob)) {
       for (org.junit.jupiter.api.function.Executable call : List.<
           org.junit.jupiter.api.function.Executable>of(() -> bob.open(p).close(),

@@ -10,6 +10,7 @@ import alluxio.cli.fs.FileSystemShell;
 import alluxio.conf.Configuration;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestUsers;
 import com.google.common.io.BaseEncoding;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -77,16 +78,10 @@ class AlluxioFsCommandsTest {
 
   @Test
   void aRefusalReadsAsAlluxiosOwn() throws Exception {
-    alluxio.client.file.FileSystem root = CLUSTER.cluster().fileSystem();
-    alluxio.AlluxioURI dirUri = new alluxio.AlluxioURI("/fsperm");
-    root.createDirectory(dirUri, alluxio.grpc.CreateDirectoryPOptions.newBuilder()
-        .setAllowExists(true).setWriteType(alluxio.grpc.WritePType.CACHE_THROUGH).build());
-    root.setAttribute(dirUri, alluxio.grpc.SetAttributePOptions.newBuilder()
-        .setMode(new alluxio.security.authorization.Mode((short) 0700).toProto()).build());
+    TestUsers.directory(CLUSTER.cluster().fileSystem(), "/fsperm", null, 0700);
     Path in = Files.write(dir.resolve("perm.bin"), new byte[] {4, 5, 6});
     assertEquals("0", fs("ecPut", in.toString(), "fsperm/x")[0]);
-    try (FileSystemShell bob = new FileSystemShell(
-        io.eccache.testkit.TestUsers.as(io.eccache.testkit.TestUsers.BOB))) {
+    try (FileSystemShell bob = new FileSystemShell(TestUsers.as(TestUsers.BOB))) {
       String[] plain = fs(bob, "ls", "/fsperm");
       for (String[] command : new String[][] {{"ecStat", "fsperm/x"}, {"ecRm", "fsperm/x"},
           {"ecGet", "fsperm/x", dir.resolve("bob.out").toString()}}) {

@@ -1,10 +1,17 @@
 package io.eccache.testkit;
 
+import alluxio.AlluxioURI;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.FileSystemContext;
 import alluxio.conf.Configuration;
 import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
+import alluxio.exception.AlluxioException;
+import alluxio.grpc.CreateDirectoryPOptions;
+import alluxio.grpc.SetAttributePOptions;
+import alluxio.grpc.WritePType;
+import alluxio.security.authorization.Mode;
+import java.io.IOException;
 
 /**
  * The users tests act as, as Alluxio's own {@code PermissionCheckTest} fixes them, so no test
@@ -32,6 +39,23 @@ public final class TestUsers {
     InstancedConfiguration conf = Configuration.copyGlobal();
     conf.set(PropertyKey.SECURITY_LOGIN_USERNAME, user);
     return conf;
+  }
+
+  /**
+   * Makes {@code path} a directory (in Alluxio and the under store, with its parents) owned by
+   * {@code owner} with {@code mode}, through {@code superuser}, a client acting as the superuser.
+   */
+  public static void directory(FileSystem superuser, String path, String owner, int mode)
+      throws IOException, AlluxioException {
+    AlluxioURI uri = new AlluxioURI(path);
+    superuser.createDirectory(uri, CreateDirectoryPOptions.newBuilder().setRecursive(true)
+        .setAllowExists(true).setWriteType(WritePType.CACHE_THROUGH).build());
+    SetAttributePOptions.Builder attributes = SetAttributePOptions.newBuilder()
+        .setMode(new Mode((short) mode).toProto());
+    if (owner != null) {
+      attributes.setOwner(owner);
+    }
+    superuser.setAttribute(uri, attributes.build());
   }
 
   /** A plain Alluxio client of this JVM's cluster acting as {@code user}; the caller closes it. */

@@ -4,12 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import alluxio.AlluxioURI;
-import alluxio.client.file.FileSystem;
-import alluxio.grpc.CreateDirectoryPOptions;
-import alluxio.grpc.SetAttributePOptions;
-import alluxio.grpc.WritePType;
-import alluxio.security.authorization.Mode;
 import io.eccache.client.EcCacheClient;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
@@ -40,12 +34,7 @@ class ConsistencyCheckerTest {
   /** The same, shorter, as a plain user (alice) in a directory of her own. */
   @Test
   void aPlainUserToo() throws Exception {
-    FileSystem root = CLUSTER.cluster().fileSystem();
-    AlluxioURI home = new AlluxioURI("/alice-check");
-    root.createDirectory(home, CreateDirectoryPOptions.newBuilder().setAllowExists(true)
-        .setWriteType(WritePType.CACHE_THROUGH).build());
-    root.setAttribute(home, SetAttributePOptions.newBuilder().setOwner(TestUsers.ALICE)
-        .setMode(new Mode((short) 0700).toProto()).build());
+    TestUsers.directory(CLUSTER.cluster().fileSystem(), "/alice-check", TestUsers.ALICE, 0700);
     try (EcCacheClient cache = EcCacheClient.create(TestUsers.as(TestUsers.ALICE))) {
       check(cache, "alice-check/", Long.getLong("eccache.check.ms", 20_000L) / 2);
     }
