@@ -53,7 +53,13 @@ import org.slf4j.LoggerFactory;
  * <p>This class is lifecycle and wiring; the work is in its parts: the {@link LayoutStore} (layout
  * xattrs, key locks), {@link WriteSessions} (allocate, commit, mark persisted, delete),
  * the {@link MaintenanceQueue}, the {@link Retuner} and the namespace sweep (Alluxio heartbeats on
- * the primary master), and {@link CoordinatorMetrics}.
+ * the primary master), and {@link CoordinatorMetrics}. Every request is decided as its
+ * {@link Caller} by {@link KeyAccess} (Alluxio's permissions on the path that governs the key;
+ * docs/security.md) before anything runs as the master; {@link PrivateDirectories} keeps eccache's
+ * own directories closed, and {@link AuditLog} writes each request to Alluxio's audit log.
+ *
+ * <p>Near 400 lines: besides the wiring it keeps the small rules of the requests that have no
+ * part of their own (lookup, read reports and listings, filtered by what the caller may read).
  *
  * <p>Durable state is the layout xattr on each object's directory in Alluxio's namespace, journaled by
  * the FileSystemMaster; this master journals nothing itself ({@link NoopJournaled}). Uncommitted
@@ -317,7 +323,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   static final long MAX_REPORTED_READS = 100_000;
 
   /**
-   * Counts reads clients served from cached layouts as accesses, as {@link #lookup(String)} counts
+   * Counts reads clients served from cached layouts as accesses, as a lookup counts
    * one: only keys {@code caller} may read, each at most {@link #MAX_REPORTED_READS} times. The
    * whole report is checked before anything is counted.
    *

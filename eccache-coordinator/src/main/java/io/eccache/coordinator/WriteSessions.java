@@ -68,9 +68,10 @@ import java.util.function.Supplier;
  * the staged under-store copy under the key's lock), marking a version persisted, and expiring
  * allocations never committed in time.
  *
- * <p>About 450 lines on purpose: every rule a version change obeys (key locks, conditional
- * commits, publish under the lock, retire instead of delete) is in this one file, to be read and
- * reviewed together.
+ * <p>About 700 lines on purpose: every rule a version change obeys (key locks, conditional
+ * commits, publish under the lock, retire instead of delete, who may allocate, commit and
+ * publish) is in this one file, to be read and reviewed together. Issue 37's storage forms are
+ * to split it by form.
  */
 final class WriteSessions {
   /** The longest an allocation waits for its split files to be created (journaled). */
