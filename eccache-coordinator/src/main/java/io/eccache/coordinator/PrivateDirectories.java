@@ -40,19 +40,19 @@ import org.slf4j.LoggerFactory;
  *       plain file) and no one may list the others'.</li>
  * </ul>
  *
- * <p>Ensured when the coordinator starts as primary and, should that fail (S3 down), again before
- * a write, until it succeeds once.
+ * <p>Ensured when the coordinator starts as primary and, should that fail, again before each
+ * write until it succeeds once (the staging directory, in S3, at most once a minute).
  */
 final class PrivateDirectories {
   private static final Logger LOG = LoggerFactory.getLogger(PrivateDirectories.class);
   private static final short TRAVERSE_ONLY = 0711;
   private static final short MASTER_ONLY = 0700;
   private static final short DROP_BOX = 0733;
+  private static final long STAGING_RETRY_NS = 60_000_000_000L;
 
   private final FileSystemMaster fs;
   private final ObjectPaths paths;
   private final UnderStorePaths ufs;
-  private static final long STAGING_RETRY_NS = 60_000_000_000L;
   private volatile boolean ensured;
   private volatile boolean stagingEnsured;
   /** When the staging directory was last tried (System.nanoTime). */
