@@ -2,6 +2,7 @@ package io.eccache.client;
 
 import alluxio.client.file.FileOutStream;
 import alluxio.exception.status.AlluxioStatusException;
+import alluxio.exception.status.PermissionDeniedException;
 import alluxio.exception.status.UnavailableException;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
@@ -105,6 +106,8 @@ final class UnderStoreSync {
     if (whole != null && file != null && whole.length == file.length) {
       try {
         writer.put(key, ByteSource.of(whole), whole.length, shape, file, replaces);
+      } catch (PermissionDeniedException readerOnly) {
+        notCachedByReader(key, readerOnly);
       } catch (IOException | RuntimeException e) {
         LOG.warn("eccache: '{}' was read from the under store but could not be cached again: {}",
             key, e.toString());
@@ -114,12 +117,24 @@ final class UnderStoreSync {
     context.background().submit(() -> {
       try {
         recache(key, shape, replaces);
+      } catch (PermissionDeniedException readerOnly) {
+        notCachedByReader(key, readerOnly);
       } catch (IOException | RuntimeException e) {
         LOG.warn("eccache: could not cache '{}' again from the under store: {}", key,
             e.toString());
       }
       return null;
     });
+  }
+
+  /**
+   * Caching a key again is a PUT of it (its splits are the writer's bytes, which no one checks
+   * against S3's): a reader who may not write the key reads it from S3 each time, as is expected
+   * of it, so this is no warning.
+   */
+  private static void notCachedByReader(String key, PermissionDeniedException e) {
+    LOG.debug("eccache: '{}' is read from the under store and not cached again: this user may"
+        + " read it but not write it ({})", key, e.getMessage());
   }
 
   /**

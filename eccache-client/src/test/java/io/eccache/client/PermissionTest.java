@@ -252,6 +252,25 @@ class PermissionTest {
   }
 
   @Test
+  void aReaderWhoMayNotWriteReadsThroughWithoutCachingIt() throws Exception {
+    String key = t + "/shared/plain.csv";
+    byte[] data = TestData.randomBytes(40_000, 50);
+    plainFile("/" + key, data, ALICE, 0644);
+    CoordinatorClient admin = coordinator(ADMIN);
+    assertArrayEquals(data, client(BOB).get(key), "bob may read alice's 644 file through");
+    assertThrows(alluxio.exception.status.NotFoundException.class,
+        () -> admin.lookup(key, true), "and caching it again would be writing it: not his");
+    assertArrayEquals(data, client(ALICE).get(key));
+    alluxio.util.CommonUtils.waitFor("alice's read to cache her file again", () -> {
+      try {
+        return admin.lookup(key, true).getLayout().getWriter().equals(ALICE);
+      } catch (alluxio.exception.status.AlluxioStatusException notYet) {
+        return false;
+      }
+    }, alluxio.util.WaitForOptions.defaults().setTimeoutMs(10_000));
+  }
+
+  @Test
   void aRefusalNamesTheUserTheKeyAndThePath() throws Exception {
     PermissionDeniedException e = assertThrows(PermissionDeniedException.class,
         () -> client(BOB).delete(t + "/report.csv"));
