@@ -58,10 +58,10 @@ final class UnderStore {
     try {
       CreateFilePOptions.Builder options = CreateFilePOptions.newBuilder()
           .setWriteType(WritePType.THROUGH).setRecursive(true).setOverwrite(true);
-      if (paths.foreignPath(key) != null) {
-        // Published under an escaped name, not the key's plain path: its permissions are not the
-        // key's, so it is its writer's alone (docs/security.md). A copy at the plain path keeps
-        // the writer's umask, and governs the key.
+      if (!paths.governingPath(key).equals(paths.objectPath(key))) {
+        // Published under a name that does not govern the key (an escaped one, not its plain
+        // path): its permissions are not the key's, so it is its writer's alone
+        // (docs/security.md). A copy at the governing path keeps the writer's umask.
         options.setMode(new Mode(OWNER_ONLY).toProto());
       }
       return fs.createFile(path, options.build());

@@ -104,6 +104,16 @@ public final class UnderStorePaths {
   }
 
   /**
+   * The path whose Alluxio permissions govern {@code key} (a valid key, docs/security.md): its
+   * plain path when it has one, else its own name. A THROUGH copy published there is the key's
+   * file; a copy under any other name is not.
+   */
+  public String governingPath(String key) {
+    String plain = foreignPath(key);
+    return plain != null ? plain : objectPath(key);
+  }
+
+  /**
    * Checks that eccache's own directory ({@code alluxio.master.eccache.root}) cannot be reached from a key
    * under this prefix: it must be outside the prefix, or at a name starting with '.'.
    *

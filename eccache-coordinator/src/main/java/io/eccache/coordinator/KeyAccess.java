@@ -56,8 +56,7 @@ final class KeyAccess {
 
   /** The Alluxio path whose permissions govern {@code key} (a valid key). */
   String governingPath(String key) {
-    String plain = ufs.foreignPath(key);
-    return plain != null ? plain : ufs.objectPath(key);
+    return ufs.governingPath(key);
   }
 
   /**

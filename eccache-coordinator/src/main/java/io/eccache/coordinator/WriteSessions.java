@@ -434,10 +434,11 @@ final class WriteSessions {
           + " as its under-store copy, which is not one of the key's names ("
           + underStore.paths().objectPath(key) + ", or its plain path)");
     }
-    if (caller.checked()) {
+    if (!access.isAdministrator(caller)) {
       // Again at the commit, which replaces the key's copies in S3: the permissions may have
       // changed since the allocation, and a plain file at the key's path that only S3 held then
-      // is in Alluxio's namespace now, with its own permissions.
+      // is in Alluxio's namespace now, with its own permissions. (An administrator passes every
+      // check: no S3 request on its PUT's path.)
       if (!write.underStoreCopy.isDone() || write.underStoreCopy.join()) {
         asMaster(() -> underStore.loadIfOnlyInUnderStore(access.governingPath(key)));
       }
@@ -569,13 +570,12 @@ final class WriteSessions {
       throws IOException, AlluxioException {
     ObjectKeys.check(key);
     String objectDir = paths().objectDirectory(key);
-    boolean administrator = access.isAdministrator(caller);
     return layouts.locked(key, () -> {
       Layout current = layouts.read(objectDir);
       if (current == null || !current.getWriteId().equals(writeId)) {
         return false;
       }
-      if (!administrator && !caller.is(current.getWriter())) {
+      if (!caller.is(current.getWriter()) && !access.isAdministrator(caller)) {
         throw new PermissionDeniedException("user " + caller + " may not mark write " + writeId
             + " of '" + key + "' persisted: " + describeWriter(current.getWriter())
             + " wrote it, and only that user or an administrator may");
@@ -597,7 +597,7 @@ final class WriteSessions {
   boolean delete(Caller caller, String key, boolean cacheOnly)
       throws IOException, AlluxioException {
     ObjectKeys.check(key);
-    if (caller.checked()) {
+    if (!access.isAdministrator(caller)) {
       // A plain file at the key's path that only S3 holds is loaded first, so its own
       // permissions decide, as they would for Alluxio's own delete of it.
       asMaster(() -> underStore.loadIfOnlyInUnderStore(access.governingPath(key)));
