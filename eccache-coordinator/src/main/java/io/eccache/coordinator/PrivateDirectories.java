@@ -16,6 +16,7 @@ import alluxio.wire.FileInfo;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.UnderStorePaths;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ final class PrivateDirectories {
   private volatile boolean ensured;
   private volatile boolean stagingEnsured;
   /** When the staging directory was last tried (System.nanoTime). */
-  private volatile long stagingTriedNs = System.nanoTime() - STAGING_RETRY_NS;
+  private final AtomicLong stagingTriedNs = new AtomicLong(System.nanoTime() - STAGING_RETRY_NS);
 
   PrivateDirectories(FileSystemMaster fs, ObjectPaths paths, UnderStorePaths ufs) {
     this.fs = fs;
@@ -94,22 +95,20 @@ final class PrivateDirectories {
       }
     }
     long now = System.nanoTime();
-    if (!stagingEnsured && now - stagingTriedNs >= STAGING_RETRY_NS) {
-      synchronized (this) {
-        if (!stagingEnsured && now - stagingTriedNs >= STAGING_RETRY_NS) {
-          stagingTriedNs = now;
-          try {
-            MasterCalls.asMaster(() -> {
-              directory(ufs.stagingDirectory(), DROP_BOX, WritePType.CACHE_THROUGH);
-              return null;
-            });
-            stagingEnsured = true;
-          } catch (IOException | AlluxioException | RuntimeException e) {
-            LOG.warn("eccache: could not set up the staging directory {} in the under store"
-                + " ({}); THROUGH and ASYNC PUTs of users other than the superuser fail until it"
-                + " is, tried again in a minute", ufs.stagingDirectory(), e.toString());
-          }
-        }
+    long tried = stagingTriedNs.get();
+    // One PUT at a time tries (bounded by the S3 client's own timeouts); the others go on.
+    if (!stagingEnsured && now - tried >= STAGING_RETRY_NS
+        && stagingTriedNs.compareAndSet(tried, now)) {
+      try {
+        MasterCalls.asMaster(() -> {
+          directory(ufs.stagingDirectory(), DROP_BOX, WritePType.CACHE_THROUGH);
+          return null;
+        });
+        stagingEnsured = true;
+      } catch (IOException | AlluxioException | RuntimeException e) {
+        LOG.warn("eccache: could not set up the staging directory {} in the under store"
+            + " ({}); THROUGH and ASYNC PUTs of users other than the superuser fail until it"
+            + " is, tried again in a minute", ufs.stagingDirectory(), e.toString());
       }
     }
   }
