@@ -3,6 +3,7 @@ package io.eccache.client;
 import alluxio.client.file.FileInStream;
 import alluxio.client.file.FileSystem;
 import alluxio.client.file.URIStatus;
+import alluxio.conf.AlluxioConfiguration;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.AlluxioException;
 import alluxio.grpc.GrpcUtils;
@@ -33,7 +34,8 @@ final class AlluxioSplitSource implements SplitSource {
    */
   private static final int WAITING_READ = 4 << 10;
 
-  private final FileSystem fs;
+  /** Where splits are read from: a file system whose block reads are not retried. */
+  private final Reads reads;
   private final ReadStatistics statistics;
   /** The bytes a worker sends in one message of a block read (Alluxio's streaming chunk size). */
   private final long chunkSize;
@@ -44,11 +46,22 @@ final class AlluxioSplitSource implements SplitSource {
   private final Cache<alluxio.grpc.FileInfo, URIStatus> statuses =
       CacheBuilder.newBuilder().weakKeys().build();
 
-  AlluxioSplitSource(FileSystem fs, ReadStatistics statistics) {
-    this.fs = fs;
+  /** The file system split reads go through, made when first needed. */
+  @FunctionalInterface
+  interface Reads {
+    FileSystem get() throws IOException;
+  }
+
+  AlluxioSplitSource(Reads reads, AlluxioConfiguration conf, ReadStatistics statistics) {
+    this.reads = reads;
     this.statistics = statistics;
     this.chunkSize = Math.max(1,
-        fs.getConf().getBytes(PropertyKey.USER_STREAMING_READER_CHUNK_SIZE_BYTES));
+        conf.getBytes(PropertyKey.USER_STREAMING_READER_CHUNK_SIZE_BYTES));
+  }
+
+  /** Over {@code fs} itself (tests). */
+  AlluxioSplitSource(FileSystem fs, ReadStatistics statistics) {
+    this(() -> fs, fs.getConf(), statistics);
   }
 
   /** Split statuses converted and still held (their layouts are still referenced). */
@@ -87,7 +100,7 @@ final class AlluxioSplitSource implements SplitSource {
     }
     FileInStream in;
     try {
-      in = fs.openFile(status, NO_CACHE);
+      in = reads.get().openFile(status, NO_CACHE);
     } catch (AlluxioException e) {
       throw new IOException("opening split " + split.getPath() + " failed: " + e.getMessage(), e);
     }

@@ -91,7 +91,8 @@ final class LateBindingReader {
   private final ReadWatchdog watchdog;
 
   LateBindingReader(ClientContext context) {
-    this(new AlluxioSplitSource(context.fs(), context.statistics()), context.io(),
+    this(new AlluxioSplitSource(context::splitReads, context.fs().getConf(),
+        context.statistics()), context.io(),
         context.readWatchdog(), context.pool(), context.statistics(), context.ioTimeoutMs(),
         context.readChoice(), MIN_GRACE_NANOS);
   }

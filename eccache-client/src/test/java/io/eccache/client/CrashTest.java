@@ -122,9 +122,9 @@ class CrashTest {
 
     @Override
     public String toString() {
-      return String.format("%d ok, %d failed, %d wrong; p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms",
-          ok.get(), failed.get(), wrong.get(), percentileMs(0.5), percentileMs(0.99),
-          percentileMs(0.999));
+      return String.format("%d ok, %d failed, %d wrong; p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms,"
+          + " max %.1f ms", ok.get(), failed.get(), wrong.get(), percentileMs(0.5),
+          percentileMs(0.99), percentileMs(0.999), percentileMs(1));
     }
   }
 
@@ -360,23 +360,46 @@ class CrashTest {
     return null;
   }
 
+  /**
+   * Late binding's promise under SIGKILL: a dead worker costs one split, never the read. Four
+   * phases of GETs by four readers (each checked byte for byte): healthy; one worker killed a
+   * quarter in; a second killed (r = 2 dead: every object still has k = 3 live splits); then, with
+   * both restarted, two others killed at once. No GET fails or is wrong, and each killed phase's
+   * p99.9 stays within max(2x healthy p99.9, healthy p99.9 + 100 ms): no GET waits out Alluxio's
+   * block-read retry or the I/O timeout on a worker that refuses connections. Phases last
+   * {@code -Deccache.crash.phaseMs} (6 s by default; the figures in issue notes use 20 s).
+   */
   @Test
-  void killingWorkersMidGetReturnsNoWrongBytes() throws Exception {
+  void killedWorkersCostAGetOneSplitNotTheRead() throws Exception {
+    long phaseMs = Long.getLong("eccache.crash.phaseMs", 6_000);
     read(3000, () -> { }); // warm-up (JIT, channels), not compared
-    Phase healthy = read(6000, () -> { });
-    Phase oneKilled = read(8000, () -> cluster.killWorker(0));
-    // r = 2: with a second worker gone every object still has k = 3 of its 5 splits.
-    Phase twoKilled = read(6000, () -> cluster.killWorker(1));
-    System.out.printf("crash test, GETs of 12 RS(3,2) objects by 4 readers:%n  healthy: %s%n"
-        + "  one worker SIGKILLed: %s%n  two workers SIGKILLed: %s%n", healthy, oneKilled,
-        twoKilled);
+    Phase healthy = read(phaseMs, () -> { });
+    Phase oneKilled = read(phaseMs, () -> cluster.killWorker(0));
+    Phase secondKilled = read(phaseMs, () -> cluster.killWorker(1));
     cluster.startWorker(0);
     cluster.startWorker(1);
     cluster.awaitLiveWorkers(WORKERS, 60_000);
-    for (Phase phase : List.of(healthy, oneKilled, twoKilled)) {
+    read(2000, () -> { }); // channels to the restarted workers, not compared
+    Phase twoAtOnce = read(phaseMs, () -> {
+      cluster.killWorker(2);
+      cluster.killWorker(3);
+    });
+    cluster.startWorker(2);
+    cluster.startWorker(3);
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
+    System.out.printf("crash test, GETs of 12 RS(3,2) objects by 4 readers, %d ms a phase:%n"
+        + "  healthy: %s%n  one worker SIGKILLed: %s%n  a second one SIGKILLed: %s%n"
+        + "  two others SIGKILLed at once: %s%n", phaseMs, healthy, oneKilled, secondKilled,
+        twoAtOnce);
+    double bound = Math.max(2 * healthy.percentileMs(0.999), healthy.percentileMs(0.999) + 100);
+    for (Phase phase : List.of(healthy, oneKilled, secondKilled, twoAtOnce)) {
       assertEquals(0, phase.wrong.get(), phase.toString());
       assertEquals(0, phase.failed.get(), phase.toString());
       assertTrue(phase.ok.get() > 10, phase.toString());
+    }
+    for (Phase phase : List.of(oneKilled, secondKilled, twoAtOnce)) {
+      assertTrue(phase.percentileMs(0.999) <= bound, "p99.9 past max(2x healthy, healthy + 100"
+          + " ms) = " + Math.round(bound) + " ms: " + phase + "; healthy: " + healthy);
     }
     assertEveryAcknowledgedPutReads();
   }
