@@ -23,6 +23,7 @@ import alluxio.resource.CloseableResource;
 import alluxio.util.FileSystemOptionsUtils;
 import alluxio.wire.FileBlockInfo;
 import alluxio.wire.WorkerNetAddress;
+import com.google.common.base.Ticker;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.EcCacheKeys;
@@ -92,6 +93,9 @@ final class ClientContext implements AutoCloseable {
   private final UnderStorePaths underStorePaths;
   private final long ioTimeoutMs;
   private final ReadChoice readChoice;
+  /** The client's clock: every wait and age the client measures reads it (tests inject one). */
+  private final Ticker ticker = Ticker.systemTicker();
+  private final WorkerHealth workerHealth;
   private final long smallObjectThreshold;
   private final boolean sha256;
   private final long streamWindowBytes;
@@ -122,6 +126,7 @@ final class ClientContext implements AutoCloseable {
     this.watchdog = new ReadWatchdog(ReadWatchdog.tickFor(ioTimeoutMs),
         ReadWatchdog.quietFor(ioTimeoutMs));
     this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
+    this.workerHealth = new WorkerHealth(ticker, conf.getMs(ClientKeys.WORKER_AVOID_TIME));
     this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
     this.sha256 = conf.getBoolean(ClientKeys.PUT_SHA256);
     this.streamWindowBytes = conf.getBytes(ClientKeys.STREAM_WINDOW);
@@ -326,6 +331,16 @@ final class ClientContext implements AutoCloseable {
   /** Which k + Δ splits a GET reads. */
   ReadChoice readChoice() {
     return readChoice;
+  }
+
+  /** The client's clock. */
+  Ticker ticker() {
+    return ticker;
+  }
+
+  /** The workers this client's GETs avoid for now, having just failed to read from them. */
+  WorkerHealth workerHealth() {
+    return workerHealth;
   }
 
   /** Objects below this size are stored differently, so a PUT of unknown size looks this far ahead. */

@@ -18,6 +18,7 @@ final class ClientMetrics {
       MetricsSystem.counter(EcCacheMetrics.READS_STOPPED_EARLY);
   static final Counter READS_DISCARDED = MetricsSystem.counter(EcCacheMetrics.READS_DISCARDED);
   static final Counter READS_FAILED = MetricsSystem.counter(EcCacheMetrics.READS_FAILED);
+  static final Counter READS_STALLED = MetricsSystem.counter(EcCacheMetrics.READS_STALLED);
   static final Counter BYTES_READ = MetricsSystem.counter(EcCacheMetrics.BYTES_READ);
   static final Counter BYTES_WRITTEN = MetricsSystem.counter(EcCacheMetrics.BYTES_WRITTEN);
   static final Counter SPLITS_REPLACED = MetricsSystem.counter(EcCacheMetrics.SPLITS_REPLACED);

@@ -24,6 +24,7 @@ public final class ReadStatistics {
   private final LongAdder encodeNanos = new LongAdder();
   private final LongAdder discarded = new LongAdder();
   private final LongAdder hedges = new LongAdder();
+  private final LongAdder stalled = new LongAdder();
 
   void addBytes(String workerHost, long bytes) {
     bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
@@ -99,6 +100,19 @@ public final class ReadStatistics {
     return hedges.sum();
   }
 
+  void addStalled(int reads) {
+    stalled.add(reads);
+    ClientMetrics.READS_STALLED.inc(reads);
+  }
+
+  /**
+   * Split reads given up on because they sent nothing while their peers delivered (a hung,
+   * partitioned or badly straggling worker), each replaced by another split.
+   */
+  public long stalledReads() {
+    return stalled.sum();
+  }
+
   void addFallback() {
     fallbacks.increment();
     ClientMetrics.UNDER_STORE_FALLBACKS.inc();
@@ -132,6 +146,7 @@ public final class ReadStatistics {
     unreadByWorker.clear();
     decodes.reset();
     hedges.reset();
+    stalled.reset();
     fallbacks.reset();
     fallbackBytes.reset();
     decodeNanos.reset();

@@ -10,6 +10,7 @@ import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.FileInfo;
 import alluxio.grpc.WorkerNetAddress;
+import com.google.common.base.Ticker;
 import io.eccache.common.ReadChoice;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
@@ -54,6 +55,9 @@ class LateBindingReaderTest {
   private static final int CHUNK = 40 << 10;
   /** What a fake stream's read that waits for its chunk asks for, as Alluxio's asks for 4 KiB. */
   private static final int WAITING_READ = 1000;
+
+  /** These cases read the same splits again and again: no worker is avoided after a failure. */
+  private static final WorkerHealth NO_BREAKER = new WorkerHealth(Ticker.systemTicker(), 0);
 
   private final byte[] object = new byte[OBJECT];
   private byte[][] splits;
@@ -116,7 +120,7 @@ class LateBindingReaderTest {
   /** Data-first waits at least {@code graceNanos} for a data split once k splits arrived. */
   private LateBindingReader reader(ReadChoice choice, long graceNanos) {
     return new LateBindingReader(source, io, watchdog, pool, statistics, TIMEOUT_MS, choice,
-        graceNanos);
+        graceNanos, Ticker.systemTicker(), NO_BREAKER);
   }
 
   @AfterEach
@@ -449,7 +453,7 @@ class LateBindingReaderTest {
     ReadWatchdog reads = new ReadWatchdog(ReadWatchdog.tickFor(timeoutMs),
         ReadWatchdog.quietFor(timeoutMs));
     reader = new LateBindingReader(source, io, reads, pool, statistics, timeoutMs,
-        ReadChoice.RANDOM, TimeUnit.MILLISECONDS.toNanos(1));
+        ReadChoice.RANDOM, TimeUnit.MILLISECONDS.toNanos(1), Ticker.systemTicker(), NO_BREAKER);
     return reads;
   }
 

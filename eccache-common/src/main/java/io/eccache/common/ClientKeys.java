@@ -57,6 +57,20 @@ public final class ClientKeys {
               + " within a quarter of their time) or failed.")
           .setIsBuiltIn(false).buildUnregistered(), null);
 
+  /** How long a worker whose split read just failed is read only when no other split is left. */
+  public static final PropertyKey WORKER_AVOID_TIME = KeyRegistry.register(
+      PropertyKey.Builder.durationBuilder("alluxio.user.eccache.worker.avoid.time")
+          .setDefaultValue("5s")
+          .setScope(Scope.CLIENT)
+          .setDescription("After a split read from a worker fails as only an unreachable or hung"
+              + " worker's does (connection refused or reset, unavailable, no answer within the"
+              + " I/O timeout, or nothing sent while the GET's other reads delivered), the"
+              + " client's next GETs read that worker's splits last, only when too few others"
+              + " are left, for this long (a circuit breaker per worker). A read from it that"
+              + " succeeds clears it sooner. The master notices a dead worker only after"
+              + " alluxio.master.worker.timeout, and cached layouts outlive that; 0 turns it off.")
+          .setIsBuiltIn(false).buildUnregistered(), null);
+
   /** How much of an object a streaming GET reads per late-binding round. */
   public static final PropertyKey STREAM_WINDOW = KeyRegistry.register(
       PropertyKey.Builder.dataSizeBuilder("alluxio.user.eccache.stream.window")
@@ -152,7 +166,8 @@ public final class ClientKeys {
 
   /** Every client key, in documentation order. */
   public static final List<PropertyKey> ALL =
-      List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, READ_CHOICE, STREAM_WINDOW,
+      List.of(IO_TIMEOUT, IO_THREADS, BUFFER_POOL_SIZE, READ_CHOICE, WORKER_AVOID_TIME,
+          STREAM_WINDOW,
           LAYOUT_CACHE_TTL, LAYOUT_CACHE_MAX_ENTRIES, READ_REPORT_INTERVAL, PUT_SHA256,
           MAINTENANCE_BANDWIDTH, COORDINATOR_TIMEOUT, CLI_TIMEOUT);
 

@@ -30,6 +30,11 @@ public final class EcCacheMetrics {
   public static final String READS_DISCARDED = "EcCacheSplitReadsDiscarded";
   /** Counter: split reads that failed (dead worker, corrupt cell) and were replaced or given up. */
   public static final String READS_FAILED = "EcCacheSplitReadsFailed";
+  /**
+   * Counter: split reads given up on because they sent nothing while their peers delivered (a
+   * hung, partitioned or straggling worker), each replaced by a split not yet asked for.
+   */
+  public static final String READS_STALLED = "EcCacheSplitReadsStalled";
   /** Counter: bytes read from workers, extra reads included. */
   public static final String BYTES_READ = "EcCacheBytesRead";
   /** Counter: bytes of splits written (parities included). */

@@ -1,0 +1,183 @@
+package io.eccache.client;
+
+import io.eccache.common.ReadChoice;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.Split;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * One way of choosing which of an object's splits a GET reads, and when: the order the splits are
+ * asked for, how many at once, and whether the Δ extra reads wait for a late data split (hedged)
+ * or a late data split is waited for once k arrived (data-first). Stateless; a {@link ReadPlan}
+ * carries one GET's state. Chosen per object by {@link #of}.
+ */
+interface ReadStrategy {
+  /** The splits that can be read, in the order they are asked for. */
+  List<Split> order(LookupResponse lookup, int k, Random random);
+
+  /** How many of k + Δ reads start at once. */
+  default int upFront(int k, int delta) {
+    return k + delta;
+  }
+
+  /** Whether the Δ extra reads start only once the last of the k is late (or one failed). */
+  default boolean hedges() {
+    return false;
+  }
+
+  /** Whether, once k arrived, a data split still on its way is given a grace before decoding. */
+  default boolean waitsForData() {
+    return false;
+  }
+
+  /** Whether each split is a whole copy of the object (every one is data position 0). */
+  default boolean copies() {
+    return false;
+  }
+
+  /** The strategy for the object {@code lookup} describes, under the client's {@code choice}. */
+  static ReadStrategy of(LookupResponse lookup, boolean replicated, ReadChoice choice) {
+    ReadStrategy strategy = replicated ? COPIES : byChoice(choice);
+    return lookup.getLayout().getSplitPathsCount() > 0 ? new Regional(strategy) : strategy;
+  }
+
+  private static ReadStrategy byChoice(ReadChoice choice) {
+    switch (choice) {
+      case DATA_FIRST:
+        return DATA_FIRST;
+      case HEDGED:
+        return HEDGED;
+      default:
+        return RANDOM;
+    }
+  }
+
+  /** The live splits of {@code lookup} (those a live worker holds, with a status). */
+  static List<Split> live(LookupResponse lookup) {
+    List<Split> live = new ArrayList<>();
+    for (Split s : lookup.getSplitsList()) {
+      if (s.getLive() && s.hasStatus()) {
+        live.add(s);
+      }
+    }
+    return live;
+  }
+
+  /** The data splits in random order, then the parities in random order. */
+  static List<Split> dataThenParities(LookupResponse lookup, int k, Random random) {
+    List<Split> data = new ArrayList<>();
+    List<Split> parities = new ArrayList<>();
+    for (Split s : live(lookup)) {
+      (s.getIndex() < k ? data : parities).add(s);
+    }
+    Collections.shuffle(data, random);
+    Collections.shuffle(parities, random);
+    data.addAll(parities);
+    return data;
+  }
+
+  /** The paper's (section 4.3): any k + Δ of the live splits, uniformly at random. */
+  ReadStrategy RANDOM = (lookup, k, random) -> {
+    List<Split> all = live(lookup);
+    Collections.shuffle(all, random);
+    return all;
+  };
+
+  /** The k data splits and Δ random parities at once; a late data split gets a grace. */
+  ReadStrategy DATA_FIRST = new ReadStrategy() {
+    @Override
+    public List<Split> order(LookupResponse lookup, int k, Random random) {
+      return dataThenParities(lookup, k, random);
+    }
+
+    @Override
+    public boolean waitsForData() {
+      return true;
+    }
+  };
+
+  /** The k data splits; the Δ parities only once one of them is late or failed. */
+  ReadStrategy HEDGED = new ReadStrategy() {
+    @Override
+    public List<Split> order(LookupResponse lookup, int k, Random random) {
+      return dataThenParities(lookup, k, random);
+    }
+
+    @Override
+    public int upFront(int k, int delta) {
+      return k;
+    }
+
+    @Override
+    public boolean hedges() {
+      return true;
+    }
+  };
+
+  /** A replicated object: one copy at random (k = 1), another in place of one that fails. */
+  ReadStrategy COPIES = new ReadStrategy() {
+    @Override
+    public List<Split> order(LookupResponse lookup, int k, Random random) {
+      return RANDOM.order(lookup, k, random);
+    }
+
+    @Override
+    public boolean copies() {
+      return true;
+    }
+  };
+
+  /**
+   * A regional object (Agar): the splits a live worker caches first, in random order, then the
+   * others from their regions, nearest first (ties by index), so the k read are the cached ones and
+   * the nearest of the rest, and a failed read is replaced by the next nearest. How many at once
+   * and when is {@code inner}'s.
+   */
+  final class Regional implements ReadStrategy {
+    private final ReadStrategy inner;
+
+    Regional(ReadStrategy inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public List<Split> order(LookupResponse lookup, int k, Random random) {
+      List<Split> cached = new ArrayList<>();
+      List<Split> regional = new ArrayList<>();
+      for (Split s : lookup.getSplitsList()) {
+        if (s.hasStatus()) {
+          (s.getLive() ? cached : regional).add(s);
+        }
+      }
+      Collections.shuffle(cached, random);
+      regional.sort(Comparator.comparingLong(Split::getRegionLatencyMicros)
+          .thenComparingInt(Split::getIndex));
+      cached.addAll(regional);
+      return cached;
+    }
+
+    @Override
+    public int upFront(int k, int delta) {
+      return inner.upFront(k, delta);
+    }
+
+    @Override
+    public boolean hedges() {
+      return inner.hedges();
+    }
+
+    @Override
+    public boolean waitsForData() {
+      return inner.waitsForData();
+    }
+
+    @Override
+    public boolean copies() {
+      return inner.copies();
+    }
+  }
+}
