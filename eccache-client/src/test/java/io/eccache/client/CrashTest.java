@@ -304,6 +304,49 @@ class CrashTest {
   }
 
   /**
+   * A GET that reads exactly k splits (Δ = 0), one on a frozen worker (SIGSTOP: its sockets accept,
+   * nothing answers), gives that read up once its peers have arrived and it has sent nothing for 4x
+   * the first one's time, and reads an untried split instead: it costs tens of milliseconds, not
+   * the 10 s I/O timeout. Once the watchdog has found the worker silent, the next GETs avoid it.
+   */
+  @Test
+  void aFrozenWorkerCostsAGetWithNoExtraReadTheStallBoundNotTheTimeout() throws Exception {
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
+    String frozenHost = cluster.workerHost(4);
+    List<String> onFrozen = new ArrayList<>();
+    for (String key : acknowledged.keySet()) {
+      assertArrayEquals(acknowledged.get(key), cache.get(key, 0)); // channels open
+      if (cache.context().coordinator().lookup(key, true).getSplitsList().stream()
+          .anyMatch(split -> split.getWorker().getHost().equals(frozenHost))) {
+        onFrozen.add(key);
+      }
+    }
+    assertTrue(onFrozen.size() >= 3, "worker 4 holds a split of only " + onFrozen);
+    long stalledBefore = cache.readStatistics().stalledReads();
+    cluster.freezeWorker(4);
+    long slowestMs = 0;
+    try {
+      // Random picks of 3 of 5: a GET asks the frozen worker 3 times in 5.
+      for (int i = 0; i < 30; i++) {
+        String key = onFrozen.get(i % onFrozen.size());
+        long began = System.nanoTime();
+        assertArrayEquals(acknowledged.get(key), cache.get(key, 0), key);
+        slowestMs = Math.max(slowestMs, (System.nanoTime() - began) / 1_000_000);
+      }
+    } finally {
+      cluster.thawWorker(4);
+    }
+    long stalled = cache.readStatistics().stalledReads() - stalledBefore;
+    System.out.printf("frozen worker, RS(3,2), delta 0: 30 GETs, slowest %d ms, %d reads given"
+        + " up as silent%n", slowestMs, stalled);
+    assertTrue(stalled > 0, "no GET read the frozen worker");
+    assertTrue(slowestMs < 2_000, "a GET waited " + slowestMs + " ms on the frozen worker; the"
+        + " I/O timeout is 10 s and its peers took milliseconds");
+    cluster.awaitLiveWorkers(WORKERS, 60_000);
+    assertEveryAcknowledgedPutReads();
+  }
+
+  /**
    * A master that takes calls and answers none (SIGSTOP: its sockets stay open) fails each
    * coordinator call within alluxio.user.eccache.coordinator.timeout, typed and saying what to do.
    * Before, a stat against the frozen master failed only after 215 s (UnavailableException, once
