@@ -1,28 +1,35 @@
 package io.eccache.client;
 
-import alluxio.client.file.FileInStream;
-import alluxio.client.file.FileSystem;
+import alluxio.client.block.BlockStoreClient;
+import alluxio.client.block.stream.BlockInStream;
+import alluxio.client.file.FileSystemContext;
 import alluxio.client.file.URIStatus;
-import alluxio.conf.AlluxioConfiguration;
+import alluxio.client.file.options.InStreamOptions;
 import alluxio.conf.PropertyKey;
-import alluxio.exception.AlluxioException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.OpenFilePOptions;
 import alluxio.grpc.ReadPType;
+import alluxio.wire.BlockInfo;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import io.eccache.common.proto.Split;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Split files read from their workers through Alluxio: opened from the file status the lookup
- * returned (no RPC per split), {@code NO_CACHE} so a read never copies a split onto another worker.
- * Alluxio's block stream sends ahead of its reader (the worker pushes chunks up to the stream's
- * buffer), so a read the {@link LateBindingReader} stops part-way saves the client's copying, not
- * the link's bytes. Every byte read is counted against its worker in the {@link ReadStatistics}.
- * A split's status is converted from its proto once per looked-up layout, not once per read: the
- * conversion (block infos, ACLs, xattrs) cost about 65 us per split in a profile of small GETs.
+ * Split files read from their workers through Alluxio's block streams, block by block, from the
+ * file status the lookup returned (no RPC per split), {@code NO_CACHE} so a read never copies a
+ * split onto another worker. A split's blocks are read with Alluxio's {@link BlockStoreClient},
+ * not its file stream: a split has one location and no copy in S3, and the file stream would retry
+ * a dead worker for alluxio.user.block.read.retry.max.duration (sleeping, asking the master for the
+ * block's locations, logging a warning each time) while late binding has other splits to read; a
+ * block stream fails at once, and the {@link LateBindingReader} reads another split instead. A
+ * read the reader no longer needs is {@linkplain SplitStream#cancel cancelled} at its worker
+ * ({@link BlockReadCancel}): Alluxio's own close would wait while the worker sent the rest. Every
+ * byte read is counted against its worker in the {@link ReadStatistics}. A split's status is
+ * converted from its proto once per looked-up layout, not once per read: the conversion (block
+ * infos, ACLs, xattrs) cost about 65 us per split in a profile of small GETs.
  */
 final class AlluxioSplitSource implements SplitSource {
   private static final OpenFilePOptions NO_CACHE =
@@ -34,8 +41,8 @@ final class AlluxioSplitSource implements SplitSource {
    */
   private static final int WAITING_READ = 4 << 10;
 
-  /** Where splits are read from: a file system whose block reads are not retried. */
-  private final Reads reads;
+  private final FileSystemContext context;
+  private final BlockStoreClient blocks;
   private final ReadStatistics statistics;
   /** The bytes a worker sends in one message of a block read (Alluxio's streaming chunk size). */
   private final long chunkSize;
@@ -46,22 +53,12 @@ final class AlluxioSplitSource implements SplitSource {
   private final Cache<alluxio.grpc.FileInfo, URIStatus> statuses =
       CacheBuilder.newBuilder().weakKeys().build();
 
-  /** The file system split reads go through, made when first needed. */
-  @FunctionalInterface
-  interface Reads {
-    FileSystem get() throws IOException;
-  }
-
-  AlluxioSplitSource(Reads reads, AlluxioConfiguration conf, ReadStatistics statistics) {
-    this.reads = reads;
+  AlluxioSplitSource(FileSystemContext context, ReadStatistics statistics) {
+    this.context = context;
+    this.blocks = BlockStoreClient.create(context);
     this.statistics = statistics;
-    this.chunkSize = Math.max(1,
-        conf.getBytes(PropertyKey.USER_STREAMING_READER_CHUNK_SIZE_BYTES));
-  }
-
-  /** Over {@code fs} itself (tests). */
-  AlluxioSplitSource(FileSystem fs, ReadStatistics statistics) {
-    this(() -> fs, fs.getConf(), statistics);
+    this.chunkSize = Math.max(1, context.getClusterConf()
+        .getBytes(PropertyKey.USER_STREAMING_READER_CHUNK_SIZE_BYTES));
   }
 
   /** Split statuses converted and still held (their layouts are still referenced). */
@@ -98,53 +95,102 @@ final class AlluxioSplitSource implements SplitSource {
       throw new IOException("split " + split.getPath() + " has an unreadable status: "
           + e.getCause(), e.getCause());
     }
-    FileInStream in;
-    try {
-      in = reads.get().openFile(status, NO_CACHE);
-    } catch (AlluxioException e) {
-      throw new IOException("opening split " + split.getPath() + " failed: " + e.getMessage(), e);
-    }
-    try {
-      if (offset > 0) {
-        in.seek(offset);
-      }
-    } catch (IOException | RuntimeException e) {
-      in.close();
-      throw e;
-    }
+    InStreamOptions options =
+        new InStreamOptions(status, NO_CACHE, context.getClusterConf(), context);
     // A regional split no worker caches comes from its region (through whichever worker Alluxio
     // picks): its bytes count against the region.
     String host = split.getLive() || split.getRegion().isEmpty() ? split.getWorker().getHost()
         : "region:" + split.getRegion();
-    long blockSize = Math.max(1, status.getBlockSizeBytes());
-    long length = status.getLength();
-    return new SplitStream() {
-      private long position = offset;
+    return new Blocks(split, status, options, offset, host);
+  }
 
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        int n = in.read(b, off, len);
-        if (n > 0) {
-          statistics.addBytes(host, n);
-          position += n;
+  /** A split's bytes from an offset on, one block stream at a time, opened on first read. */
+  private final class Blocks implements SplitStream {
+    private final Split split;
+    private final URIStatus status;
+    private final InStreamOptions options;
+    private final long offset;
+    private final String host;
+    private final long blockSize;
+    private final long length;
+    private long position;
+    /** The block stream being read; the GET's thread reads it to cancel it. */
+    private volatile BlockInStream block;
+    private long blockEnd;
+
+    Blocks(Split split, URIStatus status, InStreamOptions options, long offset, String host) {
+      this.split = split;
+      this.status = status;
+      this.options = options;
+      this.offset = offset;
+      this.host = host;
+      this.blockSize = Math.max(1, status.getBlockSizeBytes());
+      this.length = status.getLength();
+      this.position = offset;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (position >= length) {
+        return -1;
+      }
+      if (block == null) {
+        int index = (int) (position / blockSize);
+        if (index >= status.getBlockIds().size()) {
+          throw new IOException("split " + split.getPath() + " has no block at byte " + position);
         }
-        return n;
+        BlockInfo info = options.getBlockInfo(status.getBlockIds().get(index));
+        BlockInStream opened = blocks.getInStream(info, options, new HashMap<>());
+        long start = (long) index * blockSize;
+        try {
+          opened.seek(position - start);
+        } catch (IOException | RuntimeException e) {
+          opened.close();
+          throw e;
+        }
+        blockEnd = Math.min(start + info.getLength(), length);
+        block = opened;
       }
+      int n = block.read(b, off, (int) Math.min(len, blockEnd - position));
+      if (n < 0) {
+        throw new IOException("split " + split.getPath() + " ended at byte " + position
+            + " of " + length);
+      }
+      statistics.addBytes(host, n);
+      position += n;
+      if (position == blockEnd) {
+        BlockInStream done = block;
+        block = null;
+        done.close();
+      }
+      return n;
+    }
 
-      @Override
-      public int buffered() {
-        return chunkRest(position, offset, blockSize, length, chunkSize);
-      }
+    @Override
+    public int buffered() {
+      return chunkRest(position, offset, blockSize, length, chunkSize);
+    }
 
-      @Override
-      public int waitingReadLength(int wanted) {
-        return Math.min(wanted, WAITING_READ);
-      }
+    @Override
+    public int waitingReadLength(int wanted) {
+      return Math.min(wanted, WAITING_READ);
+    }
 
-      @Override
-      public void close() throws IOException {
-        in.close();
+    @Override
+    public void cancel() {
+      BlockInStream current = block;
+      if (current != null && BlockReadCancel.cancel(current)) {
+        statistics.addCancelled();
       }
-    };
+    }
+
+    @Override
+    public void close() throws IOException {
+      BlockInStream current = block;
+      block = null;
+      if (current != null) {
+        current.close();
+      }
+    }
   }
 }

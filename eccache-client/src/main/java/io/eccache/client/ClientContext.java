@@ -77,8 +77,6 @@ final class ClientContext implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClientContext.class);
   /** How long Alluxio retries an under-store copy's block read; see {@link #underStoreReads}. */
   static final String UNDER_STORE_BLOCK_READ_RETRY = "1s";
-  /** How long Alluxio retries a split's block read: not at all; see {@link #splitReads}. */
-  static final String SPLIT_BLOCK_READ_RETRY = "0s";
   private final FileSystemContext alluxio;
   private final boolean ownsAlluxio;
   private final FileSystem fs;
@@ -103,8 +101,6 @@ final class ClientContext implements AutoCloseable {
   private final long maintenanceBandwidth;
   /** Made on the first under-store read (most clients never make one); guarded by this. */
   private FileSystem underStoreReads;
-  /** Made on the first GET; guarded by this, read without the lock once made. */
-  private volatile FileSystem splitReads;
   private boolean closed; // guarded by this
 
   private ClientContext(FileSystemContext alluxio, boolean ownsAlluxio) {
@@ -179,44 +175,22 @@ final class ClientContext implements AutoCloseable {
    * being read is retried by the reader itself, up to the I/O timeout (UnderStore.CopyStream).
    */
   synchronized FileSystem underStoreReads() throws IOException {
+    if (closed) {
+      throw new IOException("the eccache client is closed");
+    }
     if (underStoreReads == null) {
-      underStoreReads = withBlockReadRetry(UNDER_STORE_BLOCK_READ_RETRY);
+      InstancedConfiguration conf =
+          new InstancedConfiguration(alluxio.getClusterConf().copyProperties());
+      conf.set(PropertyKey.USER_BLOCK_READ_RETRY_MAX_DURATION, UNDER_STORE_BLOCK_READ_RETRY);
+      underStoreReads = FileSystem.Factory.create(
+          FileSystemContext.create(alluxio.getClientContext().getSubject(), conf));
     }
     return underStoreReads;
   }
 
-  /**
-   * The file system split files are read through: an Alluxio context of its own whose block reads
-   * are tried once ({@value #SPLIT_BLOCK_READ_RETRY} of retry). A split has one location and no
-   * copy in S3, so Alluxio's retry can only ask the same worker again: with it dead it held the
-   * read for alluxio.user.block.read.retry.max.duration (10 s in the process cluster, 5 min by
-   * default), sleeping between attempts and asking the master for the block's locations, while late
-   * binding has other splits to read in its place. Its worker clients come from the same
-   * JVM-wide gRPC channels as the main context's.
-   */
-  FileSystem splitReads() throws IOException {
-    FileSystem reads = splitReads;
-    if (reads != null) {
-      return reads;
-    }
-    synchronized (this) {
-      if (splitReads == null) {
-        splitReads = withBlockReadRetry(SPLIT_BLOCK_READ_RETRY);
-      }
-      return splitReads;
-    }
-  }
-
-  /** A file system over a context of its own, closed with this one; guarded by this. */
-  private FileSystem withBlockReadRetry(String duration) throws IOException {
-    if (closed) {
-      throw new IOException("the eccache client is closed");
-    }
-    InstancedConfiguration conf =
-        new InstancedConfiguration(alluxio.getClusterConf().copyProperties());
-    conf.set(PropertyKey.USER_BLOCK_READ_RETRY_MAX_DURATION, duration);
-    return FileSystem.Factory.create(
-        FileSystemContext.create(alluxio.getClientContext().getSubject(), conf));
+  /** The Alluxio context: its worker clients and configuration (split reads use them). */
+  FileSystemContext alluxio() {
+    return alluxio;
   }
 
   /**
@@ -441,19 +415,16 @@ final class ClientContext implements AutoCloseable {
   private void release() {
     layouts.close(); // its last read report needs the coordinator client
     coordinator.close();
-    List<FileSystem> own = new java.util.ArrayList<>();
+    FileSystem reads;
     synchronized (this) {
       closed = true;
-      own.add(underStoreReads);
-      own.add(splitReads);
+      reads = underStoreReads;
     }
-    for (FileSystem reads : own) {
-      if (reads != null) {
-        try {
-          reads.close(); // its own context: ours whoever owns the main one
-        } catch (IOException e) {
-          // closing; nothing left to do with it
-        }
+    if (reads != null) {
+      try {
+        reads.close(); // its own context: ours whoever owns the main one
+      } catch (IOException e) {
+        // closing; nothing left to do with it
       }
     }
     if (ownsAlluxio) {

@@ -94,8 +94,7 @@ final class LateBindingReader {
   }
 
   LateBindingReader(ClientContext context) {
-    this(new AlluxioSplitSource(context::splitReads, context.fs().getConf(),
-        context.statistics()), context.io(), context.readWatchdog(), context.pool(),
+    this(new AlluxioSplitSource(context.alluxio(), context.statistics()), context.io(), context.readWatchdog(), context.pool(),
         context.statistics(), context.ioTimeoutMs(), context.readChoice(), MIN_GRACE_NANOS,
         context.ticker(), context.workerHealth());
   }
@@ -336,20 +335,20 @@ final class LateBindingReader {
     StripeGeometry g = window.geometry;
     byte[] slice = SCRATCH.get(); // on the GET's own thread, only for the last cell's padding
     CRC32C crc = new CRC32C();
-    try (SplitSource.SplitStream in = open(split, g.splitOffset(window.from), progress)) {
+    try (SplitSource.SplitStream in = open(split, g.splitOffset(window.from), window, progress)) {
       long left = window.splitBytes;
       for (int s = window.from; s < window.to; s++) {
         long cell = g.cellLength(s);
         crc.reset();
         for (long inCell = 0; inCell < cell; ) {
-          stopIfDone(split, window, left);
+          stopIfDone(split, window, left, in);
           int want = (int) Math.min(SLICE, cell - inCell);
           int n;
           int held = callerThread ? 0 : (int) Math.min(in.buffered(), cell - inCell);
           if (held > 0 && window.objectBytesAt(s, position, inCell, held) == held) {
             n = window.readInto(in, s, position, inCell, held, crc);
             if (n == ReadWindow.CLOSED) {
-              stopIfDone(split, window, left);
+              stopIfDone(split, window, left, in);
             }
           } else if (callerThread && window.objectBytesAt(s, position, inCell, want) == want) {
             int at = window.arrayIndex(s, position, inCell);
@@ -364,7 +363,7 @@ final class LateBindingReader {
             if (n > 0) {
               crc.update(slice, 0, n);
               if (!window.place(slice, 0, s, position, inCell, n)) {
-                stopIfDone(split, window, left);
+                stopIfDone(split, window, left, in);
               }
             }
           }
@@ -391,14 +390,14 @@ final class LateBindingReader {
     byte[] slice = SCRATCH.get();
     CRC32C crc = new CRC32C();
     boolean handed = false;
-    try (SplitSource.SplitStream in = open(split, g.splitOffset(window.from), progress)) {
+    try (SplitSource.SplitStream in = open(split, g.splitOffset(window.from), window, progress)) {
       long left = window.splitBytes;
       int at = 0;
       for (int s = window.from; s < window.to; s++) {
         int cell = (int) g.cellLength(s);
         crc.reset();
         for (int inCell = 0; inCell < cell; ) {
-          stopIfDone(split, window, left);
+          stopIfDone(split, window, left, in);
           int n = in.read(slice, 0, Math.min(slice.length, cell - inCell));
           if (n < 0) {
             throw ended(split, g.splitOffset(s) + inCell);
@@ -425,14 +424,14 @@ final class LateBindingReader {
     }
   }
 
-  /** Opens a split, telling {@code progress} of every byte that arrives and of the close. */
-  private SplitSource.SplitStream open(Split split, long offset, ReadWatchdog.Progress progress)
-      throws IOException {
+  /**
+   * Opens a split for {@code window}, telling {@code progress} of every byte that arrives and of
+   * the close; the window cancels it at its worker if it finishes first.
+   */
+  private SplitSource.SplitStream open(Split split, long offset, ReadWindow window,
+      ReadWatchdog.Progress progress) throws IOException {
     SplitSource.SplitStream in = source.open(split, offset);
-    if (progress == ReadWatchdog.Progress.NONE) {
-      return in;
-    }
-    return new SplitSource.SplitStream() {
+    SplitSource.SplitStream watched = new SplitSource.SplitStream() {
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
         int n = in.read(b, off, len);
@@ -451,16 +450,29 @@ final class LateBindingReader {
       }
 
       @Override
+      public void cancel() {
+        in.cancel();
+      }
+
+      @Override
       public void close() throws IOException {
+        window.closed(this);
         progress.closing();
         in.close();
       }
     };
+    window.opened(watched);
+    return watched;
   }
 
-  /** Ends a read the window no longer wants, counting the rest of its range as unread. */
-  private void stopIfDone(Split split, ReadWindow window, long left) throws IOException {
+  /**
+   * Ends a read the window no longer wants, cancelling it at its worker (if the window's own
+   * cancel missed it) and counting the rest of its range as unread.
+   */
+  private void stopIfDone(Split split, ReadWindow window, long left, SplitSource.SplitStream in)
+      throws IOException {
     if (window.done()) {
+      in.cancel();
       ClientMetrics.READS_STOPPED_EARLY.inc();
       statistics.addUnread(split.getWorker().getHost(), left);
       throw new IOException("stopped part-way: k splits arrived first");

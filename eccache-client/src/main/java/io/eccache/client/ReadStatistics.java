@@ -25,6 +25,7 @@ public final class ReadStatistics {
   private final LongAdder discarded = new LongAdder();
   private final LongAdder hedges = new LongAdder();
   private final LongAdder stalled = new LongAdder();
+  private final LongAdder cancelled = new LongAdder();
 
   void addBytes(String workerHost, long bytes) {
     bytesByWorker.computeIfAbsent(workerHost, h -> new LongAdder()).add(bytes);
@@ -113,6 +114,15 @@ public final class ReadStatistics {
     return stalled.sum();
   }
 
+  void addCancelled() {
+    cancelled.increment();
+  }
+
+  /** Split reads cancelled at their worker because their GET had its k without them. */
+  public long cancelledReads() {
+    return cancelled.sum();
+  }
+
   void addFallback() {
     fallbacks.increment();
     ClientMetrics.UNDER_STORE_FALLBACKS.inc();
@@ -147,6 +157,7 @@ public final class ReadStatistics {
     decodes.reset();
     hedges.reset();
     stalled.reset();
+    cancelled.reset();
     fallbacks.reset();
     fallbackBytes.reset();
     decodeNanos.reset();

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.zip.CRC32C;
 
@@ -34,6 +35,8 @@ final class ReadWindow {
   private final ReentrantReadWriteLock copying = new ReentrantReadWriteLock();
   private volatile boolean done;
   private final Set<ByteBuffer> unclaimed = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** The split streams open on this window's reads, cancelled when it finishes. */
+  private final Set<SplitSource.SplitStream> open = ConcurrentHashMap.newKeySet();
 
   ReadWindow(Layout layout, StripeGeometry geometry, int from, int to, byte[] target, int offset) {
     this.layout = layout;
@@ -122,12 +125,35 @@ final class ReadWindow {
   }
 
   /**
-   * Wants no more splits: waits for copies in progress, so none touches the array afterwards,
-   * and returns the staged buffers offered and not claimed. Done is set first, so a read into the
-   * array that waits for its worker meanwhile counts as unwanted to the watchdog.
+   * A read opened {@code stream}: if the window is done already, it is cancelled at once (and
+   * false returned); else the window cancels it when it finishes, unless {@link #closed} first.
+   */
+  boolean opened(SplitSource.SplitStream stream) {
+    open.add(stream);
+    if (done) { // after the add: a finish either sees this stream or is seen here
+      open.remove(stream);
+      stream.cancel();
+      return false;
+    }
+    return true;
+  }
+
+  /** The read is closing {@code stream}: nothing of it to cancel. */
+  void closed(SplitSource.SplitStream stream) {
+    open.remove(stream);
+  }
+
+  /**
+   * Wants no more splits: cancels the reads still open at their workers, waits for copies in
+   * progress, so none touches the array afterwards, and returns the staged buffers offered and not
+   * claimed. Done is set first, so a read into the array that waits for its worker meanwhile counts
+   * as unwanted to the watchdog; the cancel wakes it at once.
    */
   List<ByteBuffer> finish() {
     done = true;
+    for (SplitSource.SplitStream stream : open) {
+      stream.cancel(); // the worker sends no more; a read waiting for it returns at once
+    }
     copying.writeLock().lock();
     try {
       synchronized (this) { // an offer either sees done or is collected here

@@ -47,5 +47,12 @@ interface SplitSource {
     default int waitingReadLength(int wanted) {
       return wanted;
     }
+
+    /**
+     * Stops the read at its worker, from any thread: the worker sends no more of it, and a read
+     * waiting for bytes returns at once (with an IOException). For a read its GET no longer
+     * needs; the reading thread still closes the stream. Best effort: by default nothing.
+     */
+    default void cancel() {}
   }
 }

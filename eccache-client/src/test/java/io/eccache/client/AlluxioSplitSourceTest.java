@@ -47,7 +47,7 @@ class AlluxioSplitSourceTest {
       Split split = lookup.getSplits(0);
       int offset = 1_000_000;
       ReadStatistics statistics = new ReadStatistics();
-      AlluxioSplitSource source = new AlluxioSplitSource(cache.context().fs(), statistics);
+      AlluxioSplitSource source = new AlluxioSplitSource(cache.context().alluxio(), statistics);
       ByteArrayOutputStream got = new ByteArrayOutputStream();
       try (SplitSource.SplitStream in = source.open(split, offset)) {
         byte[] slice = new byte[100_000];
@@ -70,7 +70,7 @@ class AlluxioSplitSourceTest {
       byte[] second = TestData.randomBytes(100_000, 13);
       cache.put(key, first, PutOptions.code(1, 1));
       Split before = cache.context().coordinator().lookup(key).getSplits(0);
-      AlluxioSplitSource source = new AlluxioSplitSource(cache.context().fs(),
+      AlluxioSplitSource source = new AlluxioSplitSource(cache.context().alluxio(),
           new ReadStatistics());
       assertArrayEquals(first, readAll(source, before));
       assertArrayEquals(first, readAll(source, before));

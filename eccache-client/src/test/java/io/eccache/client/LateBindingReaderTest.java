@@ -478,6 +478,24 @@ class LateBindingReaderTest {
   }
 
   @Test
+  void anExtraReadWaitingForItsWorkerIsCancelledWhenTheReadHasItsK() throws Exception {
+    // A 10 s I/O timeout (1 s quiet): only the cancel can end the silent read this soon.
+    try (ReadWatchdog reads = tenSecondReads()) {
+      source.behave(4, Behaviour.SILENT_UNTIL_CANCELLED);
+      source.othersWaitForTheMisbehaving = true; // it is open before k can arrive
+      assertArrayEquals(object, read(lookup(K + R), R)); // all five asked for
+      long returned = System.nanoTime();
+      awaitStreamsClosed();
+      long closedAfterMs = (System.nanoTime() - returned) / 1_000_000;
+      assertTrue(source.cancelled.get() >= 1, "the silent read's stream was not cancelled");
+      assertTrue(closedAfterMs < 900, "its stream closed " + closedAfterMs + " ms after the read"
+          + " returned: not by the cancel");
+      assertEquals(0, reads.abandoned(), "the watchdog had nothing left to end");
+      assertAllBuffersBack();
+    }
+  }
+
+  @Test
   void anExtraReadStillReceivingIsLeftToStopAtItsNextSlice() throws Exception {
     try (ReadWatchdog reads = tenSecondReads()) {
       for (int i = 0; i < 20; i++) {
@@ -592,7 +610,8 @@ class LateBindingReaderTest {
   }
 
   /** The behaviours the others wait for with {@link FakeSource#othersWaitForTheMisbehaving}. */
-  private static final Set<Behaviour> MISBEHAVING = EnumSet.of(Behaviour.SLOW,
+  private static final Set<Behaviour> MISBEHAVING = EnumSet.of(Behaviour.SILENT_UNTIL_CANCELLED,
+      Behaviour.SLOW,
       Behaviour.SLOW_CORRUPT, Behaviour.LATE_IN_CHUNK, Behaviour.SILENT_IN_CHUNK,
       Behaviour.SILENT_UNTIL_INTERRUPTED);
 
@@ -610,7 +629,9 @@ class LateBindingReaderTest {
      */
     LATE_IN_CHUNK,
     /** A read of bytes the stream said it held waits 30 s for its worker unless interrupted. */
-    SILENT_IN_CHUNK
+    SILENT_IN_CHUNK,
+    /** A read waits 30 s for its worker unless its stream is cancelled, then fails at once. */
+    SILENT_UNTIL_CANCELLED
   }
 
   /** The splits from memory, each behaving as told. */
@@ -635,6 +656,8 @@ class LateBindingReaderTest {
     volatile boolean othersWaitForTheMisbehaving;
     /** Counted down once LATE_IN_CHUNK's late write is done. */
     final CountDownLatch lateWritten = new CountDownLatch(1);
+    /** Streams cancelled (the reader no longer needed them). */
+    final AtomicInteger cancelled = new AtomicInteger();
 
     void behave(int index, Behaviour b) {
       behaviours.put(index, b);
@@ -684,11 +707,19 @@ class LateBindingReaderTest {
         throw new IOException("worker-" + index + " timed out after 30 s");
       }
       byte[] bytes = splits[index];
+      CountDownLatch cancel = new CountDownLatch(1);
+      if (behaviour == Behaviour.SILENT_UNTIL_CANCELLED) {
+        misbehaving.countDown(); // open: the others may go on
+      }
       return new SplitStream() {
         private int position = (int) offset;
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
+          if (behaviour == Behaviour.SILENT_UNTIL_CANCELLED) {
+            awaitQuietly(cancel);
+            throw new IOException("worker-" + index + ": the read was cancelled");
+          }
           if (behaviour == Behaviour.SILENT) {
             // No answer past the reader's timeout, then Alluxio's own stream timeout ends it.
             sleepQuietly(2 * TIMEOUT_MS);
@@ -743,6 +774,12 @@ class LateBindingReaderTest {
         @Override
         public int waitingReadLength(int wanted) {
           return Math.min(wanted, WAITING_READ);
+        }
+
+        @Override
+        public void cancel() {
+          cancelled.incrementAndGet();
+          cancel.countDown();
         }
 
         @Override

@@ -48,6 +48,23 @@ class LateBindingTest {
     cache.close();
   }
 
+  /**
+   * What {@code host} has sent, once it has sent nothing more for a second (whatever it still had
+   * queued has gone out), within 20 s.
+   */
+  private static long sentOnceQuiet(LoopbackShaper shaper, String host) throws Exception {
+    long last = -1;
+    for (int i = 0; i < 20; i++) {
+      long now = shaper.bytesSent().getOrDefault(host, 0L);
+      if (now == last) {
+        return now;
+      }
+      last = now;
+      Thread.sleep(1000); // the kernel's counter, sampled: no clock of the client's to move
+    }
+    return last;
+  }
+
   @Test
   void aSlowWorkerDoesNotSlowTheReadsDown() throws Exception {
     String slowHost = cluster.workerHost(2);
@@ -59,6 +76,7 @@ class LateBindingTest {
     long splitBytes = 1 << 20;
     try (LoopbackShaper slow = LoopbackShaper.limitFrom(slowHost, SLOW_KBIT)) {
       cache.readStatistics().reset();
+      long sentBefore = slow.bytesSent().getOrDefault(slowHost, 0L);
       int rounds = 6;
       long worstMs = 0;
       for (int i = 0; i < rounds; i++) {
@@ -70,6 +88,17 @@ class LateBindingTest {
       assertTrue(worstMs < SLOW_SPLIT_MS / 2, "slowest GET took " + worstMs + " ms; the slow"
           + " worker needs about " + SLOW_SPLIT_MS + " ms for its split");
       long fromSlow = cache.readStatistics().bytesByWorker().getOrDefault(slowHost, 0L);
+      long sent = sentOnceQuiet(slow, slowHost) - sentBefore;
+      long cancelled = cache.readStatistics().cancelledReads();
+      System.out.printf("slow worker: read %d bytes of its split in %d GETs; it sent %d bytes"
+          + " (kernel counter), %d more than read; %d reads cancelled%n", fromSlow, rounds, sent,
+          sent - fromSlow, cancelled);
+      // Its reads are cancelled at the worker when each GET has its k: before, Alluxio's close
+      // drained them, and the worker sent every split whole (6.3 MB for six 1 MiB reads here).
+      // What it still sends after a cancel is what its kernel had queued already.
+      assertTrue(cancelled > 0, "no read of the slow worker was cancelled");
+      assertTrue(sent < rounds * splitBytes / 2, "the slow worker sent " + sent + " bytes for "
+          + rounds + " reads of its " + splitBytes + "-byte split that were cancelled");
       assertTrue(fromSlow < rounds * splitBytes / 2,
           "reads from the slow worker were cancelled early: " + fromSlow + " bytes over " + rounds
               + " GETs of a " + splitBytes + "-byte split");

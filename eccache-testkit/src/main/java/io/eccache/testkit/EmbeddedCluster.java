@@ -261,6 +261,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     // Users and groups from a fixed mapping (TestUsers), not the machine's accounts.
     set(PropertyKey.SECURITY_GROUP_MAPPING_CLASS, TestUsers.GROUP_MAPPING);
     set(PropertyKey.SECURITY_AUTHORIZATION_PERMISSION_SUPERGROUP, TestUsers.SUPERGROUP);
+    TestUsers.forgetCachedGroupMapping();
     set(PropertyKey.USER_SHORT_CIRCUIT_ENABLED, false);
     set(PropertyKey.USER_FILE_PASSIVE_CACHE_ENABLED, false);
     set(PropertyKey.USER_WORKER_LIST_REFRESH_INTERVAL, "1s");

@@ -26,6 +26,8 @@ public final class LoopbackShaper implements AutoCloseable {
   private final Thread cleanup = new Thread(LoopbackShaper::removeQdisc, "tc-cleanup");
   /** tc class id -> the host whose packets it shapes. */
   private final Map<String, String> classes = new HashMap<>();
+  /** Each shaped host's cap now, kbit/s. */
+  private final Map<String, Integer> rates = new HashMap<>();
 
   private LoopbackShaper() {}
 
@@ -80,12 +82,36 @@ public final class LoopbackShaper implements AutoCloseable {
         check(List.of("tc", "filter", "add", "dev", DEVICE, "parent", "1:", "protocol", "ip",
             "prio", "1", "u32", "match", "ip", "src", e.getKey() + "/32", "flowid", classId));
         shaper.classes.put(classId, e.getKey());
+        shaper.rates.put(e.getKey(), kbit);
       }
     } catch (IOException | RuntimeException e) {
       shaper.close();
       throw e;
     }
     return shaper;
+  }
+
+  /** The cap of {@code host} now, kbit/s; null if it is not shaped. */
+  public Integer rate(String host) {
+    return rates.get(host);
+  }
+
+  /**
+   * Changes the cap of {@code host}, one of the shaped hosts, to {@code kbitPerSecond}: a straggler
+   * made and healed while the cluster runs (its connections stay up).
+   *
+   * @throws IOException if the host is not shaped or tc refuses
+   */
+  public void setRate(String host, int kbitPerSecond) throws IOException {
+    for (Map.Entry<String, String> e : classes.entrySet()) {
+      if (e.getValue().equals(host)) {
+        check(List.of("tc", "class", "change", "dev", DEVICE, "parent", "1:", "classid",
+            e.getKey(), "htb", "rate", kbitPerSecond + "kbit", "ceil", kbitPerSecond + "kbit"));
+        rates.put(host, kbitPerSecond);
+        return;
+      }
+    }
+    throw new IOException(host + " is not shaped: the shaped hosts are " + classes.values());
   }
 
   /**

@@ -62,4 +62,23 @@ public final class TestUsers {
   public static FileSystem fileSystem(String user) {
     return FileSystem.Factory.create(FileSystemContext.create(as(user)));
   }
+
+  /**
+   * Drops Alluxio's JVM-wide group mapping (created once, from whichever configuration asked first,
+   * and kept: {@code GroupMappingService.Factory}), so the next one made is this cluster's. A
+   * client of a process cluster asked first with the machine's mapping, and an in-process master
+   * started after it in the same JVM found carol in no group: PermissionTest failed when it ran
+   * after CrashTest alone. As Alluxio's own tests reset it (GroupMappingServiceTestUtils).
+   */
+  static void forgetCachedGroupMapping() {
+    try {
+      java.lang.reflect.Field cached = alluxio.security.group.GroupMappingService.Factory.class
+          .getDeclaredField("sCachedGroupMapping");
+      cached.setAccessible(true);
+      cached.set(null, null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Alluxio's group mapping cache is not where 2.9.6 keeps it;"
+          + " users' groups in this JVM may be the first configuration's", e);
+    }
+  }
 }

@@ -49,7 +49,7 @@ final class BenchCommand implements Callable<Integer> {
   String profile = "quick";
 
   @Option(names = "--scenario", description = "Scenarios to run (default: all): "
-      + "skew, background, failure, size, k, delta, writes, spcache.")
+      + "skew, background, failure, size, k, delta, stragglers, writes, spcache.")
   List<String> scenarios = new ArrayList<>();
 
   @Option(names = "--out", description = "Results directory (default ${DEFAULT-VALUE}).")
@@ -124,7 +124,8 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (chosen.isEmpty()) {
       throw new IllegalArgumentException("no scenario named " + scenarios
-          + ": choose from skew, background, failure, size, k, delta, writes, spcache");
+          + ": choose from skew, background, failure, size, k, delta, stragglers, writes,"
+          + " spcache");
     }
     if (cluster.master != null) {
       return runRemote(chosen);
@@ -159,6 +160,14 @@ final class BenchCommand implements Callable<Integer> {
       if (shaper == null) {
         progress.println("eccache bench: tc cannot shape loopback here (needs root and HTB):"
             + " running UNSHAPED, CPU-bound; results are labelled so");
+        chosen.removeIf(s -> {
+          boolean slowed = s.runs.values().stream().anyMatch(b -> b.stragglers > 0);
+          if (slowed) {
+            progress.printf("eccache bench: skipping %s: its straggler is a worker whose link tc"
+                + " caps, and tc cannot shape here%n", s.name);
+          }
+          return slowed;
+        });
       }
       runAll(chosen, new ClusterBenchmark(BenchCluster.of(embedded), shaper,
           line -> progress.print("\r" + line + "        "), tiny ? 2 : 6,
@@ -226,7 +235,7 @@ final class BenchCommand implements Callable<Integer> {
     List<Scenario> possible = new ArrayList<>();
     for (Scenario s : chosen) {
       boolean needsWorkers = s.runs.values().stream()
-          .anyMatch(b -> b.deadWorkers > 0 || b.backgroundFraction > 0);
+          .anyMatch(b -> b.deadWorkers > 0 || b.backgroundFraction > 0 || b.stragglers > 0);
       if (needsWorkers) {
         progress.printf("eccache bench: skipping %s: it stops workers or sends from their "
             + "addresses, which only the in-process cluster allows%n", s.name);

@@ -220,7 +220,8 @@ public final class BenchReport {
           ClusterBenchmark.Outcome o = reps.get(rep);
           pinned &= o.pinned;
           settingLines.add("- " + label + ": " + o.settings.describe() + ", ioThreads="
-              + o.ioThreads + ", pinned=" + o.pinned);
+              + o.ioThreads + ", pinned=" + o.pinned + (o.stragglers.isEmpty() ? ""
+              : ", stragglers=" + o.stragglers.keySet()));
           double ratio = ByteAgreement.worstRatio(clientTotal(o), o.shaperBytesByWorker);
           List<String> f = flags(o);
           for (String line : f) {

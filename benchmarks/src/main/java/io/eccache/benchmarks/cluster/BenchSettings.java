@@ -41,6 +41,14 @@ public final class BenchSettings implements Cloneable {
   /** Workers stopped before measuring (paper 6.4's failure). */
   public int deadWorkers = 0;
   /**
+   * Workers made stragglers for the measured phase (paper 6.5, Figs. 15-16): their links capped at
+   * {@link #stragglerShare} of the others' (tc, so the shaped in-process cluster only), the same
+   * workers for every scheme, chosen from the seed.
+   */
+  public int stragglers = 0;
+  /** A straggler's link as a fraction of a healthy worker's. */
+  public double stragglerShare = 0.1;
+  /**
    * Open loop: requests arrive as a Poisson process at this rate (per second), each read from every
    * scheme at once, latency counted from its arrival; 0 = closed loop ({@link #clients} readers,
    * each issuing its next request when the last is done).
@@ -131,10 +139,11 @@ public final class BenchSettings implements Cloneable {
   public String toString() {
     return String.format(java.util.Locale.ROOT,
         "%d objects x %.1f MB, Zipf %.2f, %s, %d GETs, %s, delta %d, background %.0f%%,"
-            + " %d dead", objects, objectBytes / 1e6, zipf, arrivalsPerSecond > 0
+            + " %d dead%s", objects, objectBytes / 1e6, zipf, arrivalsPerSecond > 0
             ? String.format(java.util.Locale.ROOT, "Poisson %.1f req/s", arrivalsPerSecond)
             : clients + " clients", requests,
         tuned ? "tuned" : "RS(" + k + "," + r + ")", delta, backgroundFraction * 100,
-        deadWorkers);
+        deadWorkers, stragglers == 0 ? "" : String.format(java.util.Locale.ROOT,
+            ", %d straggler(s) at %.0f%% of a link", stragglers, stragglerShare * 100));
   }
 }

@@ -143,6 +143,8 @@ public final class ClusterBenchmark {
     public final Map<ComparedScheme, SchemeResult> schemes = new LinkedHashMap<>();
     /** The kernel's count of bytes each worker address sent, background flows subtracted. */
     public Map<String, Long> shaperBytesByWorker = new TreeMap<>();
+    /** Straggler workers of the measured phase, with their healthy link caps (kbit/s). */
+    public Map<String, Integer> stragglers = new TreeMap<>();
     public long backgroundBytes;
     public double seconds;
     /** Process CPU over wall time, as a share of all cores. */
@@ -182,6 +184,10 @@ public final class ClusterBenchmark {
     if (!cluster.isInProcess() && (s.deadWorkers > 0 || s.backgroundFraction > 0)) {
       throw new IllegalArgumentException("dead workers and background flows need the in-process "
           + "cluster (they stop workers and send from their addresses): run without --master");
+    }
+    if (s.stragglers > 0 && shaper == null) {
+      throw new IllegalArgumentException("stragglers are workers whose links tc caps lower than"
+          + " the others': they need the shaped in-process cluster (root and sch_htb)");
     }
     String run = runPrefix + (++runs);
     Random random = new Random(s.seed);
@@ -246,6 +252,7 @@ public final class ClusterBenchmark {
         r.memory = memory(before.get(ns).values());
         describeAllocation(r, before.get(ns));
       }
+      slowStragglers(s, stopped, outcome);
       BackgroundLoad background = startBackground(s, random);
       Map<String, Long> tcBefore = shaper == null ? Map.of() : shaper.bytesSent();
       Map<String, Long> bgBefore = background == null ? Map.of() : background.bytesSent();
@@ -307,8 +314,38 @@ public final class ClusterBenchmark {
       for (int i : stopped) {
         cluster.startWorker(i);
       }
+      healStragglers(outcome);
     }
     return outcome;
+  }
+
+  /**
+   * Caps the links of {@code s.stragglers} running workers (chosen from the seed, none of the
+   * stopped ones) at {@code s.stragglerShare} of their rate, for the measured phase of every
+   * scheme alike; they are recorded in the outcome.
+   */
+  private void slowStragglers(BenchSettings s, List<Integer> stopped, Outcome outcome)
+      throws IOException {
+    List<Integer> running = new ArrayList<>();
+    for (int i = 0; i < cluster.workerCount(); i++) {
+      if (!stopped.contains(i)) {
+        running.add(i);
+      }
+    }
+    Collections.shuffle(running, new Random(s.seed * 13 + 5));
+    for (int i = 0; i < Math.min(s.stragglers, running.size()); i++) {
+      String host = cluster.workerHost(running.get(i));
+      int kbit = shaper.rate(host);
+      shaper.setRate(host, (int) Math.max(1, Math.round(kbit * s.stragglerShare)));
+      outcome.stragglers.put(host, kbit);
+    }
+  }
+
+  /** Gives the stragglers their links back. */
+  private void healStragglers(Outcome outcome) throws IOException {
+    for (Map.Entry<String, Integer> e : outcome.stragglers.entrySet()) {
+      shaper.setRate(e.getKey(), e.getValue());
+    }
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
+import io.eccache.testkit.LoopbackShaper;
 import io.eccache.testkit.SharedCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,15 +33,21 @@ class BenchCommandTest {
     int exit = new CommandLine(new EcCacheBench()).execute("bench", "--tiny", "--workers", "12",
         "--out", out.toString());
     assertEquals(0, exit);
-    for (String scenario : List.of("skew", "background", "failure", "size", "k", "delta",
-        "writes", "spcache")) {
+    List<String> scenarios = new java.util.ArrayList<>(List.of("skew", "background", "failure",
+        "size", "k", "delta", "writes", "spcache"));
+    if (LoopbackShaper.isAvailable()) {
+      scenarios.add("stragglers"); // a worker's link capped by tc: only where tc shapes
+    } else {
+      assertTrue(Files.notExists(out.resolve("stragglers")), "run without tc");
+    }
+    for (String scenario : scenarios) {
       Path dir = out.resolve(scenario);
       List<String> raw = Files.readAllLines(dir.resolve("raw.csv"));
       assertTrue(raw.get(0).startsWith("run,repeat,seed,mode,scheme,requests,memory,memory_after,"
           + "mean_ms"), raw.get(0));
-      boolean sweep = List.of("size", "k", "delta", "writes").contains(scenario);
+      boolean sweep = List.of("size", "k", "delta", "stragglers", "writes").contains(scenario);
       int runs = sweep ? 3 : 1;
-      int schemes = List.of("k", "delta", "writes").contains(scenario) ? 2 : 3;
+      int schemes = List.of("k", "delta", "stragglers", "writes").contains(scenario) ? 2 : 3;
       assertEquals(1 + runs * schemes, raw.size(), scenario + ": " + raw);
       List<String> header = List.of(raw.get(0).split(","));
       for (String row : raw.subList(1, raw.size())) {
@@ -79,6 +86,8 @@ class BenchCommandTest {
         }
       }
       String summary = Files.readString(dir.resolve("summary.md"), StandardCharsets.UTF_8);
+      assertEquals(scenario.equals("stragglers"), summary.contains("stragglers=[127."),
+          scenario + ": the straggler named in its settings");
       assertTrue(summary.contains("**Paper:**") && summary.contains("SR/EC median")
           && summary.contains("encode % of PUT")
           && summary.contains("read whole and discarded")
