@@ -91,8 +91,8 @@ final class ClientContext implements AutoCloseable {
   private final UnderStorePaths underStorePaths;
   private final long ioTimeoutMs;
   private final ReadChoice readChoice;
-  /** The client's clock: every wait and age the client measures reads it (tests inject one). */
-  private final Ticker ticker = Ticker.systemTicker();
+  /** The client's clock: the ages and waits its reads measure read it (tests inject one). */
+  private final Ticker ticker;
   private final WorkerHealth workerHealth;
   private final long smallObjectThreshold;
   private final boolean sha256;
@@ -103,16 +103,17 @@ final class ClientContext implements AutoCloseable {
   private FileSystem underStoreReads;
   private boolean closed; // guarded by this
 
-  private ClientContext(FileSystemContext alluxio, boolean ownsAlluxio) {
+  private ClientContext(FileSystemContext alluxio, boolean ownsAlluxio, Ticker ticker) {
     EcCacheKeys.registerAll();
     this.alluxio = alluxio;
     this.ownsAlluxio = ownsAlluxio;
+    this.ticker = ticker;
     AlluxioConfiguration conf = alluxio.getClusterConf();
     int ioThreads = ioThreads(conf); // checked before anything is opened
     this.fs = FileSystem.Factory.create(alluxio);
     this.coordinator = new CoordinatorClient(
         MasterClientContext.newBuilder(alluxio.getClientContext()).build());
-    this.layouts = LayoutCache.create(coordinator, conf);
+    this.layouts = LayoutCache.create(coordinator, conf, ticker);
     this.io = Executors.newFixedThreadPool(ioThreads, daemonThreads("eccache-io-"));
     this.readAhead = Executors.newCachedThreadPool(daemonThreads("eccache-readahead-"));
     this.background = Executors.newSingleThreadExecutor(daemonThreads("eccache-background-"));
@@ -132,13 +133,18 @@ final class ClientContext implements AutoCloseable {
 
   /** A context with its own Alluxio context, closed with it. */
   static ClientContext create(AlluxioConfiguration conf) {
+    return create(conf, Ticker.systemTicker());
+  }
+
+  /** As {@link #create(AlluxioConfiguration)}, on the clock {@code ticker} (tests). */
+  static ClientContext create(AlluxioConfiguration conf, Ticker ticker) {
     ioThreads(conf); // a bad value fails before the Alluxio context is made
-    return new ClientContext(FileSystemContext.create(conf), true);
+    return new ClientContext(FileSystemContext.create(conf), true, ticker);
   }
 
   /** A context over the application's Alluxio context, which closing this one leaves open. */
   static ClientContext sharing(FileSystemContext alluxio) {
-    return new ClientContext(alluxio, false);
+    return new ClientContext(alluxio, false, Ticker.systemTicker());
   }
 
   /** The split I/O threads configured; at least 1. Checks the layout cache's settings too. */

@@ -69,6 +69,11 @@ public final class EcCacheClient implements AutoCloseable {
     return new EcCacheClient(ClientContext.create(conf));
   }
 
+  /** A client whose layout ages and read waits are measured on {@code ticker} (tests). */
+  static EcCacheClient create(AlluxioConfiguration conf, com.google.common.base.Ticker ticker) {
+    return new EcCacheClient(ClientContext.create(conf, ticker));
+  }
+
   /** A client sharing an existing Alluxio context; closing the client leaves the context open. */
   public static EcCacheClient create(FileSystemContext context) {
     return new EcCacheClient(ClientContext.sharing(context));

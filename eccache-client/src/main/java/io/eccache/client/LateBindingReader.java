@@ -21,7 +21,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.CRC32C;
 
 /**
  * EC-Cache's read (paper section 4.3), the mechanism: read splits in parallel, straight from the
@@ -62,13 +61,10 @@ import java.util.zip.CRC32C;
  * bytes on the links are about Δ/k of the object, as in the paper.
  */
 final class LateBindingReader {
-  /** The most read at a time from the network, between the checks whether it is still wanted. */
-  private static final int SLICE = 128 << 10;
   /** Data-first: by default, the least a late data split is waited for once k arrived. */
   private static final long MIN_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[SLICE]);
 
-  private final SplitSource source;
+  private final SplitRanges ranges;
   private final ExecutorService io;
   private final DirectBufferPool pool;
   private final ReadStatistics statistics;
@@ -86,13 +82,6 @@ final class LateBindingReader {
    */
   private final ReadWatchdog watchdog;
 
-  /** A split whose bytes fail their CRC32C: its worker answers, the split is bad. */
-  static final class CorruptSplitException extends IOException {
-    CorruptSplitException(String message) {
-      super(message);
-    }
-  }
-
   LateBindingReader(ClientContext context) {
     this(new AlluxioSplitSource(context.alluxio(), context.statistics()), context.io(), context.readWatchdog(), context.pool(),
         context.statistics(), context.ioTimeoutMs(), context.readChoice(), MIN_GRACE_NANOS,
@@ -102,7 +91,7 @@ final class LateBindingReader {
   LateBindingReader(SplitSource source, ExecutorService io, ReadWatchdog watchdog,
       DirectBufferPool pool, ReadStatistics statistics, long timeoutMs, ReadChoice choice,
       long minGraceNanos, Ticker ticker, WorkerHealth health) {
-    this.source = source;
+    this.ranges = new SplitRanges(source, pool, statistics);
     this.io = io;
     this.watchdog = watchdog;
     this.pool = pool;
@@ -170,8 +159,8 @@ final class LateBindingReader {
         }
         ReadWatchdog.Progress both = both(progress, read);
         return intoArray
-            ? new Arrived(split.getIndex(), readInPlace(split, position, window, false, both))
-            : new Arrived(split.getIndex(), readStaged(split, window, both));
+            ? new Arrived(split.getIndex(), ranges.intoArray(split, position, window, false, both))
+            : new Arrived(split.getIndex(), ranges.staged(split, window, both));
       };
       // Bounded on the I/O thread too: a read of a hung worker would hold its thread until
       // Alluxio's own stream timeout, long after this GET gave up on it or stopped needing it.
@@ -184,8 +173,7 @@ final class LateBindingReader {
               // Its worker sent nothing for the watchdog's quiet time: hung or cut off, so the
               // next GETs avoid it (a read merely given up on by the plan does not trip it).
               health.failed(split.getWorker());
-              ClientMetrics.READS_STOPPED_EARLY.inc();
-              throw e;
+              throw e; // counted as stopped early by the read itself
             }
           }), read);
     }
@@ -198,7 +186,7 @@ final class LateBindingReader {
       int position = plan.position(read.split);
       placed[position] = true;
       try {
-        watchdog.call(() -> readInPlace(read.split, position, window, true,
+        watchdog.call(() -> ranges.intoArray(read.split, position, window, true,
             both(ReadWatchdog.Progress.NONE, read)),
             timeoutMs, () -> "reading split " + read.split.getPath());
       } catch (RejectedExecutionException closed) {
@@ -319,177 +307,6 @@ final class LateBindingReader {
       }
     } finally {
       decoder.releaseAll(reads.staged);
-    }
-  }
-
-  /**
-   * Reads a data split's range into its place in the array, checking each cell's CRC32C; returns
-   * null (nothing staged). On the GET's own thread ({@code callerThread}) every byte is read
-   * straight into the array, since the window cannot finish while it reads. On an I/O thread, which
-   * can outlive the window, the bytes the stream already holds are read straight in, under the
-   * window's lock; a read that may wait for the worker goes into a slice of the thread's own
-   * first, copied in under the lock.
-   */
-  private ByteBuffer readInPlace(Split split, int position, ReadWindow window, boolean callerThread,
-      ReadWatchdog.Progress progress) throws IOException {
-    StripeGeometry g = window.geometry;
-    byte[] slice = SCRATCH.get(); // on the GET's own thread, only for the last cell's padding
-    CRC32C crc = new CRC32C();
-    try (SplitSource.SplitStream in = open(split, g.splitOffset(window.from), window, progress)) {
-      long left = window.splitBytes;
-      for (int s = window.from; s < window.to; s++) {
-        long cell = g.cellLength(s);
-        crc.reset();
-        for (long inCell = 0; inCell < cell; ) {
-          stopIfDone(split, window, left, in);
-          int want = (int) Math.min(SLICE, cell - inCell);
-          int n;
-          int held = callerThread ? 0 : (int) Math.min(in.buffered(), cell - inCell);
-          if (held > 0 && window.objectBytesAt(s, position, inCell, held) == held) {
-            n = window.readInto(in, s, position, inCell, held, crc);
-            if (n == ReadWindow.CLOSED) {
-              stopIfDone(split, window, left, in);
-            }
-          } else if (callerThread && window.objectBytesAt(s, position, inCell, want) == want) {
-            int at = window.arrayIndex(s, position, inCell);
-            n = in.read(window.target, at, want);
-            if (n > 0) {
-              crc.update(window.target, at, n);
-            }
-          } else {
-            // A read that waits for the worker asks for little: what it brings beyond that, the
-            // rest of the chunk, is then read straight into place on the next turn.
-            n = in.read(slice, 0, held == 0 && !callerThread ? in.waitingReadLength(want) : want);
-            if (n > 0) {
-              crc.update(slice, 0, n);
-              if (!window.place(slice, 0, s, position, inCell, n)) {
-                stopIfDone(split, window, left, in);
-              }
-            }
-          }
-          if (n < 0) {
-            throw ended(split, g.splitOffset(s) + inCell);
-          }
-          inCell += n;
-          left -= n;
-        }
-        checkCrc(split, window, s, (int) crc.getValue());
-      }
-      return null;
-    }
-  }
-
-  /**
-   * Reads a split's range into a pooled buffer, checking each cell's CRC32C; the buffer goes back
-   * to the pool if the read fails or arrives after the window stopped wanting it.
-   */
-  private ByteBuffer readStaged(Split split, ReadWindow window, ReadWatchdog.Progress progress)
-      throws IOException {
-    StripeGeometry g = window.geometry;
-    ByteBuffer buffer = pool.acquire(window.splitBytes);
-    byte[] slice = SCRATCH.get();
-    CRC32C crc = new CRC32C();
-    boolean handed = false;
-    try (SplitSource.SplitStream in = open(split, g.splitOffset(window.from), window, progress)) {
-      long left = window.splitBytes;
-      int at = 0;
-      for (int s = window.from; s < window.to; s++) {
-        int cell = (int) g.cellLength(s);
-        crc.reset();
-        for (int inCell = 0; inCell < cell; ) {
-          stopIfDone(split, window, left, in);
-          int n = in.read(slice, 0, Math.min(slice.length, cell - inCell));
-          if (n < 0) {
-            throw ended(split, g.splitOffset(s) + inCell);
-          }
-          crc.update(slice, 0, n);
-          buffer.duplicate().position(at + inCell).put(slice, 0, n);
-          inCell += n;
-          left -= n;
-        }
-        checkCrc(split, window, s, (int) crc.getValue());
-        at += cell;
-      }
-      buffer.position(0).limit(window.splitBytes);
-      handed = window.offer(buffer);
-      if (!handed) {
-        statistics.addDiscarded();
-        throw new IOException("read whole but not needed: k splits arrived first");
-      }
-      return buffer;
-    } finally {
-      if (!handed) {
-        pool.release(buffer);
-      }
-    }
-  }
-
-  /**
-   * Opens a split for {@code window}, telling {@code progress} of every byte that arrives and of
-   * the close; the window cancels it at its worker if it finishes first.
-   */
-  private SplitSource.SplitStream open(Split split, long offset, ReadWindow window,
-      ReadWatchdog.Progress progress) throws IOException {
-    SplitSource.SplitStream in = source.open(split, offset);
-    SplitSource.SplitStream watched = new SplitSource.SplitStream() {
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        int n = in.read(b, off, len);
-        progress.advanced();
-        return n;
-      }
-
-      @Override
-      public int buffered() {
-        return in.buffered();
-      }
-
-      @Override
-      public int waitingReadLength(int wanted) {
-        return in.waitingReadLength(wanted);
-      }
-
-      @Override
-      public void cancel() {
-        in.cancel();
-      }
-
-      @Override
-      public void close() throws IOException {
-        window.closed(this);
-        progress.closing();
-        in.close();
-      }
-    };
-    window.opened(watched);
-    return watched;
-  }
-
-  /**
-   * Ends a read the window no longer wants, cancelling it at its worker (if the window's own
-   * cancel missed it) and counting the rest of its range as unread.
-   */
-  private void stopIfDone(Split split, ReadWindow window, long left, SplitSource.SplitStream in)
-      throws IOException {
-    if (window.done()) {
-      in.cancel();
-      ClientMetrics.READS_STOPPED_EARLY.inc();
-      statistics.addUnread(split.getWorker().getHost(), left);
-      throw new IOException("stopped part-way: k splits arrived first");
-    }
-  }
-
-  private static IOException ended(Split split, long at) {
-    return new IOException("split " + split.getPath() + " ended at byte " + at);
-  }
-
-  private static void checkCrc(Split split, ReadWindow window, int stripe, int crc)
-      throws CorruptSplitException {
-    int expected = window.layout.getCrc32C(window.geometry.checksumIndex(split.getIndex(), stripe));
-    if (crc != expected) {
-      throw new CorruptSplitException("split " + split.getPath() + " is corrupt in stripe " + stripe
-          + " (CRC32C " + Integer.toHexString(crc) + ", expected " + Integer.toHexString(expected)
-          + ")");
     }
   }
 }

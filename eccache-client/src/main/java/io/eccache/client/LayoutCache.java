@@ -4,6 +4,7 @@ import alluxio.conf.AlluxioConfiguration;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.NotFoundException;
 import com.google.common.cache.Cache;
+import com.google.common.base.Ticker;
 import com.google.common.cache.CacheBuilder;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
@@ -64,6 +65,8 @@ final class LayoutCache implements AutoCloseable {
   private static final int STRIPES = 64;
 
   private final CoordinatorClient coordinator;
+  /** The client's clock: an entry's age and expiry. */
+  private final Ticker ticker;
   /** Null when the cache is off. */
   private final Cache<String, Entry> layouts;
   private final int maxEntries;
@@ -86,11 +89,12 @@ final class LayoutCache implements AutoCloseable {
   /** A cached lookup, when it was cached, and whether a refresh of it is under way. */
   private static final class Entry {
     final LookupResponse lookup;
-    final long cachedAt = System.nanoTime();
+    final long cachedAt;
     final AtomicBoolean refreshing = new AtomicBoolean();
 
-    Entry(LookupResponse lookup) {
+    Entry(LookupResponse lookup, long cachedAt) {
       this.lookup = lookup;
+      this.cachedAt = cachedAt;
     }
   }
 
@@ -106,8 +110,9 @@ final class LayoutCache implements AutoCloseable {
   }
 
   private LayoutCache(CoordinatorClient coordinator, long ttlMs, int maxEntries,
-      long reportIntervalMs) {
+      long reportIntervalMs, Ticker ticker) {
     this.coordinator = coordinator;
+    this.ticker = ticker;
     this.maxEntries = maxEntries;
     this.refreshAfterNanos = TimeUnit.MILLISECONDS.toNanos(ttlMs) / 2;
     if (ttlMs == 0 || maxEntries == 0) {
@@ -115,7 +120,7 @@ final class LayoutCache implements AutoCloseable {
       this.reporter = null;
       return;
     }
-    this.layouts = CacheBuilder.newBuilder().maximumSize(maxEntries)
+    this.layouts = CacheBuilder.newBuilder().maximumSize(maxEntries).ticker(ticker)
         .expireAfterWrite(ttlMs, TimeUnit.MILLISECONDS).build();
     this.reporter = Executors.newSingleThreadScheduledExecutor(
         ClientContext.daemonThreads("eccache-read-report-"));
@@ -124,11 +129,12 @@ final class LayoutCache implements AutoCloseable {
   }
 
   /** The cache {@code conf} asks for (checked with {@link #check}). */
-  static LayoutCache create(CoordinatorClient coordinator, AlluxioConfiguration conf) {
+  static LayoutCache create(CoordinatorClient coordinator, AlluxioConfiguration conf,
+      Ticker ticker) {
     check(conf);
     return new LayoutCache(coordinator, conf.getMs(ClientKeys.LAYOUT_CACHE_TTL),
         conf.getInt(ClientKeys.LAYOUT_CACHE_MAX_ENTRIES),
-        conf.getMs(ClientKeys.READ_REPORT_INTERVAL));
+        conf.getMs(ClientKeys.READ_REPORT_INTERVAL), ticker);
   }
 
   /**
@@ -172,7 +178,7 @@ final class LayoutCache implements AutoCloseable {
     Entry hit = layouts.getIfPresent(key);
     if (hit != null) {
       countRead(key);
-      if (System.nanoTime() - hit.cachedAt >= refreshAfterNanos
+      if (ticker.read() - hit.cachedAt >= refreshAfterNanos
           && hit.refreshing.compareAndSet(false, true)) {
         refreshLater(key, hit);
       }
@@ -180,13 +186,14 @@ final class LayoutCache implements AutoCloseable {
     }
     int stripe = stripe(key);
     long epoch = epochs.get(stripe);
+    long asked = ticker.read(); // an entry ages from before its lookup: never past the TTL
     LookupResponse fresh = coordinator.lookup(key);
     if (allLive(fresh)) {
       // Kept only if no invalidation ran since the lookup began. Atomic with the invalidation's
       // remove (which follows its epoch bump), so no GET that begins after this client's PUT,
       // delete or evict returned can find a layout from before it.
       layouts.asMap().compute(key,
-          (k, current) -> epochs.get(stripe) == epoch ? new Entry(fresh) : current);
+          (k, current) -> epochs.get(stripe) == epoch ? new Entry(fresh, asked) : current);
     }
     return new Found(fresh, false);
   }
@@ -203,6 +210,7 @@ final class LayoutCache implements AutoCloseable {
   private void refresh(String key, Entry stale) {
     int stripe = stripe(key);
     long epoch = epochs.get(stripe);
+    long asked = ticker.read();
     LookupResponse fresh;
     try {
       fresh = coordinator.lookup(key, true); // the GET that asked for it counted the read
@@ -222,7 +230,7 @@ final class LayoutCache implements AutoCloseable {
     // Replaces only the entry it refreshed, and only if no invalidation ran meanwhile: a newer
     // entry, or none (this client changed the key), stays as it is.
     layouts.asMap().computeIfPresent(key, (k, current) -> current != stale
-        || epochs.get(stripe) != epoch ? current : live ? new Entry(kept) : null);
+        || epochs.get(stripe) != epoch ? current : live ? new Entry(kept, asked) : null);
     refreshes.incrementAndGet();
   }
 
@@ -265,7 +273,7 @@ final class LayoutCache implements AutoCloseable {
 
   /** Test hook: caches {@code lookup} as if a GET had just looked it up (no checks). */
   void putForTest(LookupResponse lookup) {
-    layouts.put(lookup.getLayout().getKey(), new Entry(lookup));
+    layouts.put(lookup.getLayout().getKey(), new Entry(lookup, ticker.read()));
   }
 
   /** Whether {@code key}'s layout is cached now (tests). */

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -216,13 +217,14 @@ final class ObjectWriter {
     for (Split s : splits) {
       wanted.add(s.getWorker().getHost() + ":" + s.getWorker().getRpcPort());
     }
-    long deadline = System.currentTimeMillis() + 2 * context.workerListRefreshMs() + 1000;
+    long deadline = context.ticker().read()
+        + TimeUnit.MILLISECONDS.toNanos(2 * context.workerListRefreshMs() + 1000);
     while (true) {
       Set<String> known = new HashSet<>();
       for (BlockWorkerInfo w : context.cachedWorkers()) {
         known.add(w.getNetAddress().getHost() + ":" + w.getNetAddress().getRpcPort());
       }
-      if (known.containsAll(wanted) || System.currentTimeMillis() > deadline) {
+      if (known.containsAll(wanted) || context.ticker().read() - deadline > 0) {
         return; // past the deadline the write itself reports what is wrong
       }
       try {

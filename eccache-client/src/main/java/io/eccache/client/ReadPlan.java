@@ -208,7 +208,7 @@ final class ReadPlan {
    */
   static boolean unreachable(Throwable cause) {
     for (Throwable c = cause; c != null; c = c.getCause()) {
-      if (c instanceof LateBindingReader.CorruptSplitException || c instanceof NotFoundException) {
+      if (c instanceof SplitRanges.CorruptSplitException || c instanceof NotFoundException) {
         return false;
       }
       if (c instanceof UnavailableException || c instanceof DeadlineExceededException

@@ -54,9 +54,14 @@ class LayoutCacheTest {
   }
 
   private static EcCacheClient withTtl(String ttl) {
+    return withTtl(ttl, com.google.common.base.Ticker.systemTicker());
+  }
+
+  /** A client whose layouts age on {@code clock}. */
+  private static EcCacheClient withTtl(String ttl, com.google.common.base.Ticker clock) {
     InstancedConfiguration conf = Configuration.copyGlobal();
     conf.set(ClientKeys.LAYOUT_CACHE_TTL, ttl);
-    return EcCacheClient.create(conf);
+    return EcCacheClient.create(conf, clock);
   }
 
   private long lookups() throws Exception {
@@ -111,8 +116,10 @@ class LayoutCacheTest {
     byte[] v2 = TestData.randomBytes(SIZE, 5);
     byte[] v3 = TestData.randomBytes(SIZE, 6);
     cache.put("lc/other", v1, PutOptions.code(3, 1));
-    // A TTL longer than this test (the grace is 60 s here): the previous version, whole.
-    try (EcCacheClient slow = withTtl("45s"); EcCacheClient quick = withTtl("300ms")) {
+    // Layouts age on a clock the test moves. A TTL longer than the clock moves here: the
+    // previous version, whole.
+    FakeTicker clock = new FakeTicker();
+    try (EcCacheClient slow = withTtl("45s", clock); EcCacheClient quick = withTtl("300ms", clock)) {
       assertArrayEquals(v1, slow.get("lc/other"));
       cache.put("lc/other", v2, PutOptions.code(2, 1));
       assertArrayEquals(v1, slow.get("lc/other"), "the cached layout's version, whole");
@@ -123,11 +130,12 @@ class LayoutCacheTest {
       }
       assertArrayEquals(v2, quick.get("lc/other"));
       cache.put("lc/other", v3, PutOptions.code(3, 1));
-      Thread.sleep(400); // past the quick client's TTL: its next GET looks the key up
+      assertArrayEquals(v2, quick.get("lc/other"), "within the TTL: the cached version");
+      clock.advanceMs(400); // past the quick client's TTL: its next GET looks the key up
       assertArrayEquals(v3, quick.get("lc/other"), "after the TTL: the new version");
       cache.delete("lc/other");
       assertArrayEquals(v1, slow.get("lc/other"), "a deleted version stays readable in the grace");
-      Thread.sleep(400);
+      clock.advanceMs(400);
       assertThrows(NotFoundException.class, () -> quick.get("lc/other"));
     }
   }
@@ -138,42 +146,38 @@ class LayoutCacheTest {
     byte[] v1 = TestData.randomBytes(SIZE, 11);
     byte[] v2 = TestData.randomBytes(SIZE, 12);
     cache.put("lc/hot", v1, PutOptions.code(3, 1));
-    try (EcCacheClient hot = withTtl("2s")) {
+    FakeTicker clock = new FakeTicker();
+    try (EcCacheClient hot = withTtl("2s", clock)) {
       long before = lookups();
       assertArrayEquals(v1, hot.get("lc/hot"));
-      long cachedAt = System.nanoTime();
       assertEquals(before + 1, lookups(), "the first GET looks the key up");
-      sleepUntil(cachedAt, 1_100);
-      assertArrayEquals(v1, hot.get("lc/hot")); // past half the TTL: starts a refresh
+      clock.advanceMs(900);
+      assertArrayEquals(v1, hot.get("lc/hot"));
       LayoutCache layouts = hot.context().layouts();
+      assertEquals(0, layouts.refreshes(), "within half the TTL: no refresh");
+      clock.advanceMs(200);
+      assertArrayEquals(v1, hot.get("lc/hot")); // past half the TTL: starts a refresh
       for (long end = System.nanoTime() + 10_000_000_000L; layouts.refreshes() == 0; ) {
         assertTrue(System.nanoTime() < end, "no background refresh within 10 s");
-        Thread.sleep(10);
+        Thread.sleep(10); // polls the refresh thread's work: no time of the cache's passes
       }
-      sleepUntil(cachedAt, 2_300); // past the first lookup's TTL, within the refresh's
+      clock.advanceMs(1_200); // past the first lookup's TTL, within the refresh's
       assertArrayEquals(v1, hot.get("lc/hot"));
       assertEquals(before + 1, lookups(), "no GET looked the key up on its own thread again");
 
       cache.put("lc/hot", v2, PutOptions.code(2, 1));
-      long putAt = System.nanoTime();
+      long sinceMs = 0;
       boolean sawNew = false;
       while (!sawNew) {
         byte[] got = hot.get("lc/hot");
         sawNew = java.util.Arrays.equals(v2, got);
         assertTrue(sawNew || java.util.Arrays.equals(v1, got), "a whole version, never a mix");
-        long sinceMs = (System.nanoTime() - putAt) / 1_000_000;
-        assertTrue(sawNew || sinceMs < 3_000, "the overwrite unseen " + sinceMs + " ms later");
-        Thread.sleep(50);
+        assertTrue(sawNew || sinceMs < 2_000, "the overwrite unseen " + sinceMs + " ms later");
+        clock.advanceMs(100);
+        sinceMs += 100;
       }
     }
     cache.delete("lc/hot");
-  }
-
-  private static void sleepUntil(long startNanos, long afterMs) throws InterruptedException {
-    long leftMs = afterMs - (System.nanoTime() - startNanos) / 1_000_000;
-    if (leftMs > 0) {
-      Thread.sleep(leftMs);
-    }
   }
 
   @Test

@@ -35,20 +35,6 @@ class ReadPlanTest {
   private final WorkerHealth health = new WorkerHealth(clock, 5_000);
   private final ReadStatistics statistics = new ReadStatistics();
 
-  /** A clock that moves only when told. */
-  static final class FakeTicker extends Ticker {
-    private long now = 1_000_000_000L;
-
-    @Override
-    public long read() {
-      return now;
-    }
-
-    void advanceMs(long ms) {
-      now += TimeUnit.MILLISECONDS.toNanos(ms);
-    }
-  }
-
   private static Split split(int index) {
     return Split.newBuilder().setIndex(index).setPath("/o/w1/s" + index)
         .setWorker(WorkerNetAddress.newBuilder().setHost("w" + index).setRpcPort(29999))
@@ -231,7 +217,7 @@ class ReadPlanTest {
     assertTrue(ReadPlan.unreachable(new UnavailableException("refused")));
     assertTrue(ReadPlan.unreachable(new IOException("x", new ConnectException("refused"))));
     assertTrue(ReadPlan.unreachable(new DeadlineExceededException("no answer")));
-    assertFalse(ReadPlan.unreachable(new LateBindingReader.CorruptSplitException("bad cell")));
+    assertFalse(ReadPlan.unreachable(new SplitRanges.CorruptSplitException("bad cell")));
     assertFalse(ReadPlan.unreachable(new NotFoundException("replaced")));
     assertFalse(ReadPlan.unreachable(new IOException("split ended at byte 5")));
   }

@@ -41,7 +41,10 @@ public final class BenchReport {
   /** One measured scheme of one repeat, reduced to the numbers the tables show. */
   static final class Numbers {
     final LatencySummary latency;
+    /** λ over the bytes the links carried (kernel counters), else over the bytes read. */
     final double lambda;
+    /** λ over the bytes the client read. */
+    final double lambdaRead;
     final double eta;
     final double extraPercent;
     /** Extra bytes the links carried: those read, plus the unread rest of stopped reads. */
@@ -54,7 +57,13 @@ public final class BenchReport {
       // S3 fallbacks' bytes were sent by some worker too, though the client cannot say which.
       served = r.bytesByWorker.values().stream().mapToLong(Long::longValue).sum()
           + r.fallbackBytes;
-      lambda = LoadImbalance.lambdaPercent(r.bytesByWorker, workers, Math.max(1, r.usefulBytes));
+      // Over the bytes each worker's link carried (the kernel's counters) when the run has them:
+      // what loads a link is what it sends, a cancelled read's queued bytes included; else over
+      // the bytes the client read.
+      lambda = LoadImbalance.lambdaPercent(r.sentByWorker.isEmpty() ? r.bytesByWorker
+          : r.sentByWorker, workers, Math.max(1, r.usefulBytes));
+      lambdaRead = LoadImbalance.lambdaPercent(r.bytesByWorker, workers,
+          Math.max(1, r.usefulBytes));
       eta = LoadImbalance.etaPercent(r.bytesByWorker, workers);
       extraPercent = LoadImbalance.bandwidthOverheadPercent(served, Math.max(1, r.usefulBytes));
       extraSentPercent = LoadImbalance.bandwidthOverheadPercent(served
@@ -163,8 +172,8 @@ public final class BenchReport {
     Files.createDirectories(dir);
     String first = scenario.sweep.isEmpty() ? "run" : scenario.sweep;
     MarkdownTable table = new MarkdownTable(first, "scheme", "memory", "mean ms", "median ms",
-        "p99 ms", "p99.9 ms", "λ %", "η %", "extra bytes read %", "extra bytes sent %",
-        "decode % of read");
+        "p99 ms", "p99.9 ms", "λ %", "λ read %", "η %", "extra bytes read %",
+        "extra bytes sent %", "decode % of read");
     MarkdownTable ratios = new MarkdownTable(first, "SR/EC mean", "SR/EC median", "SR/EC p99",
         "SR/EC p99.9", "λ SR", "λ EC", "CPU %", "tc/client bytes");
     MarkdownTable writes = new MarkdownTable(first, "scheme", "PUT mean ms", "PUT median ms",
@@ -191,7 +200,7 @@ public final class BenchReport {
     boolean pinned = true;
     try (CsvWriter raw = new CsvWriter(dir.resolve("raw.csv"), "run", "repeat", "seed", "mode",
         "scheme", "requests", "memory", "memory_after", "mean_ms", "median_ms", "p99_ms",
-        "p999_ms", "lambda_pct", "eta_pct", "useful_bytes", "served_bytes", "decodes",
+        "p999_ms", "lambda_pct", "lambda_read_pct", "eta_pct", "useful_bytes", "served_bytes", "decodes",
         "decode_ms", "fallbacks", "fallback_bytes", "unread_bytes", "units_dropped", "units_added", "rewritten", "seconds",
         "cpu_share",
         "tc_client_ratio", "flagged", "network", "commit");
@@ -246,7 +255,7 @@ public final class BenchReport {
             raw.row(label, rep + 1, o.settings.seed,
                 o.settings.mode.name().toLowerCase(Locale.ROOT), r.scheme.label(), l.count(),
                 r.memory, r.memoryAfter, l.meanMillis(), l.medianMillis(), l.p99Millis(),
-                l.p999Millis(), n.lambda, n.eta, r.usefulBytes, n.served, r.decodes,
+                l.p999Millis(), n.lambda, n.lambdaRead, n.eta, r.usefulBytes, n.served, r.decodes,
                 r.decodeNanos / 1e6, r.fallbacks, r.fallbackBytes,
                 r.unreadByWorker.values().stream().mapToLong(Long::longValue).sum(), r.unitsDropped, r.unitsAdded, r.rewritten,
                 o.seconds, o.cpuShare, o.shaped ? ratio : null, !f.isEmpty(), network,
@@ -294,7 +303,8 @@ public final class BenchReport {
           Spread extraSent = spread(ns, n -> n.extraSentPercent);
           table.row(label, s.getKey().displayName(), memory.format("%.2fx"),
               mean.format("%.1f"), median.format("%.1f"), p99.format("%.1f"),
-              p999.format("%.1f"), lambda.format("%.1f"), eta.format("%.1f"),
+              p999.format("%.1f"), lambda.format("%.1f"),
+              spread(ns, n -> n.lambdaRead).format("%.1f"), eta.format("%.1f"),
               extra.format("%.1f"), extraSent.format("%.1f"),
               spread(ns, n -> n.decodeShare).format("%.1f"));
           Map<String, Object> js = new LinkedHashMap<>();
@@ -406,13 +416,16 @@ public final class BenchReport {
         + "\n"
         + "Split reads in the measured phase, every scheme, from Alluxio's metrics system:\n\n"
         + metrics + "\n"
-        + "λ = (L_max − L_avg*)/L_avg* over bytes each worker served, L_avg* = useful bytes /"
-        + " workers (the paper's); η = SP-Cache's (over bytes served). \"extra bytes read\" ="
+        + "λ = (L_max − L_avg*)/L_avg* over the bytes each worker's link carried during the"
+        + " scheme's own measured phase (the kernel's per-worker counters, background flows"
+        + " subtracted; over the bytes the client read when unshaped or interleaved), L_avg* ="
+        + " useful bytes / workers (the paper's); \"λ read\" is over the bytes the client read;"
+        + " η = SP-Cache's (over bytes read). \"extra bytes read\" ="
         + " bytes the client read / bytes it delivered − 1: late binding's Δ extra splits, read"
         + " whole unless k others arrive before their last slice; \"extra bytes sent\" adds the"
-        + " unread rest of the reads stopped at a slice, which Alluxio's block stream had sent"
-        + " ahead of the reader (the kernel's counters show them on the links: stopping a read"
-        + " saves the client's copying, not the network's bytes). \"tc/client bytes\" compares"
+        + " unread rest of the reads stopped part-way, an upper bound of what the links carried"
+        + " for them (a stopped read is cancelled at its worker, which still sends what its"
+        + " kernel had queued). \"tc/client bytes\" compares"
         + " the kernel's per-worker counters (all schemes together, background flows subtracted)"
         + " with the clients' own counts (read and unread): the largest per-worker ratio, flagged"
         + " above "

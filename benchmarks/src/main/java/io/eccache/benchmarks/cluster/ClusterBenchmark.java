@@ -52,6 +52,14 @@ import org.HdrHistogram.Histogram;
 public final class ClusterBenchmark {
   private final BenchCluster cluster;
   private final LoopbackShaper shaper;
+  /** The workers' bytes sent so far, background flows subtracted; null when unshaped. */
+  private SentBytes sent;
+
+  /** Bytes each worker's link has carried so far. */
+  @FunctionalInterface
+  private interface SentBytes {
+    Map<String, Long> now() throws IOException;
+  }
   private final Consumer<String> progress;
   private final int settlePasses;
   /** Drives re-tuning on the in-process cluster; null on a running cluster (not pinned). */
@@ -104,6 +112,12 @@ public final class ClusterBenchmark {
      * sent ahead by Alluxio's block stream (see {@code ReadStatistics.unreadBytesByWorker}).
      */
     public Map<String, Long> unreadByWorker = new TreeMap<>();
+    /**
+     * Per worker, the bytes its link carried during this scheme's measured phase, from the
+     * kernel's counters (background flows subtracted); empty when unshaped or when the schemes
+     * were read interleaved (then the links' bytes cannot be told apart by scheme).
+     */
+    public Map<String, Long> sentByWorker = new TreeMap<>();
     /** Cache bytes over object bytes (1.0 = no redundancy), just before the measured phase. */
     public double memory;
     /** The same just after it: differs from {@link #memory} if redundancy changed meanwhile. */
@@ -189,6 +203,7 @@ public final class ClusterBenchmark {
       throw new IllegalArgumentException("stragglers are workers whose links tc caps lower than"
           + " the others': they need the shaped in-process cluster (root and sch_htb)");
     }
+    sent = null; // set for this run's measured phase below
     String run = runPrefix + (++runs);
     Random random = new Random(s.seed);
     List<byte[]> data = new ArrayList<>();
@@ -254,6 +269,14 @@ public final class ClusterBenchmark {
       }
       slowStragglers(s, stopped, outcome);
       BackgroundLoad background = startBackground(s, random);
+      sent = shaper == null ? null : () -> {
+        Map<String, Long> tc = shaper.bytesSent();
+        if (background != null) {
+          Map<String, Long> bg = background.bytesSent();
+          tc.replaceAll((host, bytes) -> bytes - bg.getOrDefault(host, 0L));
+        }
+        return tc;
+      };
       Map<String, Long> tcBefore = shaper == null ? Map.of() : shaper.bytesSent();
       Map<String, Long> bgBefore = background == null ? Map.of() : background.bytesSent();
       long cpuBefore = processCpuNanos();
@@ -598,7 +621,11 @@ public final class ClusterBenchmark {
       outcome.order = order;
     }
     for (ComparedScheme ns : order) {
+      Map<String, Long> before = outcome == null || sent == null ? null : sent.now();
       readPhase(Map.of(ns, clients.get(ns)), run, sequence, s, outcome, phase + " " + ns.label());
+      if (before != null) {
+        outcome.schemes.get(ns).sentByWorker = delta(before, sent.now());
+      }
     }
   }
 
