@@ -14,6 +14,7 @@ import io.eccache.cli.ClusterOptions;
 import io.eccache.cli.ExitCodes;
 import io.eccache.common.MasterKeys;
 import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.LoopbackShaper;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -37,8 +38,10 @@ import picocli.CommandLine.Spec;
  * same request sequence on its own (the cluster benchmark's method). The demo prints latency
  * percentiles, memory and the load imbalance λ side by side, and with {@code --out} writes the
  * benchmark's stamped report. It is the cluster benchmark ({@link ClusterBenchmark}) on an
- * unshaped in-process cluster by default, or on a running one with {@code --master} (whose own
- * re-tuning then runs during the phase: not pinned, said in the output).
+ * in-process cluster by default, or on a running one with {@code --master} (whose own re-tuning
+ * then runs during the phase: not pinned, said in the output). As root it shapes the links as the
+ * benchmark does and makes one worker a straggler, which is what EC-Cache is for: its late binding
+ * reads around the straggler, a replica on it cannot; without root it says what it cannot show.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Run EC-Cache against selective replication, SP-Cache and a single copy on an "
@@ -56,6 +59,11 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--out", description = "Also write the benchmark's report here (raw.csv, "
       + "summary.md and summary.json stamped with commit and command, plots).")
   Path out;
+
+  @Option(names = "--stragglers", description = "Workers whose links are capped at a tenth of the"
+      + " others' for the measured phase, when tc can shape loopback (as root; default"
+      + " ${DEFAULT-VALUE}, 0: none).")
+  int stragglers = 1;
 
   @Mixin ClusterOptions cluster;
 
@@ -99,11 +107,26 @@ final class DemoCommand implements Callable<Integer> {
       throw new IllegalArgumentException("k + r = " + (k + r) + " needs at least that many workers;"
           + " use --workers " + (k + r) + " or a smaller k or r");
     }
+    if (stragglers < 0 || stragglers >= workers) {
+      throw new IllegalArgumentException("--stragglers must be between 0 and the workers less"
+          + " one, got " + stragglers);
+    }
     long perWorker = Math.max(256L << 20, 4L * settings.objects * settings.objectBytes / workers);
+    double workerMbit = WorkloadOptions.or(workload.workerMbit,
+        (double) BenchCommand.DEFAULT_WORKER_MBIT);
+    boolean shaped = LoopbackShaper.isAvailable();
+    if (!shaped) {
+      progress.println("eccache demo: tc cannot shape loopback here (needs root and sch_htb):"
+          + " running on unshaped loopback, where two cores, not the links, are the bottleneck,"
+          + " and no worker straggles; the table shows memory and load imbalance, not EC-Cache's"
+          + " tail under a straggler. To see that: sudo bin/eccache-bench demo");
+    }
+    settings.stragglers = shaped ? stragglers : 0;
     progress.printf("eccache demo: starting %d workers (k=%d, r=%d, delta=%d)...%n", workers, k, r,
         settings.delta);
     try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
         .workerMemoryBytes(perWorker)
+        .property(MasterKeys.PARTITION_SERVER_BANDWIDTH, (long) (workerMbit / 8) + "MB")
         .property(MasterKeys.DEFAULT_K, k).property(MasterKeys.DEFAULT_R, r)
         .property(MasterKeys.MEMORY_OVERHEAD, budget)
         .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
@@ -112,13 +135,26 @@ final class DemoCommand implements Callable<Integer> {
         .property(MasterKeys.POPULARITY_PERIOD, PinnedRetuning.PERIOD.toMillis() + "ms")
         .property(MasterKeys.RETUNE_INTERVAL, "0")
         .userProperties(cluster.overrides()) // -D and --conf
-        .start()) {
-      report(settings, new ClusterBenchmark(BenchCluster.of(embedded), null,
+        .start();
+        LoopbackShaper shaper = shaped ? shape(embedded, workerMbit) : null) {
+      String links = shaped ? String.format(Locale.ROOT, "links capped at %.0f Mbit/s per worker"
+          + "%s", workerMbit, stragglers == 0 ? "" : ", " + stragglers + " straggler(s) at a"
+          + " tenth of that") : "unshaped loopback";
+      report(settings, new ClusterBenchmark(BenchCluster.of(embedded), shaper,
           line -> progress.print("\r" + line + "        "), 2,
           new PinnedRetuning(embedded.coordinator())), workers, " RS(" + k + "," + r + "+),",
-          "in-process, unshaped loopback, memory budget " + Math.round(budget * 100) + "%");
+          "in-process, " + links + ", memory budget " + Math.round(budget * 100) + "%");
     }
     return ExitCodes.OK;
+  }
+
+  /** Every worker's link capped at {@code mbit}, as the cluster benchmark's. */
+  private static LoopbackShaper shape(EmbeddedCluster cluster, double mbit) throws Exception {
+    Map<String, Integer> caps = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < cluster.workerCount(); i++) {
+      caps.put(cluster.workerHost(i), (int) Math.round(mbit * 1000));
+    }
+    return LoopbackShaper.limitEach(caps);
   }
 
   /** Runs the repeats, printing each one's table, and writes the report when asked to. */
@@ -153,6 +189,10 @@ final class DemoCommand implements Callable<Integer> {
         s.requests, s.mode.name().toLowerCase(Locale.ROOT) + (outcome.pinned ? ", pinned" : ""),
         s.zipf, s.clients, workerCount, where, s.seed,
         repeats > 1 ? String.format(Locale.ROOT, " (repeat %d of %d)", repeat + 1, repeats) : "");
+    if (!outcome.stragglers.isEmpty()) {
+      stdout.printf("straggler(s) during the measured phase: %s%n%n",
+          String.join(", ", outcome.stragglers.keySet()));
+    }
     stdout.println("| scheme | memory | mean ms | median ms | p99 ms | p99.9 ms | λ (load imbalance) | "
         + "MB read | reads decoded |");
     stdout.println("|---|---|---|---|---|---|---|---|---|");
@@ -167,7 +207,8 @@ final class DemoCommand implements Callable<Integer> {
       stdout.printf(Locale.ROOT, "| %s | %.2fx | %.1f | %.1f | %.1f | %.1f | %.1f%% | %.0f | %d |%n",
           names.get(r.scheme), r.memory, h.getMean() / 1000, h.getValueAtPercentile(50) / 1000.0,
           h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
-          LoadImbalance.lambdaPercent(r.bytesByWorker, workerCount, r.usefulBytes), served / 1e6,
+          LoadImbalance.lambdaPercent(r.sentByWorker.isEmpty() ? r.bytesByWorker
+              : r.sentByWorker, workerCount, r.usefulBytes), served / 1e6,
           r.decodes);
     }
   }

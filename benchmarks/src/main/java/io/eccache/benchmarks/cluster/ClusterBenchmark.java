@@ -624,7 +624,11 @@ public final class ClusterBenchmark {
       Map<String, Long> before = outcome == null || sent == null ? null : sent.now();
       readPhase(Map.of(ns, clients.get(ns)), run, sequence, s, outcome, phase + " " + ns.label());
       if (before != null) {
-        outcome.schemes.get(ns).sentByWorker = delta(before, sent.now());
+        Map<String, Long> carried = delta(before, sent.now());
+        // The background flows' own count runs ahead of their links' (bytes written, not yet
+        // sent): a phase's difference is clamped at 0, as the run's is.
+        carried.replaceAll((host, bytes) -> Math.max(0, bytes));
+        outcome.schemes.get(ns).sentByWorker = carried;
       }
     }
   }

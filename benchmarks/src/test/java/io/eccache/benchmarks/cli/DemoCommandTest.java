@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.LoopbackShaper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,10 @@ class DemoCommandTest {
     String out = run.stdout;
     assertEquals(0, exit, out);
     assertTrue(out.contains("30 GETs per scheme (alone, pinned)"), out);
+    // As root the links are shaped and one worker straggles; else the demo says what it lacks.
+    assertEquals(LoopbackShaper.isAvailable(), out.contains("straggler(s) during the measured"
+        + " phase: 127.0.0."), out);
+    assertEquals(!LoopbackShaper.isAvailable(), out.contains("unshaped loopback"), out);
     // The committed demo numbers come from this report: stamped, each scheme alone, pinned.
     String summary = Files.readString(report.resolve("summary.md"), StandardCharsets.UTF_8);
     assertTrue(summary.contains("bin/eccache-bench demo --workers 4 -k 2"), summary);
