@@ -45,20 +45,18 @@ import java.util.concurrent.TimeUnit;
  * the write lock, so once it holds it no write is in progress and none starts. Completing therefore
  * waits for reads into the array in progress: each is of bytes the stream already holds (the rest
  * of its chunk, {@link SplitSource.SplitStream#buffered}), a copy of microseconds. Should one wait
- * for its worker all the same (the hint wrong), the window being done makes it unwanted and the
- * {@link ReadWatchdog} ends it once its worker has been silent for the quiet time. A data split
- * whose cell fails its CRC after part of it was written counts as missing, and the decoder
+ * for its worker all the same (the hint wrong), the window's cancel (below) ends it at once. A data
+ * split whose cell fails its CRC after part of it was written counts as missing, and the decoder
  * overwrites its place.
  *
- * <p>The reads not needed are not cancelled at once: each stops before its next read (a chunk's
- * first bytes or a 128 KiB slice, or the rest of a chunk its stream already holds), counted in
- * {@code EcCacheSplitReadsStoppedEarly} and its rest as unread bytes; one that arrived whole but
- * too late is counted in {@code EcCacheSplitReadsDiscarded}. One whose worker sends
- * nothing (hung) never reaches its next slice: the {@link ReadWatchdog} interrupts it once that
- * worker has been silent for a tenth of the I/O timeout (at most 1 s), counted as stopped early
- * too, so it does not hold its I/O thread for the whole timeout. Alluxio's block stream sends
- * ahead of the reader, so a stopped read saves the client's copying, not the link's bytes: the extra
- * bytes on the links are about Δ/k of the object, as in the paper.
+ * <p>The reads not needed are cancelled at their workers when the window completes: it cancels
+ * every split stream still open on it ({@link SplitSource.SplitStream#cancel}), so the worker sends
+ * no more and a read waiting for it returns at once; a read that meets the done window before its
+ * next slice cancels its own. Each is counted in {@code EcCacheSplitReadsStoppedEarly} and its rest
+ * as unread bytes; one that arrived whole but too late is counted in
+ * {@code EcCacheSplitReadsDiscarded}. Should a cancel miss a read (its stream opened an instant
+ * before), the {@link ReadWatchdog} interrupts it once its worker has been silent for a tenth of
+ * the I/O timeout (at most 1 s), so it does not hold its I/O thread for the whole timeout.
  */
 final class LateBindingReader {
   /** Data-first: by default, the least a late data split is waited for once k arrived. */

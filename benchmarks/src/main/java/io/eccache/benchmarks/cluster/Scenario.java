@@ -91,13 +91,11 @@ public final class Scenario {
     // The paper's stragglers are EC2's own; here one worker of 12 gets a tenth of a link for the
     // measured phase (tc, every scheme alike), which loopback never has by itself.
     Map<String, BenchSettings> slowed = new LinkedHashMap<>();
-    for (int d : quick ? new int[] {0, 1, 2} : new int[] {0, 1, 2, 3}) {
-      BenchSettings s = base.copy();
-      s.delta = d;
+    deltas.forEach((d, run) -> {
+      BenchSettings s = run.copy();
       s.stragglers = 1;
-      s.schemes = List.of(ComparedScheme.EC, ComparedScheme.SR);
-      slowed.put(String.valueOf(d), s);
-    }
+      slowed.put(d, s);
+    });
     all.add(new Scenario("stragglers", "Figs. 15-16 with a straggler (extra reads Δ)",
         "Δ = 0 hurts the tail badly; Δ = 1 captures most of the gain", "Δ", slowed));
     Map<String, BenchSettings> writes = new LinkedHashMap<>();
