@@ -110,29 +110,24 @@ final class ReadPlan {
     this.hedgesLeft = strategy.hedges() && !strategy.copies() ? delta : 0;
   }
 
-  /** {@code candidates} with the splits on avoided workers moved to the end, in order. */
+  /**
+   * {@code candidates} with the splits on avoided workers moved to the end, in order; the list
+   * itself when none is (the usual case: no copy per GET).
+   */
   private static List<Split> avoidedLast(List<Split> candidates, WorkerHealth health) {
-    List<Split> avoided = null;
-    List<Split> ordered = new ArrayList<>(candidates.size());
+    List<Split> avoided = new ArrayList<>();
     for (Split s : candidates) {
       if (health.avoided(s.getWorker())) {
-        if (avoided == null) {
-          avoided = new ArrayList<>();
-        }
         avoided.add(s);
-      } else {
-        ordered.add(s);
       }
     }
-    if (avoided != null) {
-      ordered.addAll(avoided);
+    if (avoided.isEmpty()) {
+      return candidates;
     }
+    List<Split> ordered = new ArrayList<>(candidates);
+    ordered.removeAll(avoided);
+    ordered.addAll(avoided);
     return ordered;
-  }
-
-  /** Splits that can be read. */
-  int candidates() {
-    return candidates.size();
   }
 
   /** The data position {@code split}'s bytes belong at: its index, or 0 for a copy. */

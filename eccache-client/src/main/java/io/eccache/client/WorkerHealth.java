@@ -63,10 +63,4 @@ final class WorkerHealth {
     failedAt.remove(key(worker), at); // its time ran out: the next read tries it again
     return false;
   }
-
-  /** Workers avoided now (for stats and tests). */
-  int avoidedCount() {
-    long now = ticker.read();
-    return (int) failedAt.values().stream().filter(at -> now - at < avoidNanos).count();
-  }
 }

@@ -286,12 +286,14 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private LoopbackShaper shape(EmbeddedCluster cluster) throws Exception {
-    if (!LoopbackShaper.isAvailable()) {
-      return null;
-    }
+    return LoopbackShaper.isAvailable() ? shapeWorkers(cluster, workerMbit()) : null;
+  }
+
+  /** Every worker's link capped at {@code mbit}, each in its own class (the demo's too). */
+  static LoopbackShaper shapeWorkers(EmbeddedCluster cluster, double mbit) throws Exception {
     Map<String, Integer> caps = new LinkedHashMap<>();
     for (int i = 0; i < cluster.workerCount(); i++) {
-      caps.put(cluster.workerHost(i), (int) Math.round(workerMbit() * 1000));
+      caps.put(cluster.workerHost(i), (int) Math.round(mbit * 1000));
     }
     return LoopbackShaper.limitEach(caps);
   }

@@ -136,7 +136,7 @@ final class DemoCommand implements Callable<Integer> {
         .property(MasterKeys.RETUNE_INTERVAL, "0")
         .userProperties(cluster.overrides()) // -D and --conf
         .start();
-        LoopbackShaper shaper = shaped ? shape(embedded, workerMbit) : null) {
+        LoopbackShaper shaper = shaped ? BenchCommand.shapeWorkers(embedded, workerMbit) : null) {
       String links = shaped ? String.format(Locale.ROOT, "links capped at %.0f Mbit/s per worker"
           + "%s", workerMbit, stragglers == 0 ? "" : ", " + stragglers + " straggler(s) at a"
           + " tenth of that") : "unshaped loopback";
@@ -146,15 +146,6 @@ final class DemoCommand implements Callable<Integer> {
           "in-process, " + links + ", memory budget " + Math.round(budget * 100) + "%");
     }
     return ExitCodes.OK;
-  }
-
-  /** Every worker's link capped at {@code mbit}, as the cluster benchmark's. */
-  private static LoopbackShaper shape(EmbeddedCluster cluster, double mbit) throws Exception {
-    Map<String, Integer> caps = new java.util.LinkedHashMap<>();
-    for (int i = 0; i < cluster.workerCount(); i++) {
-      caps.put(cluster.workerHost(i), (int) Math.round(mbit * 1000));
-    }
-    return LoopbackShaper.limitEach(caps);
   }
 
   /** Runs the repeats, printing each one's table, and writes the report when asked to. */
