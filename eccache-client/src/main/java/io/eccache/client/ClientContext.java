@@ -120,7 +120,7 @@ final class ClientContext implements AutoCloseable {
     this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
     this.underStorePaths = new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX));
     this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
-    this.watchdog = new ReadWatchdog(ReadWatchdog.tickFor(ioTimeoutMs),
+    this.watchdog = new ReadWatchdog(ticker, ReadWatchdog.tickFor(ioTimeoutMs),
         ReadWatchdog.quietFor(ioTimeoutMs));
     this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
     this.workerHealth = new WorkerHealth(ticker, conf.getMs(ClientKeys.WORKER_AVOID_TIME));

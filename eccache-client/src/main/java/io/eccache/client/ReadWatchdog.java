@@ -1,6 +1,7 @@
 package io.eccache.client;
 
 import alluxio.exception.status.DeadlineExceededException;
+import com.google.common.base.Ticker;
 import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -51,10 +52,12 @@ final class ReadWatchdog implements AutoCloseable {
   private static final int INTERRUPTING = 2;
   private static final int INTERRUPTED = 3;
 
+  private final Ticker ticker;
   private final long tickMs;
   /** How long an unwanted read's worker may send nothing before the read is interrupted. */
   private final long quietNanos;
   private final AtomicLong abandoned = new AtomicLong();
+  private final AtomicLong timedOut = new AtomicLong();
   private final Set<Read> running = ConcurrentHashMap.newKeySet();
   private final ScheduledThreadPoolExecutor watchdog;
   private final AtomicBoolean started = new AtomicBoolean();
@@ -130,6 +133,16 @@ final class ReadWatchdog implements AutoCloseable {
    * @param quietMs how long an unwanted read's worker may send nothing before it is interrupted
    */
   ReadWatchdog(long tickMs, long quietMs) {
+    this(Ticker.systemTicker(), tickMs, quietMs);
+  }
+
+  /**
+   * As {@link #ReadWatchdog(long, long)}, with deadlines and quiet times read on {@code ticker}
+   * (a test's clock; the sweep still runs every {@code tickMs} of real time, and {@link #sweep}
+   * can be run by the test itself).
+   */
+  ReadWatchdog(Ticker ticker, long tickMs, long quietMs) {
+    this.ticker = ticker;
     if (tickMs < 1) {
       throw new IllegalArgumentException("the watchdog's tick must be at least 1 ms, not " + tickMs);
     }
@@ -178,7 +191,7 @@ final class ReadWatchdog implements AutoCloseable {
    */
   <T> T call(WatchedRead<T> read, long timeoutMs, Supplier<String> what,
       BooleanSupplier unwanted) throws Exception {
-    long began = System.nanoTime();
+    long began = ticker.read();
     Read r = new Read(began, began + TimeUnit.MILLISECONDS.toNanos(timeoutMs), unwanted);
     running.add(r);
     if (closed) { // read after the add: a close either sees this read or is seen here
@@ -225,10 +238,11 @@ final class ReadWatchdog implements AutoCloseable {
 
   /**
    * Interrupts the reads past their deadline, and the unwanted ones gone quiet; after
-   * {@link #close()}, stops once none runs.
+   * {@link #close()}, stops once none runs. Runs on the watchdog's thread every tick (and on a
+   * test's, which moves its clock and sweeps): one sweep at a time.
    */
-  private void sweep() {
-    long now = System.nanoTime();
+  synchronized void sweep() {
+    long now = ticker.read();
     for (Read r : running) {
       int progress = r.progress;
       if (progress != r.seenProgress) {
@@ -240,9 +254,7 @@ final class ReadWatchdog implements AutoCloseable {
           && now - r.quietSince >= quietNanos && r.unwanted.getAsBoolean();
       if ((late || abandon) && r.state.compareAndSet(RUNNING, INTERRUPTING)) {
         r.abandon = abandon;
-        if (abandon) {
-          abandoned.incrementAndGet();
-        }
+        (abandon ? abandoned : timedOut).incrementAndGet();
         r.thread.interrupt();
         r.state.set(INTERRUPTED);
       }
@@ -255,6 +267,11 @@ final class ReadWatchdog implements AutoCloseable {
   /** Reads in progress. */
   int running() {
     return running.size();
+  }
+
+  /** Reads interrupted at their deadline. */
+  long timedOut() {
+    return timedOut.get();
   }
 
   /** Reads interrupted because they were no longer wanted and their worker was silent. */

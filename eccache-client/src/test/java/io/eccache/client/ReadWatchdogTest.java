@@ -28,20 +28,57 @@ class ReadWatchdogTest {
     }
   }
 
+  /**
+   * Starts {@code read} on a thread of its own under {@code reads}; returns what it threw (null if
+   * it returned) once it ends, after it has begun.
+   */
+  private static CompletableFuture<Exception> start(ReadWatchdog reads,
+      ReadWatchdog.WatchedRead<String> read, long timeoutMs, String what,
+      java.util.function.BooleanSupplier unwanted) throws InterruptedException {
+    CountDownLatch reading = new CountDownLatch(1);
+    CompletableFuture<Exception> outcome = CompletableFuture.supplyAsync(() -> {
+      try {
+        reads.call(progress -> {
+          reading.countDown();
+          return read.call(progress);
+        }, timeoutMs, () -> what, unwanted);
+        return null;
+      } catch (Exception e) {
+        return e;
+      }
+    });
+    assertTrue(reading.await(10, TimeUnit.SECONDS), "the read never began");
+    return outcome;
+  }
+
   @Test
-  void aReadPastItsTimeoutIsInterruptedWithinATickAndTheInterruptIsNotLeftBehind()
-      throws Exception {
-    try (ReadWatchdog reads = new ReadWatchdog(20, 20)) {
+  void aReadPastItsTimeoutIsInterruptedAndTheInterruptIsNotLeftBehind() throws Exception {
+    FakeTicker clock = new FakeTicker();
+    try (ReadWatchdog reads = new ReadWatchdog(clock, 20, 20)) {
       assertEquals("bytes", reads.call(() -> "bytes", 100, () -> "a quick read"));
-      long began = System.nanoTime();
-      DeadlineExceededException e = assertThrows(DeadlineExceededException.class,
-          () -> reads.call(ReadWatchdogTest::blockUntilInterrupted, 100, () -> "split r00"));
-      long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
-      assertTrue(tookMs >= 100 && tookMs < 2_000, "interrupted after " + tookMs + " ms");
+      CompletableFuture<Exception> outcome =
+          start(reads, progress -> blockUntilInterrupted(), 100, "split r00", null);
+      clock.advanceMs(99);
+      reads.sweep();
+      assertEquals(0, reads.timedOut(), "interrupted before its timeout");
+      clock.advanceMs(1);
+      reads.sweep();
+      assertEquals(1, reads.timedOut());
+      Exception e = outcome.get(10, TimeUnit.SECONDS);
+      assertInstanceOf(DeadlineExceededException.class, e);
       assertTrue(e.getMessage().contains("split r00 gave no answer in 100 ms"), e.getMessage());
       assertInstanceOf(IOException.class, e.getCause());
-      assertFalse(Thread.currentThread().isInterrupted(), "the watchdog's interrupt was left");
       assertEquals(0, reads.running());
+    }
+    // On the caller's own thread: the interrupt is cleared before call returns.
+    FakeTicker clock2 = new FakeTicker();
+    try (ReadWatchdog reads = new ReadWatchdog(clock2, 20, 20)) {
+      assertThrows(DeadlineExceededException.class, () -> reads.call(() -> {
+        clock2.advanceMs(100);
+        reads.sweep();
+        return blockUntilInterrupted();
+      }, 100, () -> "split r00"));
+      assertFalse(Thread.currentThread().isInterrupted(), "the watchdog's interrupt was left");
     }
   }
 
@@ -57,62 +94,62 @@ class ReadWatchdogTest {
 
   @Test
   void aReadRunningAtCloseKeepsItsWatchdogAndLaterReadsAreRefused() throws Exception {
-    ReadWatchdog reads = new ReadWatchdog(20, 20);
-    CountDownLatch reading = new CountDownLatch(1);
-    CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
-      try {
-        reads.call(() -> {
-          reading.countDown();
-          return blockUntilInterrupted();
-        }, 300, () -> "split r02");
-        return null;
-      } catch (Exception e) {
-        return e;
-      }
-    });
-    assertTrue(reading.await(10, TimeUnit.SECONDS));
+    FakeTicker clock = new FakeTicker();
+    ReadWatchdog reads = new ReadWatchdog(clock, 20, 20);
+    CompletableFuture<Exception> outcome =
+        start(reads, progress -> blockUntilInterrupted(), 300, "split r02", null);
     reads.close();
     assertEquals(1, reads.running());
     assertThrows(RejectedExecutionException.class, () -> reads.call(() -> "x", 100, () -> "late"));
+    clock.advanceMs(300); // the watchdog's own thread, still sweeping, ends it
     assertInstanceOf(DeadlineExceededException.class, outcome.get(10, TimeUnit.SECONDS));
     assertEquals(0, reads.running());
   }
 
   @Test
   void anUnwantedReadWhoseWorkerIsSilentIsInterruptedLongBeforeItsTimeout() throws Exception {
-    try (ReadWatchdog reads = new ReadWatchdog(20, 100)) {
+    FakeTicker clock = new FakeTicker();
+    try (ReadWatchdog reads = new ReadWatchdog(clock, 20, 100)) {
       AtomicBoolean unwanted = new AtomicBoolean();
-      CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(() -> unwanted.set(true));
-      long began = System.nanoTime();
-      ReadWatchdog.AbandonedException e = assertThrows(ReadWatchdog.AbandonedException.class,
-          () -> reads.call(progress -> blockUntilInterrupted(), 30_000, () -> "split r03",
-              unwanted::get));
-      long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
-      assertTrue(tookMs >= 100 && tookMs < 10_000, "interrupted after " + tookMs + " ms");
+      CompletableFuture<Exception> outcome =
+          start(reads, progress -> blockUntilInterrupted(), 30_000, "split r03", unwanted::get);
+      clock.advanceMs(500);
+      reads.sweep();
+      assertEquals(0, reads.abandoned(), "a wanted read is left to its deadline");
+      unwanted.set(true);
+      reads.sweep();
+      assertEquals(1, reads.abandoned(), "silent for 500 ms and unwanted");
+      Exception e = outcome.get(10, TimeUnit.SECONDS);
+      assertInstanceOf(ReadWatchdog.AbandonedException.class, e);
       assertTrue(e.getMessage().contains("split r03 was no longer wanted"), e.getMessage());
-      assertFalse(Thread.currentThread().isInterrupted(), "the watchdog's interrupt was left");
-      assertEquals(1, reads.abandoned());
+      assertEquals(0, reads.timedOut());
     }
   }
 
   @Test
   void anUnwantedReadStillReceivingOrClosingIsLeftAlone() throws Exception {
-    try (ReadWatchdog reads = new ReadWatchdog(20, 100)) {
-      // Bytes every 20 ms for 0.6 s, unwanted all along: never quiet for 100 ms.
+    FakeTicker clock = new FakeTicker();
+    try (ReadWatchdog reads = new ReadWatchdog(clock, 20, 100)) {
+      // Bytes every 50 ms of the clock, unwanted all along: never quiet for 100 ms.
       assertEquals("whole", reads.call(progress -> {
         for (int i = 0; i < 30; i++) {
-          Thread.sleep(20);
+          clock.advanceMs(50);
           progress.advanced();
+          reads.sweep();
         }
         return "whole";
       }, 30_000, () -> "split r04", () -> true));
       // Closing (Alluxio's close waits for the worker): only its deadline ends it.
-      long began = System.nanoTime();
-      assertThrows(DeadlineExceededException.class, () -> reads.call(progress -> {
+      CompletableFuture<Exception> closing = start(reads, progress -> {
         progress.closing();
         return blockUntilInterrupted();
-      }, 500, () -> "split r05", () -> true));
-      assertTrue(System.nanoTime() - began >= TimeUnit.MILLISECONDS.toNanos(500));
+      }, 500, "split r05", () -> true);
+      clock.advanceMs(499);
+      reads.sweep();
+      assertEquals(0, reads.timedOut() + reads.abandoned(), "a closing read was interrupted");
+      clock.advanceMs(1);
+      reads.sweep();
+      assertInstanceOf(DeadlineExceededException.class, closing.get(10, TimeUnit.SECONDS));
       assertEquals(0, reads.abandoned());
     }
   }

@@ -11,7 +11,6 @@ import alluxio.master.MasterClientContext;
 import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
 import java.io.IOException;
-import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -19,13 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -82,6 +79,7 @@ public final class ProcessCluster implements AutoCloseable {
   private final Builder config;
   private final Path dir;
   private final Path confDir;
+  private final ServerJvm jvm;
   private final Map<String, String> site = new LinkedHashMap<>();
   private final List<Path> workerTiers = new ArrayList<>();
   private final Process[] workers;
@@ -226,6 +224,7 @@ public final class ProcessCluster implements AutoCloseable {
     this.config = config;
     this.dir = dir;
     this.confDir = dir.resolve("conf");
+    this.jvm = new ServerJvm(dir, confDir, config.detached);
     this.workers = new Process[config.workers];
     this.reaper = new Thread(this::killAll, "process-cluster-reaper");
     Runtime.getRuntime().addShutdownHook(reaper);
@@ -335,23 +334,7 @@ public final class ProcessCluster implements AutoCloseable {
     site.put("alluxio.worker.tieredstore.level0.dirs.quota",
         String.valueOf(config.workerMemoryBytes));
     site.putAll(config.extra);
-    Properties p = new Properties();
-    p.putAll(site);
-    try (Writer out = Files.newBufferedWriter(confDir.resolve("alluxio-site.properties"),
-        StandardCharsets.UTF_8)) {
-      p.store(out, "eccache ProcessCluster");
-    }
-    Files.writeString(confDir.resolve("log4j2.xml"), String.join("\n",
-        "<Configuration status=\"WARN\">",
-        "  <Appenders>",
-        "    <File name=\"file\" fileName=\"${sys:eccache.log.file}\">",
-        "      <PatternLayout pattern=\"%d{HH:mm:ss.SSS} %-5level [%t] %c{1} - %msg%n\"/>",
-        "    </File>",
-        "  </Appenders>",
-        "  <Loggers>",
-        "    <Root level=\"INFO\"><AppenderRef ref=\"file\"/></Root>",
-        "  </Loggers>",
-        "</Configuration>", ""));
+    ServerJvm.writeConf(confDir, site);
   }
 
   /** Starts (or restarts) the master on its address and journal; returns when it answers. */
@@ -445,19 +428,7 @@ public final class ProcessCluster implements AutoCloseable {
 
   /** Stops worker {@code i} politely (SIGTERM), SIGKILL after 30 s. */
   public void stopWorker(int i) throws IOException {
-    Process p = workers[i];
-    if (p == null) {
-      return;
-    }
-    p.destroy();
-    try {
-      if (!p.waitFor(30, TimeUnit.SECONDS)) {
-        kill(p, "worker " + i);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      kill(p, "worker " + i);
-    }
+    ServerJvm.stop(workers[i], "worker " + i);
   }
 
   /** Kills the master with SIGKILL. */
@@ -639,62 +610,17 @@ public final class ProcessCluster implements AutoCloseable {
 
   private Process launch(String name, String mainClass, List<String> args, String... jvmOptions)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(name.equals("format") ? TEST_JVM_OPTIONS : config.serverJvmOptions);
-    command.addAll(JAVA17_OPTIONS);
-    command.add("-Dalluxio.conf.dir=" + confDir);
-    command.add("-Dalluxio.logs.dir=" + dir.resolve("logs")); // a JVM property only
-    command.add("-Dlog4j.configurationFile=" + confDir.resolve("log4j2.xml"));
-    command.add("-Deccache.log.file=" + dir.resolve("logs").resolve(name + ".log"));
-    command.addAll(Arrays.asList(jvmOptions));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
-    // Attached children die with this JVM even when it is SIGKILLed (no shutdown hook runs then).
-    command.addAll(config.detached ? concat(mainClass, args) : ParentWatch.wrap(mainClass, args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(
-            dir.resolve("logs").resolve(name + ".out").toFile()));
-    builder.environment().put("MALLOC_ARENA_MAX", "2");
-    return (config.detached ? Detached.apply(builder) : builder).start();
-  }
-
-  private static List<String> concat(String first, List<String> rest) {
-    List<String> all = new ArrayList<>();
-    all.add(first);
-    all.addAll(rest);
-    return all;
+    return jvm.launch(name, mainClass, args,
+        name.equals("format") ? TEST_JVM_OPTIONS : config.serverJvmOptions, jvmOptions);
   }
 
   private static void kill(Process p, String what) throws IOException {
-    if (p == null) {
-      return;
-    }
-    p.destroyForcibly(); // SIGKILL on Linux
-    try {
-      if (!p.waitFor(30, TimeUnit.SECONDS)) {
-        throw new IOException(what + " (pid " + p.pid() + ") survived SIGKILL for 30 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while killing " + what, e);
-    }
+    ServerJvm.kill(p, what);
   }
 
   /** The last lines of a child's log, for an error message. */
   private String logTail(String name) {
-    StringBuilder tail = new StringBuilder();
-    for (String suffix : List.of(".log", ".out")) {
-      Path log = dir.resolve("logs").resolve(name + suffix);
-      try {
-        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        tail.append("\n--- ").append(log).append(" (last lines) ---\n")
-            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15),
-                lines.size())));
-      } catch (IOException e) {
-        // no such log
-      }
-    }
-    return tail.toString();
+    return jvm.logTail(name);
   }
 
   interface Check {

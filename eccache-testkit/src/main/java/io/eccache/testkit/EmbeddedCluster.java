@@ -18,6 +18,7 @@ import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.localcluster.ClusterDirectories;
 import io.eccache.localcluster.ProcessCluster;
 import io.eccache.localcluster.S3ProxyServer;
+import io.eccache.localcluster.ServerJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,19 +63,36 @@ public final class EmbeddedCluster implements AutoCloseable {
   private Thread masterThread;
   private FileSystemContext fsContext;
   private FileSystem fs;
+  /** Every property this cluster set, by name: the site properties of worker JVMs. */
+  private final Map<String, String> site = new LinkedHashMap<>();
+  /** Starts the workers' JVMs when they run as processes of their own; null otherwise. */
+  private ServerJvm jvm;
 
-  /** One worker's fixed identity and its current process, if running. */
+  /**
+   * One worker's fixed identity and its current process, if running: a {@link WorkerProcess} in
+   * this JVM, or a JVM of its own ({@code child}, at {@code childAddress} once registered).
+   */
   private static final class WorkerSlot {
     final int index;
     final String host;
     final Path tierDir;
     WorkerProcess process;
     Thread thread;
+    Process child;
+    WorkerNetAddress childAddress;
 
     WorkerSlot(int index, String host, Path tierDir) {
       this.index = index;
       this.host = host;
       this.tierDir = tierDir;
+    }
+
+    synchronized boolean running() {
+      return process != null || child != null;
+    }
+
+    synchronized int rpcPort() {
+      return process != null ? process.getRpcAddress().getPort() : childAddress.getRpcPort();
     }
   }
 
@@ -84,6 +102,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private long workerMemoryBytes = 256L << 20;
     private String workerTimeout = "10s";
     private Path baseDir;
+    private boolean workerProcesses;
     private final Map<PropertyKey, Object> extra = new LinkedHashMap<>();
 
     /** Number of workers (default 3). */
@@ -110,6 +129,16 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Where the cluster's directories go (default: a new directory under /dev/shm or tmp). */
     public Builder baseDir(Path dir) {
       baseDir = dir;
+      return this;
+    }
+
+    /**
+     * Whether each worker runs as a JVM of its own (on the same address, tier and properties;
+     * small heap, C1 only) rather than in this JVM, so that {@link #killWorker} can SIGKILL it as
+     * a crash would. The master stays in this JVM (its coordinator's test hooks with it).
+     */
+    public Builder workerProcesses(boolean processes) {
+      workerProcesses = processes;
       return this;
     }
 
@@ -140,7 +169,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     public String spec() {
       Map<String, String> properties = new TreeMap<>();
       extra.forEach((key, value) -> properties.put(key.getName(), String.valueOf(value)));
-      return workers + " workers of " + (workerMemoryBytes >> 20) + " MiB, worker timeout "
+      return workers + (workerProcesses ? " worker processes" : " workers") + " of "
+          + (workerMemoryBytes >> 20) + " MiB, worker timeout "
           + workerTimeout + (baseDir == null ? "" : ", in " + baseDir) + ", " + properties;
     }
 
@@ -217,6 +247,10 @@ public final class EmbeddedCluster implements AutoCloseable {
     configureCluster();
     Format.format(Format.Mode.MASTER, Configuration.global());
     startMaster();
+    if (config.workerProcesses) {
+      ServerJvm.writeConf(dir.resolve("conf"), site);
+      jvm = new ServerJvm(dir, dir.resolve("conf"), false);
+    }
     for (int i = 0; i < config.workers; i++) {
       Path tier = Files.createDirectories(dir.resolve("worker-" + i));
       workers.add(new WorkerSlot(i, "127.0.0." + (i + 2), tier));
@@ -290,11 +324,12 @@ public final class EmbeddedCluster implements AutoCloseable {
     set(PropertyKey.WORKER_TIERED_STORE_LEVEL0_DIRS_MEDIUMTYPE, "MEM");
     set(PropertyKey.WORKER_RAMDISK_SIZE, String.valueOf(config.workerMemoryBytes));
     set(PropertyKey.WORKER_TIERED_STORE_LEVEL0_DIRS_QUOTA, String.valueOf(config.workerMemoryBytes));
-    config.extra.forEach(EmbeddedCluster::set);
+    config.extra.forEach(this::set);
   }
 
-  private static void set(PropertyKey key, Object value) {
+  private void set(PropertyKey key, Object value) {
     Configuration.set(key, value);
+    site.put(key.getName(), String.valueOf(value));
   }
 
   private void startMaster() throws IOException {
@@ -308,8 +343,12 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** Starts worker {@code i} (again, after {@link #stopWorker}); returns when it has registered. */
   public synchronized void startWorker(int i) throws IOException {
     WorkerSlot w = workers.get(i);
-    if (w.process != null) {
+    if (w.running()) {
       throw new IllegalStateException("worker " + i + " (" + w.host + ") is already running");
+    }
+    if (jvm != null) {
+      startWorkerProcess(w);
+      return;
     }
     // Each worker reads its host and store from the global configuration at create/start: set them,
     // create, start, wait, and only then move on to the next worker.
@@ -331,16 +370,104 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
+  private void startWorkerProcess(WorkerSlot w) throws IOException {
+    String name = "worker-" + w.index;
+    Process child = jvm.launch(name, "alluxio.worker.AlluxioWorker", List.of(),
+        ProcessCluster.TEST_JVM_OPTIONS, "-Dalluxio.worker.hostname=" + w.host,
+        "-Dalluxio.worker.bind.host=" + w.host, "-Dalluxio.worker.web.bind.host=" + w.host,
+        "-Dalluxio.worker.web.hostname=" + w.host,
+        "-Dalluxio.worker.tieredstore.level0.dirs.path=" + w.tierDir,
+        "-Dalluxio.locality.node=" + w.host);
+    // Registered when the master lists this host on a port that accepts: a killed process's old
+    // entry (its old port) stays listed until the master's worker timeout.
+    WorkerNetAddress[] registered = new WorkerNetAddress[1];
+    try {
+      await(() -> {
+        if (!child.isAlive()) {
+          return true; // said below
+        }
+        try {
+          for (WorkerInfo info : blockMaster().getWorkerInfoList()) {
+            if (info.getAddress().getHost().equals(w.host) && accepts(info.getAddress())) {
+              registered[0] = info.getAddress();
+              return true;
+            }
+          }
+        } catch (UnavailableException e) {
+          return false;
+        }
+        return false;
+      }, READY_TIMEOUT_MS, "worker " + w.index + " (" + w.host + ", pid " + child.pid()
+          + ") to register");
+      if (!child.isAlive()) {
+        throw new IOException("exited with status " + child.exitValue());
+      }
+    } catch (IOException e) {
+      child.destroyForcibly();
+      throw new IOException("worker " + w.index + " (" + w.host + "): " + e.getMessage()
+          + jvm.logTail(name), e);
+    }
+    synchronized (w) {
+      w.child = child;
+      w.childAddress = registered[0];
+    }
+  }
+
+  private static boolean accepts(WorkerNetAddress address) {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress(address.getHost(), address.getRpcPort()), 1000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Whether the workers run as JVMs of their own ({@link Builder#workerProcesses}). */
+  public boolean hasWorkerProcesses() {
+    return jvm != null;
+  }
+
+  /**
+   * Kills worker {@code i} with SIGKILL, as a crash: its sockets close at once, the master notices
+   * after its worker timeout, its cached blocks stay in its tier directory for a restart. Needs
+   * {@link Builder#workerProcesses}.
+   */
+  public void killWorker(int i) throws IOException {
+    WorkerSlot w = workers.get(i);
+    Process child;
+    synchronized (w) {
+      if (jvm == null) {
+        throw new IllegalStateException("worker " + i + " runs in this JVM: start the cluster with"
+            + " workerProcesses(true) to kill its workers");
+      }
+      child = w.child;
+      w.child = null;
+      w.childAddress = null;
+    }
+    ServerJvm.kill(child, "worker " + i);
+  }
+
   /** Stops worker {@code i} as a crash would look to clients; its cached blocks stay on disk. */
   public void stopWorker(int i) {
     WorkerSlot w = workers.get(i);
     WorkerProcess process;
     Thread thread;
+    Process child;
     synchronized (w) {
       process = w.process;
       thread = w.thread;
+      child = w.child;
       w.process = null;
       w.thread = null;
+      w.child = null;
+      w.childAddress = null;
+    }
+    if (child != null) {
+      try {
+        ServerJvm.stop(child, "worker " + i);
+      } catch (IOException e) {
+        LOG.warn("stopping worker {}: {}", i, e.toString());
+      }
     }
     if (process != null) {
       stopProcess(process::stop, thread, "worker " + i);
@@ -361,17 +488,14 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   /** Whether worker {@code i} is running. */
   public boolean isWorkerRunning(int i) {
-    WorkerSlot w = workers.get(i);
-    synchronized (w) {
-      return w.process != null;
-    }
+    return workers.get(i).running();
   }
 
   /** Stops and restarts the master (the journal keeps the namespace); waits for running workers. */
   public synchronized void restartMaster() throws IOException {
     stopProcess(master::stop, masterThread, "master");
     startMaster();
-    int live = (int) workers.stream().filter(w -> w.process != null).count();
+    int live = (int) workers.stream().filter(WorkerSlot::running).count();
     awaitLiveWorkers(live);
   }
 
@@ -383,10 +507,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     await(() -> {
       Set<String> running = new HashSet<>();
       for (WorkerSlot w : workers) {
-        synchronized (w) {
-          if (w.process != null) {
-            running.add(w.host + ":" + w.process.getRpcAddress().getPort());
-          }
+        if (w.running()) {
+          running.add(w.host + ":" + w.rpcPort());
         }
       }
       Set<String> listed = new HashSet<>();
@@ -449,6 +571,11 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** Worker {@code i}'s address as registered with the master, or null when it is stopped. */
   public WorkerNetAddress workerAddress(int i) {
     WorkerSlot w = workers.get(i);
+    synchronized (w) {
+      if (w.childAddress != null) {
+        return w.childAddress;
+      }
+    }
     if (w.process == null) {
       return null;
     }

@@ -130,6 +130,37 @@ final class BenchCommand implements Callable<Integer> {
     if (cluster.master != null) {
       return runRemote(chosen);
     }
+    // A crash inside a phase is a worker process killed while one closed loop in this JVM reads.
+    chosen.removeIf(s -> {
+      boolean kills = s.runs.values().stream().anyMatch(b -> b.killedWorkers > 0);
+      boolean refused = kills && (measureMode != BenchSettings.MeasureMode.ALONE || clientJvms > 0);
+      if (refused) {
+        progress.printf("eccache bench: skipping %s: its crash comes inside each scheme's own"
+            + " phase, so it needs --mode alone and no --client-processes%n", s.name);
+      }
+      return refused;
+    });
+    // Scenarios that kill workers run on workers that are processes of their own, the others on
+    // workers in this JVM (as every published run before): one cluster for each kind.
+    List<Scenario> killing = new ArrayList<>();
+    List<Scenario> inJvm = new ArrayList<>();
+    for (Scenario s : chosen) {
+      (s.runs.values().stream().anyMatch(b -> b.killedWorkers > 0) ? killing : inJvm).add(s);
+    }
+    if (!inJvm.isEmpty()) {
+      runInProcess(inJvm, false);
+    }
+    if (!killing.isEmpty()) {
+      runInProcess(killing, true);
+    }
+    return ExitCodes.OK;
+  }
+
+  /**
+   * Runs {@code chosen} on a cluster this command starts: master in this JVM, workers in it too or
+   * (for scenarios that SIGKILL them) processes of their own.
+   */
+  private void runInProcess(List<Scenario> chosen, boolean workerProcesses) throws Exception {
     long largest = 0;
     for (Scenario s : chosen) {
       for (BenchSettings b : s.runs.values()) {
@@ -139,8 +170,10 @@ final class BenchCommand implements Callable<Integer> {
     int workers = workers();
     double workerMbit = workerMbit();
     long perWorker = Math.max(256L << 20, 3 * largest / workers);
-    progress.printf("eccache bench (%s): starting %d workers...%n", profile, workers);
+    progress.printf("eccache bench (%s): starting %d workers%s...%n", profile, workers,
+        workerProcesses ? " as processes of their own" : "");
     try (EmbeddedCluster embedded = EmbeddedCluster.builder().workers(workers)
+        .workerProcesses(workerProcesses)
         .workerMemoryBytes(perWorker).workerTimeout("5s")
         .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
         // No re-tuning heartbeat: PinnedRetuning runs the passes, folding exactly the learning
@@ -169,13 +202,13 @@ final class BenchCommand implements Callable<Integer> {
           return slowed;
         });
       }
+      String links = shaper == null ? "unshaped"
+          : String.format(java.util.Locale.ROOT, "%.0f Mbit/s per worker", workerMbit);
       runAll(chosen, new ClusterBenchmark(BenchCluster.of(embedded), shaper,
           line -> progress.print("\r" + line + "        "), tiny ? 2 : 6,
           new PinnedRetuning(embedded.coordinator())), workers,
-          shaper == null ? "unshaped"
-              : String.format(java.util.Locale.ROOT, "%.0f Mbit/s per worker", workerMbit));
+          workerProcesses ? links + ", workers as processes of their own" : links);
     }
-    return ExitCodes.OK;
   }
 
   /**
@@ -235,7 +268,8 @@ final class BenchCommand implements Callable<Integer> {
     List<Scenario> possible = new ArrayList<>();
     for (Scenario s : chosen) {
       boolean needsWorkers = s.runs.values().stream()
-          .anyMatch(b -> b.deadWorkers > 0 || b.backgroundFraction > 0 || b.stragglers > 0);
+          .anyMatch(b -> b.deadWorkers > 0 || b.killedWorkers > 0 || b.backgroundFraction > 0
+              || b.stragglers > 0);
       if (needsWorkers) {
         progress.printf("eccache bench: skipping %s: it stops workers or sends from their "
             + "addresses, which only the in-process cluster allows%n", s.name);

@@ -28,6 +28,15 @@ public interface BenchCluster {
   /** Stops worker {@code i} and waits until the master has noticed. */
   void stopWorker(int i) throws IOException;
 
+  /** Whether {@link #killWorker} can SIGKILL workers: they run as processes of their own. */
+  boolean canKillWorkers();
+
+  /**
+   * Kills worker {@code i} with SIGKILL, as a crash, and returns at once: the master notices after
+   * its worker timeout.
+   */
+  void killWorker(int i) throws IOException;
+
   /** Starts worker {@code i} again and waits until it is back. */
   void startWorker(int i) throws IOException;
 
@@ -61,6 +70,16 @@ public interface BenchCluster {
       public void stopWorker(int i) throws IOException {
         cluster.stopWorker(i);
         cluster.awaitLiveWorkers(live());
+      }
+
+      @Override
+      public boolean canKillWorkers() {
+        return cluster.hasWorkerProcesses();
+      }
+
+      @Override
+      public void killWorker(int i) throws IOException {
+        cluster.killWorker(i);
       }
 
       @Override
@@ -123,6 +142,16 @@ public interface BenchCluster {
       public void stopWorker(int i) {
         throw new UnsupportedOperationException("cannot stop a worker of a remote cluster: run "
             + "the failure scenario on the in-process cluster (no --master)");
+      }
+
+      @Override
+      public boolean canKillWorkers() {
+        return false;
+      }
+
+      @Override
+      public void killWorker(int i) {
+        stopWorker(i);
       }
 
       @Override

@@ -87,6 +87,10 @@ public final class BenchReport {
           ByteAgreement.FLAG_ABOVE, ByteAgreement.flaggedWorkers(clientTotal(o),
               o.shaperBytesByWorker), fallbackBytes(o) / 1048576.0));
     }
+    if (o.phasesNotWhole > 0) {
+      flags.add(o.phasesNotWhole + " phase(s) began with objects not whole after the last"
+          + " phase's kill");
+    }
     for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
       if (r.unitsAdded > 0 || r.unitsDropped > 0
           || Math.abs(r.memoryAfter - r.memory) > 1e-9) {
@@ -230,7 +234,8 @@ public final class BenchReport {
           pinned &= o.pinned;
           settingLines.add("- " + label + ": " + o.settings.describe() + ", ioThreads="
               + o.ioThreads + ", pinned=" + o.pinned + (o.stragglers.isEmpty() ? ""
-              : ", stragglers=" + o.stragglers.keySet()));
+              : ", stragglers=" + o.stragglers.keySet()) + (o.killed.isEmpty() ? ""
+              : ", SIGKILLed " + o.killed + " at request " + o.killedAtRequest + " of each phase"));
           double ratio = ByteAgreement.worstRatio(clientTotal(o), o.shaperBytesByWorker);
           List<String> f = flags(o);
           for (String line : f) {

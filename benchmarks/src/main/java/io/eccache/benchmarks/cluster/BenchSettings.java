@@ -41,6 +41,14 @@ public final class BenchSettings implements Cloneable {
   /** Workers stopped before measuring (paper 6.4's failure). */
   public int deadWorkers = 0;
   /**
+   * Workers SIGKILLed inside each scheme's measured phase (alone mode, closed loop), when the
+   * request at {@link #killAt} of the sequence is issued; started again, and every object whole,
+   * before the next scheme's phase. They run as processes of their own.
+   */
+  public int killedWorkers = 0;
+  /** Where in a phase's request sequence {@link #killedWorkers} die, as a fraction. */
+  public double killAt = 0.25;
+  /**
    * Workers made stragglers for the measured phase (paper 6.5, Figs. 15-16): their links capped at
    * {@link #stragglerShare} of the others' (tc, so the shaped in-process cluster only), the same
    * workers for every scheme, chosen from the seed.
@@ -139,11 +147,13 @@ public final class BenchSettings implements Cloneable {
   public String toString() {
     return String.format(java.util.Locale.ROOT,
         "%d objects x %.1f MB, Zipf %.2f, %s, %d GETs, %s, delta %d, background %.0f%%,"
-            + " %d dead%s", objects, objectBytes / 1e6, zipf, arrivalsPerSecond > 0
+            + " %d dead%s%s", objects, objectBytes / 1e6, zipf, arrivalsPerSecond > 0
             ? String.format(java.util.Locale.ROOT, "Poisson %.1f req/s", arrivalsPerSecond)
             : clients + " clients", requests,
         tuned ? "tuned" : "RS(" + k + "," + r + ")", delta, backgroundFraction * 100,
-        deadWorkers, stragglers == 0 ? "" : String.format(java.util.Locale.ROOT,
+        deadWorkers, killedWorkers == 0 ? "" : String.format(java.util.Locale.ROOT,
+            ", %d SIGKILLed %.0f%% into each phase", killedWorkers, killAt * 100),
+        stragglers == 0 ? "" : String.format(java.util.Locale.ROOT,
             ", %d straggler(s) at %.0f%% of a link", stragglers, stragglerShare * 100));
   }
 }

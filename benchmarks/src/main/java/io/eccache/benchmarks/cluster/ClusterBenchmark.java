@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -54,6 +55,9 @@ public final class ClusterBenchmark {
   private final LoopbackShaper shaper;
   /** The workers' bytes sent so far, background flows subtracted; null when unshaped. */
   private SentBytes sent;
+
+  /** The measured phase's crash, when the run has one; null otherwise. */
+  private MidPhaseKills kills;
 
   /** Bytes each worker's link has carried so far. */
   @FunctionalInterface
@@ -159,6 +163,12 @@ public final class ClusterBenchmark {
     public Map<String, Long> shaperBytesByWorker = new TreeMap<>();
     /** Straggler workers of the measured phase, with their healthy link caps (kbit/s). */
     public Map<String, Integer> stragglers = new TreeMap<>();
+    /** Workers SIGKILLed in each scheme's phase ({@link BenchSettings#killedWorkers}). */
+    public List<String> killed = new ArrayList<>();
+    /** Index of the request at which they died in each phase; -1 with none. */
+    public int killedAtRequest = -1;
+    /** Phases that began with some object not yet whole after the last phase's kill. */
+    public int phasesNotWhole;
     public long backgroundBytes;
     public double seconds;
     /** Process CPU over wall time, as a share of all cores. */
@@ -203,7 +213,13 @@ public final class ClusterBenchmark {
       throw new IllegalArgumentException("stragglers are workers whose links tc caps lower than"
           + " the others': they need the shaped in-process cluster (root and sch_htb)");
     }
+    if (s.killedWorkers > 0 && (s.mode != BenchSettings.MeasureMode.ALONE
+        || s.arrivalsPerSecond > 0 || s.clientProcesses > 0 || !cluster.canKillWorkers())) {
+      throw new IllegalArgumentException("workers killed mid-phase need alone mode, one closed"
+          + " loop in this JVM and worker processes this benchmark started (no --master)");
+    }
     sent = null; // set for this run's measured phase below
+    kills = null;
     String run = runPrefix + (++runs);
     Random random = new Random(s.seed);
     List<byte[]> data = new ArrayList<>();
@@ -268,6 +284,18 @@ public final class ClusterBenchmark {
         describeAllocation(r, before.get(ns));
       }
       slowStragglers(s, stopped, outcome);
+      if (s.killedWorkers > 0) {
+        List<Integer> spared = new ArrayList<>(stopped);
+        for (int i = 0; i < cluster.workerCount(); i++) {
+          if (outcome.stragglers.containsKey(cluster.workerHost(i))) {
+            spared.add(i);
+          }
+        }
+        kills = new MidPhaseKills(cluster, s, spared,
+            () -> whole(admin, s, run, outcome), progress);
+        outcome.killed = kills.hosts();
+        outcome.killedAtRequest = kills.at();
+      }
       BackgroundLoad background = startBackground(s, random);
       sent = shaper == null ? null : () -> {
         Map<String, Long> tc = shaper.bytesSent();
@@ -337,9 +365,27 @@ public final class ClusterBenchmark {
       for (int i : stopped) {
         cluster.startWorker(i);
       }
+      if (kills != null) {
+        for (int i : kills.dead()) {
+          cluster.startWorker(i);
+        }
+        kills = null;
+      }
       healStragglers(outcome);
     }
     return outcome;
+  }
+
+  /** Whether every object of every scheme is cached as fully as before the measured phase. */
+  private static boolean whole(EcCacheClient admin, BenchSettings s, String run, Outcome outcome)
+      throws Exception {
+    for (ComparedScheme ns : s.schemes) {
+      if (memory(stats(admin, ns, run, s.objects).values())
+          < outcome.schemes.get(ns).memory - 1e-9) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -612,7 +658,7 @@ public final class ClusterBenchmark {
       if (outcome != null) {
         outcome.order = new ArrayList<>(clients.keySet());
       }
-      readPhase(clients, run, sequence, s, outcome, phase);
+      readPhase(clients, run, sequence, s, outcome, phase, n -> { });
       return;
     }
     List<ComparedScheme> order = new ArrayList<>(clients.keySet());
@@ -622,7 +668,9 @@ public final class ClusterBenchmark {
     }
     for (ComparedScheme ns : order) {
       Map<String, Long> before = outcome == null || sent == null ? null : sent.now();
-      readPhase(Map.of(ns, clients.get(ns)), run, sequence, s, outcome, phase + " " + ns.label());
+      MidPhaseKills crash = outcome == null ? null : kills;
+      readPhase(Map.of(ns, clients.get(ns)), run, sequence, s, outcome, phase + " " + ns.label(),
+          crash == null ? n -> { } : crash.phase());
       if (before != null) {
         Map<String, Long> carried = delta(before, sent.now());
         // The background flows' own count runs ahead of their links' (bytes written, not yet
@@ -630,12 +678,15 @@ public final class ClusterBenchmark {
         carried.replaceAll((host, bytes) -> Math.max(0, bytes));
         outcome.schemes.get(ns).sentByWorker = carried;
       }
+      if (crash != null && !crash.restore()) {
+        outcome.phasesNotWhole++;
+      }
     }
   }
 
   /** One phase: {@code clients}' schemes read {@code sequence} together. */
   private void readPhase(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
-      BenchSettings s, Outcome outcome, String phase) throws Exception {
+      BenchSettings s, Outcome outcome, String phase, IntConsumer beforeIssue) throws Exception {
     for (EcCacheClient c : clients.values()) {
       c.readStatistics().reset();
     }
@@ -656,7 +707,7 @@ public final class ClusterBenchmark {
     } else {
       int[] all = new int[sequence.length];
       Arrays.setAll(all, i -> i);
-      readClosedLoop(clients, run, sequence, all, s, outcome, phase, progress);
+      readClosedLoop(clients, run, sequence, all, s, outcome, phase, progress, beforeIssue);
     }
     if (outcome != null) {
       for (Map.Entry<ComparedScheme, EcCacheClient> e : clients.entrySet()) {
@@ -742,6 +793,13 @@ public final class ClusterBenchmark {
   static void readClosedLoop(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
       int[] positions, BenchSettings s, Outcome outcome, String phase, Consumer<String> progress)
       throws Exception {
+    readClosedLoop(clients, run, sequence, positions, s, outcome, phase, progress, n -> { });
+  }
+
+  /** As above; {@code beforeIssue} is called with each request's index before it is issued. */
+  static void readClosedLoop(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
+      int[] positions, BenchSettings s, Outcome outcome, String phase, Consumer<String> progress,
+      IntConsumer beforeIssue) throws Exception {
     List<ComparedScheme> schemes = new ArrayList<>(clients.keySet());
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(s.clients);
@@ -751,6 +809,7 @@ public final class ClusterBenchmark {
         readers.add(pool.submit(() -> {
           for (int n = next.getAndIncrement(); n < positions.length; n = next.getAndIncrement()) {
             int i = positions[n];
+            beforeIssue.accept(n);
             int object = sequence[i];
             List<ComparedScheme> order = new ArrayList<>(schemes);
             Collections.shuffle(order, new Random(s.seed * 31 + i));

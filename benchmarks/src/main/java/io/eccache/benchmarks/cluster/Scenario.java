@@ -51,11 +51,13 @@ public final class Scenario {
     all.add(new Scenario("background", "Fig. 10 (background network imbalance)",
         "SR/EC median 2.56x, p99 1.9x, p99.9 2.56x", "", one("25% of links loaded", background)));
 
+    // The crash comes inside each scheme's own phase, a quarter of the way into its requests (a
+    // worker process SIGKILLed), and each scheme's phase begins with every object whole.
     BenchSettings dead = base.copy();
-    dead.deadWorkers = 1;
+    dead.killedWorkers = 1;
     dead.persisted = true; // objects whose only copy died come from S3, as in the paper
     all.add(new Scenario("failure", "Fig. 11 (one server dead)", "SR/EC p99 2.7x, p99.9 2.8x", "",
-        one("1 worker dead", dead)));
+        one("1 worker SIGKILLed mid-phase", dead)));
 
     Map<String, BenchSettings> sizes = new LinkedHashMap<>();
     for (long mib : quick ? new long[] {1, 4, 16} : new long[] {1, 10, 40, 100}) {

@@ -1,0 +1,123 @@
+package io.eccache.benchmarks.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+
+/**
+ * The failure scenario's crash inside the measured phase (the paper's Fig. 11): workers chosen from
+ * the seed are SIGKILLed when the request at {@link BenchSettings#killAt} of a scheme's sequence is
+ * issued, and before the next scheme's phase they are started again on their tiers and the run
+ * waits until every object is whole. Each scheme alone thus meets the same crash at the same point
+ * of the same request sequence, with its redundancy complete when its phase begins.
+ */
+final class MidPhaseKills {
+  /** Checks whether every object of the run is back at the redundancy it had before. */
+  interface WholeCheck {
+    boolean whole() throws Exception;
+  }
+
+  private static final long RESTORE_TIMEOUT_MS = 60_000;
+
+  private final BenchCluster cluster;
+  private final List<Integer> victims = new ArrayList<>();
+  private final int at;
+  private final WholeCheck check;
+  private final Consumer<String> progress;
+  private final List<Integer> dead = new ArrayList<>();
+
+  /**
+   * @param exclude workers not to kill (stopped or slowed ones)
+   * @param check whether every object is whole again after a restart
+   */
+  MidPhaseKills(BenchCluster cluster, BenchSettings s, List<Integer> exclude, WholeCheck check,
+      Consumer<String> progress) {
+    this.cluster = cluster;
+    this.check = check;
+    this.progress = progress;
+    List<Integer> candidates = new ArrayList<>();
+    for (int i = 0; i < cluster.workerCount(); i++) {
+      if (!exclude.contains(i)) {
+        candidates.add(i);
+      }
+    }
+    Collections.shuffle(candidates, new Random(s.seed * 17 + 11));
+    victims.addAll(candidates.subList(0, Math.min(s.killedWorkers, candidates.size())));
+    this.at = (int) Math.min(s.requests - 1L, Math.round(s.killAt * s.requests));
+  }
+
+  /** The hosts killed in every phase. */
+  List<String> hosts() {
+    List<String> hosts = new ArrayList<>();
+    for (int i : victims) {
+      hosts.add(cluster.workerHost(i));
+    }
+    return hosts;
+  }
+
+  /** Index in the request sequence at which the kill comes. */
+  int at() {
+    return at;
+  }
+
+  /** Workers killed and not yet started again (for a run's clean-up). */
+  synchronized List<Integer> dead() {
+    return new ArrayList<>(dead);
+  }
+
+  /**
+   * For one phase: called with each request's index before it is issued, kills the victims (once)
+   * when the index is {@link #at()}, on the issuing thread, so no later request of the phase is
+   * issued before they are dead.
+   */
+  IntConsumer phase() {
+    AtomicBoolean done = new AtomicBoolean();
+    return n -> {
+      if (n == at && done.compareAndSet(false, true)) {
+        for (int i : victims) {
+          try {
+            cluster.killWorker(i);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          synchronized (this) {
+            dead.add(i);
+          }
+        }
+      }
+    };
+  }
+
+  /**
+   * After a phase: starts the killed workers again (each returns once the master lists it and has
+   * dropped its killed entry) and waits, at most a minute, until every object is whole.
+   *
+   * @return false when some object was not whole within the minute (the next phase measures it
+   *     as it is, and the caller flags the run)
+   */
+  boolean restore() throws Exception {
+    for (int i : dead()) {
+      progress.accept("restarting killed worker " + cluster.workerHost(i));
+      cluster.startWorker(i);
+      synchronized (this) {
+        dead.remove(Integer.valueOf(i));
+      }
+    }
+    long deadline = System.currentTimeMillis() + RESTORE_TIMEOUT_MS;
+    while (!check.whole()) {
+      if (System.currentTimeMillis() > deadline) {
+        progress.accept("objects not whole " + RESTORE_TIMEOUT_MS / 1000 + " s after the restart;"
+            + " measuring as they are");
+        return false;
+      }
+      Thread.sleep(200);
+    }
+    return true;
+  }
+}
