@@ -91,6 +91,7 @@ final class ClientContext implements AutoCloseable {
   private final UnderStorePaths underStorePaths;
   private final long ioTimeoutMs;
   private final ReadChoice readChoice;
+  private final CpuLoad cpuLoad;
   /** The client's clock: the ages and waits its reads measure read it (tests inject one). */
   private final Ticker ticker;
   private final WorkerHealth workerHealth;
@@ -123,6 +124,7 @@ final class ClientContext implements AutoCloseable {
     this.watchdog = new ReadWatchdog(ticker, ReadWatchdog.tickFor(ioTimeoutMs),
         ReadWatchdog.quietFor(ioTimeoutMs));
     this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
+    this.cpuLoad = CpuLoad.ofSystem(ticker);
     this.workerHealth = new WorkerHealth(ticker, conf.getMs(ClientKeys.WORKER_AVOID_TIME));
     this.smallObjectThreshold = conf.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD);
     this.sha256 = conf.getBoolean(ClientKeys.PUT_SHA256);
@@ -311,6 +313,11 @@ final class ClientContext implements AutoCloseable {
   /** Which k + Δ splits a GET reads. */
   ReadChoice readChoice() {
     return readChoice;
+  }
+
+  /** This machine's CPU load, for the adaptive read choice. */
+  CpuLoad cpuLoad() {
+    return cpuLoad;
   }
 
   /** The client's clock. */

@@ -70,6 +70,8 @@ final class LateBindingReader {
   /** The longest wait for the next split to arrive before the ones in flight count as failed. */
   private final long timeoutMs;
   private final ReadChoice choice;
+  /** The adaptive choice's signal; null (tests): never busy. */
+  private CpuLoad cpu;
   /** Data-first: the least a late data split is waited for once k splits arrived. */
   private final long minGraceNanos;
   private final Ticker ticker;
@@ -84,6 +86,7 @@ final class LateBindingReader {
     this(new AlluxioSplitSource(context.alluxio(), context.statistics()), context.io(), context.readWatchdog(), context.pool(),
         context.statistics(), context.ioTimeoutMs(), context.readChoice(), MIN_GRACE_NANOS,
         context.ticker(), context.workerHealth());
+    this.cpu = context.cpuLoad();
   }
 
   LateBindingReader(SplitSource source, ExecutorService io, ReadWatchdog watchdog,
@@ -259,7 +262,8 @@ final class LateBindingReader {
       throw new IllegalArgumentException("stripes [" + from + ", " + to + ") hold "
           + window.objectBytes + " object bytes; the array has " + (target.length - offset));
     }
-    ReadStrategy strategy = ReadStrategy.of(lookup, replicated, choice);
+    ReadStrategy strategy = ReadStrategy.of(lookup, replicated, choice,
+        choice == ReadChoice.ADAPTIVE && cpu != null && cpu.busy());
     ReadPlan plan = new ReadPlan(layout.getKey(), strategy,
         strategy.order(lookup, k, ThreadLocalRandom.current()), k, delta, ticker, health,
         statistics, timeoutMs, minGraceNanos);

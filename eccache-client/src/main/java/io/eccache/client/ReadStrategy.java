@@ -39,18 +39,24 @@ interface ReadStrategy {
     return false;
   }
 
-  /** The strategy for the object {@code lookup} describes, under the client's {@code choice}. */
-  static ReadStrategy of(LookupResponse lookup, boolean replicated, ReadChoice choice) {
-    ReadStrategy strategy = replicated ? COPIES : byChoice(choice);
+  /**
+   * The strategy for the object {@code lookup} describes, under the client's {@code choice};
+   * {@code cpuBusy}: whether this machine's CPU is busy now (what {@code ADAPTIVE} goes by).
+   */
+  static ReadStrategy of(LookupResponse lookup, boolean replicated, ReadChoice choice,
+      boolean cpuBusy) {
+    ReadStrategy strategy = replicated ? COPIES : byChoice(choice, cpuBusy);
     return lookup.getLayout().getSplitPathsCount() > 0 ? new Regional(strategy) : strategy;
   }
 
-  private static ReadStrategy byChoice(ReadChoice choice) {
+  private static ReadStrategy byChoice(ReadChoice choice, boolean cpuBusy) {
     switch (choice) {
       case DATA_FIRST:
         return DATA_FIRST;
       case HEDGED:
         return HEDGED;
+      case ADAPTIVE:
+        return cpuBusy ? HEDGED : RANDOM;
       default:
         return RANDOM;
     }

@@ -29,18 +29,22 @@ class ReadWatchdogTest {
   }
 
   /**
-   * Starts {@code read} on a thread of its own under {@code reads}; returns what it threw (null if
-   * it returned) once it ends, after it has begun.
+   * Starts a read that blocks until interrupted on a thread of its own under {@code reads}
+   * ({@code closing}: one that has begun closing its stream); returns what it threw once it ends,
+   * after it has begun.
    */
-  private static CompletableFuture<Exception> start(ReadWatchdog reads,
-      ReadWatchdog.WatchedRead<String> read, long timeoutMs, String what,
-      java.util.function.BooleanSupplier unwanted) throws InterruptedException {
+  private static CompletableFuture<Exception> start(ReadWatchdog reads, boolean closing,
+      long timeoutMs, String what, java.util.function.BooleanSupplier unwanted)
+      throws InterruptedException {
     CountDownLatch reading = new CountDownLatch(1);
     CompletableFuture<Exception> outcome = CompletableFuture.supplyAsync(() -> {
       try {
         reads.call(progress -> {
+          if (closing) {
+            progress.closing();
+          }
           reading.countDown();
-          return read.call(progress);
+          return blockUntilInterrupted();
         }, timeoutMs, () -> what, unwanted);
         return null;
       } catch (Exception e) {
@@ -57,7 +61,7 @@ class ReadWatchdogTest {
     try (ReadWatchdog reads = new ReadWatchdog(clock, 20, 20)) {
       assertEquals("bytes", reads.call(() -> "bytes", 100, () -> "a quick read"));
       CompletableFuture<Exception> outcome =
-          start(reads, progress -> blockUntilInterrupted(), 100, "split r00", null);
+          start(reads, false, 100, "split r00", null);
       clock.advanceMs(99);
       reads.sweep();
       assertEquals(0, reads.timedOut(), "interrupted before its timeout");
@@ -97,7 +101,7 @@ class ReadWatchdogTest {
     FakeTicker clock = new FakeTicker();
     ReadWatchdog reads = new ReadWatchdog(clock, 20, 20);
     CompletableFuture<Exception> outcome =
-        start(reads, progress -> blockUntilInterrupted(), 300, "split r02", null);
+        start(reads, false, 300, "split r02", null);
     reads.close();
     assertEquals(1, reads.running());
     assertThrows(RejectedExecutionException.class, () -> reads.call(() -> "x", 100, () -> "late"));
@@ -112,7 +116,7 @@ class ReadWatchdogTest {
     try (ReadWatchdog reads = new ReadWatchdog(clock, 20, 100)) {
       AtomicBoolean unwanted = new AtomicBoolean();
       CompletableFuture<Exception> outcome =
-          start(reads, progress -> blockUntilInterrupted(), 30_000, "split r03", unwanted::get);
+          start(reads, false, 30_000, "split r03", unwanted::get);
       clock.advanceMs(500);
       reads.sweep();
       assertEquals(0, reads.abandoned(), "a wanted read is left to its deadline");
@@ -140,10 +144,7 @@ class ReadWatchdogTest {
         return "whole";
       }, 30_000, () -> "split r04", () -> true));
       // Closing (Alluxio's close waits for the worker): only its deadline ends it.
-      CompletableFuture<Exception> closing = start(reads, progress -> {
-        progress.closing();
-        return blockUntilInterrupted();
-      }, 500, "split r05", () -> true);
+      CompletableFuture<Exception> closing = start(reads, true, 500, "split r05", () -> true);
       clock.advanceMs(499);
       reads.sweep();
       assertEquals(0, reads.timedOut() + reads.abandoned(), "a closing read was interrupted");

@@ -54,7 +54,9 @@ public final class ClientKeys {
               + " healthy GET copies the data into place and never decodes; the data splits'"
               + " workers carry more of the load), or HEDGED, the k data splits and the delta"
               + " parities only once a data split is late (the other k - 1 arrived and it has not"
-              + " within a quarter of their time) or failed.")
+              + " within a quarter of their time) or failed, or ADAPTIVE, RANDOM while this"
+              + " machine's CPU has room and HEDGED while its load is 90% or more (until it falls"
+              + " below 75%).")
           .setIsBuiltIn(false).buildUnregistered(), null);
 
   /** How long a worker whose split read just failed is read only when no other split is left. */

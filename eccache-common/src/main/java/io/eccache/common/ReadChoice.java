@@ -21,5 +21,12 @@ public enum ReadChoice {
    * other k - 1 arrived and it has not within a quarter of the time they took) or fails. A healthy
    * GET reads exactly the object's bytes; a straggler costs that quarter plus a parity's read.
    */
-  HEDGED
+  HEDGED,
+  /**
+   * {@link #RANDOM} while this machine's CPU has room, {@link #HEDGED} while it is busy (its load
+   * at 90% or more, until it falls below 75%; sampled every 100 ms): the Δ extra reads race from
+   * the start where the links are the limit, and are asked for only for a late data split where
+   * every extra byte costs CPU the reads need.
+   */
+  ADAPTIVE
 }

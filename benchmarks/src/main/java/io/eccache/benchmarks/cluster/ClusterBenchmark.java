@@ -292,7 +292,7 @@ public final class ClusterBenchmark {
           }
         }
         kills = new MidPhaseKills(cluster, s, spared,
-            () -> whole(admin, s, run, outcome), progress);
+            () -> whole(admin, s, run), progress);
         outcome.killed = kills.hosts();
         outcome.killedAtRequest = kills.at();
       }
@@ -376,13 +376,13 @@ public final class ClusterBenchmark {
     return outcome;
   }
 
-  /** Whether every object of every scheme is cached as fully as before the measured phase. */
-  private static boolean whole(EcCacheClient admin, BenchSettings s, String run, Outcome outcome)
-      throws Exception {
+  /** Whether every split or copy of every scheme's objects is on a live worker. */
+  private static boolean whole(EcCacheClient admin, BenchSettings s, String run) throws Exception {
     for (ComparedScheme ns : s.schemes) {
-      if (memory(stats(admin, ns, run, s.objects).values())
-          < outcome.schemes.get(ns).memory - 1e-9) {
-        return false;
+      for (ObjectStat stat : stats(admin, ns, run, s.objects).values()) {
+        if (stat.liveSplits() < stat.scheme().splits()) {
+          return false;
+        }
       }
     }
     return true;
