@@ -169,6 +169,8 @@ public final class ClusterBenchmark {
     public int killedAtRequest = -1;
     /** Phases that began with some object not yet whole after the last phase's kill. */
     public int phasesNotWhole;
+    /** Bytes the workers' links carried while the run restored its objects between phases. */
+    public Map<String, Long> restoreSentByWorker = new TreeMap<>();
     public long backgroundBytes;
     public double seconds;
     /** Process CPU over wall time, as a share of all cores. */
@@ -292,7 +294,9 @@ public final class ClusterBenchmark {
           }
         }
         kills = new MidPhaseKills(cluster, s, spared,
-            () -> whole(admin, s, run), progress);
+            () -> whole(admin, s, run) && unsettled(admin, s, run, true) == 0
+                && admin.stats().tasksPending() == 0,
+            () -> RedundancyMaintainer.create(admin).start(200), progress);
         outcome.killed = kills.hosts();
         outcome.killedAtRequest = kills.at();
       }
@@ -333,8 +337,9 @@ public final class ClusterBenchmark {
         if (shaper != null) {
           Map<String, Long> tc = delta(tcBefore, shaper.bytesSent());
           for (Map.Entry<String, Long> e : tc.entrySet()) {
-            long bg = bgBefore.getOrDefault(e.getKey(), 0L);
-            outcome.shaperBytesByWorker.put(e.getKey(), Math.max(0, e.getValue() - bg));
+            long noScheme = bgBefore.getOrDefault(e.getKey(), 0L)
+                + outcome.restoreSentByWorker.getOrDefault(e.getKey(), 0L);
+            outcome.shaperBytesByWorker.put(e.getKey(), Math.max(0, e.getValue() - noScheme));
           }
         }
       }
@@ -678,8 +683,16 @@ public final class ClusterBenchmark {
         carried.replaceAll((host, bytes) -> Math.max(0, bytes));
         outcome.schemes.get(ns).sentByWorker = carried;
       }
-      if (crash != null && !crash.restore()) {
-        outcome.phasesNotWhole++;
+      if (crash != null) {
+        Map<String, Long> restoring = sent == null ? null : sent.now();
+        if (!crash.restore()) {
+          outcome.phasesNotWhole++;
+        }
+        if (restoring != null) {
+          // Repairs between phases are no scheme's reads: kept out of the run's kernel count.
+          delta(restoring, sent.now()).forEach((host, bytes) -> outcome.restoreSentByWorker
+              .merge(host, Math.max(0, bytes), Long::sum));
+        }
       }
     }
   }

@@ -14,13 +14,19 @@ import java.util.function.IntConsumer;
  * The failure scenario's crash inside the measured phase (the paper's Fig. 11): workers chosen from
  * the seed are SIGKILLed when the request at {@link BenchSettings#killAt} of a scheme's sequence is
  * issued, and before the next scheme's phase they are started again on their tiers and the run
- * waits until every object is whole. Each scheme alone thus meets the same crash at the same point
- * of the same request sequence, with its redundancy complete when its phase begins.
+ * waits, with a maintainer repairing, until every object is whole and at its target again. Each
+ * scheme alone thus meets the same crash at the same point of the same request sequence, with its
+ * redundancy complete when its phase begins.
  */
 final class MidPhaseKills {
-  /** Checks whether every object of the run is back at the redundancy it had before. */
+  /** Checks whether every object of the run is whole and at its target redundancy again. */
   interface WholeCheck {
     boolean whole() throws Exception;
+  }
+
+  /** Starts what repairs objects while the run waits (a maintainer); closed after the wait. */
+  interface Repair {
+    AutoCloseable start() throws Exception;
   }
 
   private static final long RESTORE_TIMEOUT_MS = 60_000;
@@ -29,17 +35,20 @@ final class MidPhaseKills {
   private final List<Integer> victims = new ArrayList<>();
   private final int at;
   private final WholeCheck check;
+  private final Repair repair;
   private final Consumer<String> progress;
   private final List<Integer> dead = new ArrayList<>();
 
   /**
    * @param exclude workers not to kill (stopped or slowed ones)
    * @param check whether every object is whole again after a restart
+   * @param repair starts the repairs to wait for
    */
   MidPhaseKills(BenchCluster cluster, BenchSettings s, List<Integer> exclude, WholeCheck check,
-      Consumer<String> progress) {
+      Repair repair, Consumer<String> progress) {
     this.cluster = cluster;
     this.check = check;
+    this.repair = repair;
     this.progress = progress;
     List<Integer> candidates = new ArrayList<>();
     for (int i = 0; i < cluster.workerCount(); i++) {
@@ -96,7 +105,9 @@ final class MidPhaseKills {
 
   /**
    * After a phase: starts the killed workers again (each returns once the master lists it and has
-   * dropped its killed entry) and waits, at most a minute, until every object is whole.
+   * dropped its killed entry) and waits, at most a minute, with repairs running, until every object
+   * is whole and at its target (the coordinator drops a dead extra parity while its worker is
+   * lost).
    *
    * @return false when some object was not whole within the minute (the next phase measures it
    *     as it is, and the caller flags the run)
@@ -110,13 +121,15 @@ final class MidPhaseKills {
       }
     }
     long deadline = System.currentTimeMillis() + RESTORE_TIMEOUT_MS;
-    while (!check.whole()) {
-      if (System.currentTimeMillis() > deadline) {
-        progress.accept("objects not whole " + RESTORE_TIMEOUT_MS / 1000 + " s after the restart;"
-            + " measuring as they are");
-        return false;
+    try (AutoCloseable repairing = repair.start()) {
+      while (!check.whole()) {
+        if (System.currentTimeMillis() > deadline) {
+          progress.accept("objects not whole " + RESTORE_TIMEOUT_MS / 1000 + " s after the"
+              + " restart; measuring as they are");
+          return false;
+        }
+        Thread.sleep(200);
       }
-      Thread.sleep(200);
     }
     return true;
   }
