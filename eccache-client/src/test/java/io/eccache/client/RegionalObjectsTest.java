@@ -11,8 +11,10 @@ import alluxio.client.file.URIStatus;
 import alluxio.conf.PropertyKey;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
+import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.common.ObjectKeys;
+import io.eccache.common.ReadChoice;
 import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.LoopbackRegions;
@@ -53,6 +55,9 @@ class RegionalObjectsTest {
       .property(MasterKeys.CELL_SIZE, "64KB")
       .property(MasterKeys.ALLOCATION_TIMEOUT, ALLOCATION_TIMEOUT.toMillis() + "ms")
       .property(MasterKeys.RETIRED_GRACE, GRACE.toMillis() + "ms")
+      // The paper's random k + delta whatever this machine's load (ADAPTIVE would hedge while
+      // the CPU is busy): these tests count which splits were read.
+      .property(ClientKeys.READ_CHOICE, ReadChoice.RANDOM)
       .property(MasterKeys.REGIONAL_NAMESPACES, "agar")
       .property(MasterKeys.REGIONAL_SCHEME, "rs-4-2")
       // Agar over 4 splits; periods only when a test runs one (CoordinatorMaster#regionalCache).

@@ -45,7 +45,7 @@ public final class ClientKeys {
   /** Which k + Δ splits a GET reads. */
   public static final PropertyKey READ_CHOICE = KeyRegistry.register(
       PropertyKey.Builder.enumBuilder("alluxio.user.eccache.read.choice", ReadChoice.class)
-          .setDefaultValue(ReadChoice.RANDOM)
+          .setDefaultValue(ReadChoice.ADAPTIVE)
           .setScope(Scope.CLIENT)
           .setDescription("Which k + delta splits of an erasure-coded object a GET reads: RANDOM,"
               + " any k + delta of the live splits uniformly at random (the paper's choice: the"

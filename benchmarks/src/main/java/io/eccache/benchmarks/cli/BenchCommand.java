@@ -77,8 +77,8 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--read-choice", description = "Which k + delta splits EC-Cache's GETs read:"
       + " ${COMPLETION-CANDIDATES} (alluxio.user.eccache.read.choice; default ${DEFAULT-VALUE},"
-      + " the paper's).")
-  ReadChoice readChoice = ReadChoice.RANDOM;
+      + " the client's default: the paper's RANDOM while the CPU has room).")
+  ReadChoice readChoice = ReadChoice.ADAPTIVE;
 
   @Mixin WorkloadOptions workload;
 

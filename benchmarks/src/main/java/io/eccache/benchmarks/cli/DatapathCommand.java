@@ -99,8 +99,9 @@ final class DatapathCommand implements Callable<Integer> {
   boolean tiny;
 
   @Option(names = "--read-choice", description = "Which k + delta splits eccache's GETs read:"
-      + " ${COMPLETION-CANDIDATES} (alluxio.user.eccache.read.choice; default ${DEFAULT-VALUE}).")
-  ReadChoice readChoice = ReadChoice.RANDOM;
+      + " ${COMPLETION-CANDIDATES} (alluxio.user.eccache.read.choice; default ${DEFAULT-VALUE},"
+      + " the client's default).")
+  ReadChoice readChoice = ReadChoice.ADAPTIVE;
 
   @Option(names = "--journal-flush-batch", description = "The master's"
       + " alluxio.master.journal.flush.batch.time, e.g. 5ms (docs/design.md recommends it for"

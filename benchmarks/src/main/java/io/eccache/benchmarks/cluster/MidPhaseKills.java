@@ -29,7 +29,7 @@ final class MidPhaseKills {
     AutoCloseable start() throws Exception;
   }
 
-  private static final long RESTORE_TIMEOUT_MS = 60_000;
+  private static final long RESTORE_TIMEOUT_MS = 120_000;
 
   private final BenchCluster cluster;
   private final List<Integer> victims = new ArrayList<>();
@@ -105,11 +105,11 @@ final class MidPhaseKills {
 
   /**
    * After a phase: starts the killed workers again (each returns once the master lists it and has
-   * dropped its killed entry) and waits, at most a minute, with repairs running, until every object
-   * is whole and at its target (the coordinator drops a dead extra parity while its worker is
-   * lost).
+   * dropped its killed entry) and waits, with repairs running, until every object is whole and at
+   * its target (the coordinator drops a dead extra parity while its worker is lost); at most two
+   * minutes, as long as pinning waits.
    *
-   * @return false when some object was not whole within the minute (the next phase measures it
+   * @return false when some object was not whole within that time (the next phase measures it
    *     as it is, and the caller flags the run)
    */
   boolean restore() throws Exception {
