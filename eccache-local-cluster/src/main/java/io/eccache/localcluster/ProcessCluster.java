@@ -409,21 +409,7 @@ public final class ProcessCluster implements AutoCloseable {
   }
 
   private static void signal(Process p, String signal, String what) throws IOException {
-    if (p == null || !p.isAlive()) {
-      throw new IOException(what + " is not running: nothing to send SIG" + signal + " to");
-    }
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
-        .redirectErrorStream(true).start();
-    try {
-      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        kill.destroyForcibly();
-        throw new IOException("kill -" + signal + " " + p.pid() + " (" + what + ") failed: "
-            + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while sending SIG" + signal + " to " + what, e);
-    }
+    ServerJvm.signal(p, signal, what);
   }
 
   /** Stops worker {@code i} politely (SIGTERM), SIGKILL after 30 s. */

@@ -108,6 +108,28 @@ public final class ServerJvm {
     }
   }
 
+  /**
+   * Sends {@code p} the signal {@code signal} ("STOP", "CONT") with the system's {@code kill}
+   * (Java sends only TERM and KILL); returns once it is sent.
+   */
+  public static void signal(Process p, String signal, String what) throws IOException {
+    if (p == null || !p.isAlive()) {
+      throw new IOException(what + " is not running: nothing to send SIG" + signal + " to");
+    }
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
+        .redirectErrorStream(true).start();
+    try {
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        kill.destroyForcibly();
+        throw new IOException("kill -" + signal + " " + p.pid() + " (" + what + ") failed: "
+            + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while sending SIG" + signal + " to " + what, e);
+    }
+  }
+
   /** Stops {@code p} politely (SIGTERM), with SIGKILL after 30 s. */
   public static void stop(Process p, String what) throws IOException {
     if (p == null) {

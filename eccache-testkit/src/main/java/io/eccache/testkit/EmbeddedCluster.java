@@ -447,6 +447,31 @@ public final class EmbeddedCluster implements AutoCloseable {
     ServerJvm.kill(child, "worker " + i);
   }
 
+  /**
+   * Freezes worker {@code i} with SIGSTOP (a hung or, in a duty cycle, a slow server: its sockets
+   * stay open and nothing answers); {@link #thawWorker} resumes it. Needs
+   * {@link Builder#workerProcesses}.
+   */
+  public void freezeWorker(int i) throws IOException {
+    ServerJvm.signal(child(i), "STOP", "worker " + i);
+  }
+
+  /** Resumes worker {@code i} after {@link #freezeWorker} (SIGCONT). */
+  public void thawWorker(int i) throws IOException {
+    ServerJvm.signal(child(i), "CONT", "worker " + i);
+  }
+
+  private Process child(int i) {
+    WorkerSlot w = workers.get(i);
+    synchronized (w) {
+      if (jvm == null) {
+        throw new IllegalStateException("worker " + i + " runs in this JVM: start the cluster with"
+            + " workerProcesses(true) to signal its workers");
+      }
+      return w.child;
+    }
+  }
+
   /** Stops worker {@code i} as a crash would look to clients; its cached blocks stay on disk. */
   public void stopWorker(int i) {
     WorkerSlot w = workers.get(i);

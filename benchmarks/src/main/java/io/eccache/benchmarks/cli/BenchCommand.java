@@ -49,7 +49,7 @@ final class BenchCommand implements Callable<Integer> {
   String profile = "quick";
 
   @Option(names = "--scenario", description = "Scenarios to run (default: all): "
-      + "skew, background, failure, size, k, delta, stragglers, writes, spcache.")
+      + "skew, background, failure, size, k, delta, stragglers, slow-server, writes, spcache.")
   List<String> scenarios = new ArrayList<>();
 
   @Option(names = "--out", description = "Results directory (default ${DEFAULT-VALUE}).")
@@ -124,7 +124,8 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (chosen.isEmpty()) {
       throw new IllegalArgumentException("no scenario named " + scenarios
-          + ": choose from skew, background, failure, size, k, delta, stragglers, writes,"
+          + ": choose from skew, background, failure, size, k, delta, stragglers, slow-server,"
+          + " writes,"
           + " spcache");
     }
     if (cluster.master != null) {
@@ -140,12 +141,13 @@ final class BenchCommand implements Callable<Integer> {
       }
       return refused;
     });
-    // Scenarios that kill workers run on workers that are processes of their own, the others on
-    // workers in this JVM (as every published run before): one cluster for each kind.
+    // Scenarios that kill or freeze workers run on workers that are processes of their own, the
+    // others on workers in this JVM (as every published run before): one cluster for each kind.
     List<Scenario> killing = new ArrayList<>();
     List<Scenario> inJvm = new ArrayList<>();
     for (Scenario s : chosen) {
-      (s.runs.values().stream().anyMatch(b -> b.killedWorkers > 0) ? killing : inJvm).add(s);
+      (s.runs.values().stream().anyMatch(BenchSettings::needsWorkerProcesses) ? killing : inJvm)
+          .add(s);
     }
     if (!inJvm.isEmpty()) {
       runInProcess(inJvm, false);
@@ -268,7 +270,7 @@ final class BenchCommand implements Callable<Integer> {
     List<Scenario> possible = new ArrayList<>();
     for (Scenario s : chosen) {
       boolean needsWorkers = s.runs.values().stream()
-          .anyMatch(b -> b.deadWorkers > 0 || b.killedWorkers > 0 || b.backgroundFraction > 0
+          .anyMatch(b -> b.deadWorkers > 0 || b.needsWorkerProcesses() || b.backgroundFraction > 0
               || b.stragglers > 0);
       if (needsWorkers) {
         progress.printf("eccache bench: skipping %s: it stops workers or sends from their "

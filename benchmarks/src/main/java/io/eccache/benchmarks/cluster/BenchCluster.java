@@ -28,7 +28,10 @@ public interface BenchCluster {
   /** Stops worker {@code i} and waits until the master has noticed. */
   void stopWorker(int i) throws IOException;
 
-  /** Whether {@link #killWorker} can SIGKILL workers: they run as processes of their own. */
+  /**
+   * Whether {@link #killWorker} and {@link #freezeWorker} can signal workers: they run as processes
+   * of their own.
+   */
   boolean canKillWorkers();
 
   /**
@@ -36,6 +39,12 @@ public interface BenchCluster {
    * its worker timeout.
    */
   void killWorker(int i) throws IOException;
+
+  /** Freezes worker {@code i} (SIGSTOP): a hung server, or a slow one in a duty cycle. */
+  void freezeWorker(int i) throws IOException;
+
+  /** Resumes worker {@code i} after {@link #freezeWorker} (SIGCONT). */
+  void thawWorker(int i) throws IOException;
 
   /** Starts worker {@code i} again and waits until it is back. */
   void startWorker(int i) throws IOException;
@@ -80,6 +89,16 @@ public interface BenchCluster {
       @Override
       public void killWorker(int i) throws IOException {
         cluster.killWorker(i);
+      }
+
+      @Override
+      public void freezeWorker(int i) throws IOException {
+        cluster.freezeWorker(i);
+      }
+
+      @Override
+      public void thawWorker(int i) throws IOException {
+        cluster.thawWorker(i);
       }
 
       @Override
@@ -151,6 +170,16 @@ public interface BenchCluster {
 
       @Override
       public void killWorker(int i) {
+        stopWorker(i);
+      }
+
+      @Override
+      public void freezeWorker(int i) {
+        stopWorker(i);
+      }
+
+      @Override
+      public void thawWorker(int i) {
         stopWorker(i);
       }
 

@@ -235,7 +235,8 @@ public final class BenchReport {
           settingLines.add("- " + label + ": " + o.settings.describe() + ", ioThreads="
               + o.ioThreads + ", pinned=" + o.pinned + (o.stragglers.isEmpty() ? ""
               : ", stragglers=" + o.stragglers.keySet()) + (o.killed.isEmpty() ? ""
-              : ", SIGKILLed " + o.killed + " at request " + o.killedAtRequest + " of each phase"));
+              : ", SIGKILLed " + o.killed + " at request " + o.killedAtRequest + " of each phase")
+              + (o.slowServers.isEmpty() ? "" : ", slow servers=" + o.slowServers));
           double ratio = ByteAgreement.worstRatio(clientTotal(o), o.shaperBytesByWorker);
           List<String> f = flags(o);
           for (String line : f) {

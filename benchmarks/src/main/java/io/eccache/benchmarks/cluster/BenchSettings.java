@@ -57,6 +57,14 @@ public final class BenchSettings implements Cloneable {
   /** A straggler's link as a fraction of a healthy worker's. */
   public double stragglerShare = 0.1;
   /**
+   * Slow servers for the measured phase (the slow-server mode): worker processes frozen with
+   * SIGSTOP for {@link #slowShare} of every 100 ms, the same workers for every scheme, chosen from
+   * the seed.
+   */
+  public int slowServers = 0;
+  /** The share of each 100 ms a slow server is frozen. */
+  public double slowShare = 0.8;
+  /**
    * Open loop: requests arrive as a Poisson process at this rate (per second), each read from every
    * scheme at once, latency counted from its arrival; 0 = closed loop ({@link #clients} readers,
    * each issuing its next request when the last is done).
@@ -104,6 +112,11 @@ public final class BenchSettings implements Cloneable {
      * round(p_i x {@link #learning}) times (at least once), in a random order.
      */
     EXPECTED
+  }
+
+  /** Whether the run needs workers that are processes of their own (to kill or freeze). */
+  public boolean needsWorkerProcesses() {
+    return killedWorkers > 0 || slowServers > 0;
   }
 
   /** A copy to change. */
@@ -154,6 +167,8 @@ public final class BenchSettings implements Cloneable {
         deadWorkers, killedWorkers == 0 ? "" : String.format(java.util.Locale.ROOT,
             ", %d SIGKILLed %.0f%% into each phase", killedWorkers, killAt * 100),
         stragglers == 0 ? "" : String.format(java.util.Locale.ROOT,
-            ", %d straggler(s) at %.0f%% of a link", stragglers, stragglerShare * 100));
+            ", %d straggler(s) at %.0f%% of a link", stragglers, stragglerShare * 100))
+        + (slowServers == 0 ? "" : String.format(java.util.Locale.ROOT,
+            ", %d slow server(s) frozen %.0f%% of the time", slowServers, slowShare * 100));
   }
 }

@@ -165,6 +165,8 @@ public final class ClusterBenchmark {
     public Map<String, Integer> stragglers = new TreeMap<>();
     /** Workers SIGKILLed in each scheme's phase ({@link BenchSettings#killedWorkers}). */
     public List<String> killed = new ArrayList<>();
+    /** Workers frozen in a duty cycle for the measured phase ({@link SlowServers}). */
+    public List<String> slowServers = new ArrayList<>();
     /** Index of the request at which they died in each phase; -1 with none. */
     public int killedAtRequest = -1;
     /** Phases that began with some object not yet whole after the last phase's kill. */
@@ -219,6 +221,10 @@ public final class ClusterBenchmark {
         || s.arrivalsPerSecond > 0 || s.clientProcesses > 0 || !cluster.canKillWorkers())) {
       throw new IllegalArgumentException("workers killed mid-phase need alone mode, one closed"
           + " loop in this JVM and worker processes this benchmark started (no --master)");
+    }
+    if (s.slowServers > 0 && !cluster.canKillWorkers()) {
+      throw new IllegalArgumentException("slow servers are worker processes frozen in a duty"
+          + " cycle: they need worker processes this benchmark started (no --master)");
     }
     sent = null; // set for this run's measured phase below
     kills = null;
@@ -314,9 +320,24 @@ public final class ClusterBenchmark {
       long cpuBefore = processCpuNanos();
       long[] metricsBefore = readMetrics();
       long start = System.nanoTime();
+      SlowServers slow = null;
       try {
+        if (s.slowServers > 0) {
+          List<Integer> spared = new ArrayList<>(stopped);
+          for (int i = 0; i < cluster.workerCount(); i++) {
+            String host = cluster.workerHost(i);
+            if (outcome.stragglers.containsKey(host) || outcome.killed.contains(host)) {
+              spared.add(i);
+            }
+          }
+          slow = new SlowServers(cluster, s, spared);
+          outcome.slowServers = slow.hosts();
+        }
         read(clients, run, sequence, s, outcome, "measured", s.mode);
       } finally {
+        if (slow != null) {
+          slow.close();
+        }
         outcome.seconds = (System.nanoTime() - start) / 1e9;
         long[] metricsAfter = readMetrics();
         // Reader processes (if any) added their own counts already.

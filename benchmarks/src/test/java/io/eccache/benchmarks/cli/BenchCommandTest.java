@@ -28,7 +28,7 @@ class BenchCommandTest {
   @TempDir
   Path out;
 
-  /** Every scenario but failure (below): the workers in this JVM. */
+  /** Every scenario but failure and slow-server (below): the workers in this JVM. */
   private static final List<String> IN_JVM = List.of("skew", "background", "size", "k", "delta",
       "stragglers", "writes", "spcache");
 
@@ -121,14 +121,19 @@ class BenchCommandTest {
   }
 
   /**
-   * The failure scenario: a worker process SIGKILLed a quarter into each scheme's phase, started
-   * again before the next; on 6 workers (their JVMs take the time) with RS(3, r).
+   * The scenarios on worker processes, on one cluster of 6 (their JVMs take the time) with
+   * RS(3, r): failure (a worker SIGKILLed a quarter into each scheme's phase, started again before
+   * the next) and slow-server (one frozen 80 ms of every 100).
    */
   @Test
   void theFailureScenarioKillsAWorkerProcessInEachSchemesPhase() throws Exception {
     int exit = new CommandLine(new EcCacheBench()).execute("bench", "--tiny", "--workers", "6",
-        "-k", "3", "--scenario", "failure", "--out", out.toString());
+        "-k", "3", "--scenario", "failure", "--scenario", "slow-server", "--out", out.toString());
     assertEquals(0, exit);
+    Path slow = out.resolve("slow-server");
+    assertEquals(1 + 3 * 2, Files.readAllLines(slow.resolve("raw.csv")).size(), "Δ 0-2, EC and SR");
+    String slowSummary = Files.readString(slow.resolve("summary.md"), StandardCharsets.UTF_8);
+    assertTrue(slowSummary.contains("slow servers=[127.0.0."), slowSummary);
     Path dir = out.resolve("failure");
     List<String> raw = Files.readAllLines(dir.resolve("raw.csv"));
     assertEquals(1 + 3, raw.size(), raw.toString());
