@@ -52,6 +52,21 @@ public interface BenchCluster {
   /** Whether worker {@code i} runs. */
   boolean isWorkerRunning(int i);
 
+  /**
+   * {@code n} workers (or as many as there are) chosen by {@code random} among those not in
+   * {@code exclude}: the stragglers, slow servers and victims of a run, drawn from its seed.
+   */
+  default List<Integer> choose(int n, List<Integer> exclude, java.util.Random random) {
+    List<Integer> candidates = new ArrayList<>();
+    for (int i = 0; i < workerCount(); i++) {
+      if (!exclude.contains(i)) {
+        candidates.add(i);
+      }
+    }
+    java.util.Collections.shuffle(candidates, random);
+    return new ArrayList<>(candidates.subList(0, Math.min(n, candidates.size())));
+  }
+
   /** The in-process cluster. */
   static BenchCluster of(EmbeddedCluster cluster) {
     return new BenchCluster() {

@@ -293,13 +293,7 @@ public final class ClusterBenchmark {
       }
       slowStragglers(s, stopped, outcome);
       if (s.killedWorkers > 0) {
-        List<Integer> spared = new ArrayList<>(stopped);
-        for (int i = 0; i < cluster.workerCount(); i++) {
-          if (outcome.stragglers.containsKey(cluster.workerHost(i))) {
-            spared.add(i);
-          }
-        }
-        kills = new MidPhaseKills(cluster, s, spared,
+        kills = new MidPhaseKills(cluster, s, spared(stopped, outcome),
             () -> whole(admin, s, run) && unsettled(admin, s, run, true) == 0
                 && admin.stats().tasksPending() == 0,
             () -> RedundancyMaintainer.create(admin).start(200), progress);
@@ -323,14 +317,7 @@ public final class ClusterBenchmark {
       SlowServers slow = null;
       try {
         if (s.slowServers > 0) {
-          List<Integer> spared = new ArrayList<>(stopped);
-          for (int i = 0; i < cluster.workerCount(); i++) {
-            String host = cluster.workerHost(i);
-            if (outcome.stragglers.containsKey(host) || outcome.killed.contains(host)) {
-              spared.add(i);
-            }
-          }
-          slow = new SlowServers(cluster, s, spared);
+          slow = new SlowServers(cluster, s, spared(stopped, outcome));
           outcome.slowServers = slow.hosts();
         }
         read(clients, run, sequence, s, outcome, "measured", s.mode);
@@ -402,6 +389,18 @@ public final class ClusterBenchmark {
     return outcome;
   }
 
+  /** Workers a run's faults leave alone: the stopped, the stragglers and the killed. */
+  private List<Integer> spared(List<Integer> stopped, Outcome outcome) {
+    List<Integer> spared = new ArrayList<>(stopped);
+    for (int i = 0; i < cluster.workerCount(); i++) {
+      String host = cluster.workerHost(i);
+      if (outcome.stragglers.containsKey(host) || outcome.killed.contains(host)) {
+        spared.add(i);
+      }
+    }
+    return spared;
+  }
+
   /** Whether every split or copy of every scheme's objects is on a live worker. */
   private static boolean whole(EcCacheClient admin, BenchSettings s, String run) throws Exception {
     for (ComparedScheme ns : s.schemes) {
@@ -421,15 +420,8 @@ public final class ClusterBenchmark {
    */
   private void slowStragglers(BenchSettings s, List<Integer> stopped, Outcome outcome)
       throws IOException {
-    List<Integer> running = new ArrayList<>();
-    for (int i = 0; i < cluster.workerCount(); i++) {
-      if (!stopped.contains(i)) {
-        running.add(i);
-      }
-    }
-    Collections.shuffle(running, new Random(s.seed * 13 + 5));
-    for (int i = 0; i < Math.min(s.stragglers, running.size()); i++) {
-      String host = cluster.workerHost(running.get(i));
+    for (int i : cluster.choose(s.stragglers, stopped, new Random(s.seed * 13 + 5))) {
+      String host = cluster.workerHost(i);
       int kbit = shaper.rate(host);
       shaper.setRate(host, (int) Math.max(1, Math.round(kbit * s.stragglerShare)));
       outcome.stragglers.put(host, kbit);

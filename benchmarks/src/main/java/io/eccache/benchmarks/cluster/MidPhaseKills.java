@@ -3,7 +3,6 @@ package io.eccache.benchmarks.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -50,14 +49,7 @@ final class MidPhaseKills {
     this.check = check;
     this.repair = repair;
     this.progress = progress;
-    List<Integer> candidates = new ArrayList<>();
-    for (int i = 0; i < cluster.workerCount(); i++) {
-      if (!exclude.contains(i)) {
-        candidates.add(i);
-      }
-    }
-    Collections.shuffle(candidates, new Random(s.seed * 17 + 11));
-    victims.addAll(candidates.subList(0, Math.min(s.killedWorkers, candidates.size())));
+    victims.addAll(cluster.choose(s.killedWorkers, exclude, new Random(s.seed * 17 + 11)));
     this.at = (int) Math.min(s.requests - 1L, Math.round(s.killAt * s.requests));
   }
 

@@ -92,24 +92,14 @@ public final class Scenario {
         "Δ = 0 hurts the tail badly; Δ = 1 captures most of the gain", "Δ", deltas));
     // The paper's stragglers are EC2's own; here one worker of 12 gets a tenth of a link for the
     // measured phase (tc, every scheme alike), which loopback never has by itself.
-    Map<String, BenchSettings> slowed = new LinkedHashMap<>();
-    deltas.forEach((d, run) -> {
-      BenchSettings s = run.copy();
-      s.stragglers = 1;
-      slowed.put(d, s);
-    });
     all.add(new Scenario("stragglers", "Figs. 15-16 with a straggler (extra reads Δ)",
-        "Δ = 0 hurts the tail badly; Δ = 1 captures most of the gain", "Δ", slowed));
+        "Δ = 0 hurts the tail badly; Δ = 1 captures most of the gain", "Δ",
+        each(deltas, s -> s.stragglers = 1)));
     // The other kind of straggler: a slow server rather than a slow link. One worker process of
     // 12 is frozen (SIGSTOP) 80 ms of every 100 for the measured phase, every scheme alike.
-    Map<String, BenchSettings> slowServer = new LinkedHashMap<>();
-    deltas.forEach((d, run) -> {
-      BenchSettings s = run.copy();
-      s.slowServers = 1;
-      slowServer.put(d, s);
-    });
     all.add(new Scenario("slow-server", "Figs. 15-16 with a slow server (extra reads Δ)",
-        "Δ = 0 hurts the tail badly; Δ = 1 captures most of the gain", "Δ", slowServer));
+        "Δ = 0 hurts the tail badly; Δ = 1 captures most of the gain", "Δ",
+        each(deltas, s -> s.slowServers = 1)));
     Map<String, BenchSettings> writes = new LinkedHashMap<>();
     for (long mib : quick ? new long[] {2, 8, 32} : new long[] {10, 40, 100}) {
       BenchSettings s = base.copy();
@@ -142,6 +132,18 @@ public final class Scenario {
         "η SP 0.18, EC 0.44, SR 1.18; SP-Cache mean latency 29-50% below EC-Cache's, tail 22-55%",
         "", one("Zipf 1.05 Poisson arrivals", sp)));
     return all;
+  }
+
+  /** A copy of every run of {@code runs}, each changed by {@code change}, under the same labels. */
+  private static Map<String, BenchSettings> each(Map<String, BenchSettings> runs,
+      java.util.function.Consumer<BenchSettings> change) {
+    Map<String, BenchSettings> changed = new LinkedHashMap<>();
+    runs.forEach((label, run) -> {
+      BenchSettings s = run.copy();
+      change.accept(s);
+      changed.put(label, s);
+    });
+    return changed;
   }
 
   /** A scenario of one run labelled {@code label}, for commands other than bench (the demo). */

@@ -2,7 +2,6 @@ package io.eccache.benchmarks.cluster;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -31,14 +30,7 @@ final class SlowServers implements AutoCloseable {
   /** Starts the cycle on {@code s.slowServers} workers not in {@code exclude}. */
   SlowServers(BenchCluster cluster, BenchSettings s, List<Integer> exclude) {
     this.cluster = cluster;
-    List<Integer> candidates = new ArrayList<>();
-    for (int i = 0; i < cluster.workerCount(); i++) {
-      if (!exclude.contains(i)) {
-        candidates.add(i);
-      }
-    }
-    Collections.shuffle(candidates, new Random(s.seed * 19 + 7));
-    slowed.addAll(candidates.subList(0, Math.min(s.slowServers, candidates.size())));
+    slowed.addAll(cluster.choose(s.slowServers, exclude, new Random(s.seed * 19 + 7)));
     this.frozenNanos = TimeUnit.MILLISECONDS.toNanos(Math.round(PERIOD_MS * s.slowShare));
     this.cycle = new Thread(this::run, "eccache-bench-slow-servers");
     cycle.setDaemon(true);
