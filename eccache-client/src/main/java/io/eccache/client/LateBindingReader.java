@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * EC-Cache's read (paper section 4.3), the mechanism: read splits in parallel, straight from the
@@ -70,8 +71,8 @@ final class LateBindingReader {
   /** The longest wait for the next split to arrive before the ones in flight count as failed. */
   private final long timeoutMs;
   private final ReadChoice choice;
-  /** The adaptive choice's signal; null (tests): never busy. */
-  private CpuLoad cpu;
+  /** Whether this machine's CPU is busy: what the adaptive choice goes by. */
+  private final BooleanSupplier cpuBusy;
   /** Data-first: the least a late data split is waited for once k splits arrived. */
   private final long minGraceNanos;
   private final Ticker ticker;
@@ -85,13 +86,20 @@ final class LateBindingReader {
   LateBindingReader(ClientContext context) {
     this(new AlluxioSplitSource(context.alluxio(), context.statistics()), context.io(), context.readWatchdog(), context.pool(),
         context.statistics(), context.ioTimeoutMs(), context.readChoice(), MIN_GRACE_NANOS,
-        context.ticker(), context.workerHealth());
-    this.cpu = context.cpuLoad();
+        context.ticker(), context.workerHealth(), context.cpuLoad()::busy);
+  }
+
+  /** As below, on a CPU that is never busy (tests). */
+  LateBindingReader(SplitSource source, ExecutorService io, ReadWatchdog watchdog,
+      DirectBufferPool pool, ReadStatistics statistics, long timeoutMs, ReadChoice choice,
+      long minGraceNanos, Ticker ticker, WorkerHealth health) {
+    this(source, io, watchdog, pool, statistics, timeoutMs, choice, minGraceNanos, ticker, health,
+        () -> false);
   }
 
   LateBindingReader(SplitSource source, ExecutorService io, ReadWatchdog watchdog,
       DirectBufferPool pool, ReadStatistics statistics, long timeoutMs, ReadChoice choice,
-      long minGraceNanos, Ticker ticker, WorkerHealth health) {
+      long minGraceNanos, Ticker ticker, WorkerHealth health, BooleanSupplier cpuBusy) {
     this.ranges = new SplitRanges(source, pool, statistics);
     this.io = io;
     this.watchdog = watchdog;
@@ -103,6 +111,7 @@ final class LateBindingReader {
     this.minGraceNanos = minGraceNanos;
     this.ticker = ticker;
     this.health = health;
+    this.cpuBusy = cpuBusy;
   }
 
   /** One split's range that arrived intact: in the array ({@code staged} null) or staged. */
@@ -262,8 +271,7 @@ final class LateBindingReader {
       throw new IllegalArgumentException("stripes [" + from + ", " + to + ") hold "
           + window.objectBytes + " object bytes; the array has " + (target.length - offset));
     }
-    ReadStrategy strategy = ReadStrategy.of(lookup, replicated, choice,
-        choice == ReadChoice.ADAPTIVE && cpu != null && cpu.busy());
+    ReadStrategy strategy = ReadStrategy.of(lookup, replicated, choice, cpuBusy);
     ReadPlan plan = new ReadPlan(layout.getKey(), strategy,
         strategy.order(lookup, k, ThreadLocalRandom.current()), k, delta, ticker, health,
         statistics, timeoutMs, minGraceNanos);

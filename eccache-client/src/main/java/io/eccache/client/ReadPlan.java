@@ -79,6 +79,12 @@ final class ReadPlan {
   private final long began;
   /** The reads counted on (asked for, not arrived, failed or given up on). */
   private final Set<PlannedRead> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
+  /**
+   * Reads given up on by the stall rule, still on their way: counted on again when every split
+   * read in their place has failed and nothing else is left (with r workers dead, the slow one
+   * may be the last live split).
+   */
+  private final Set<PlannedRead> givenUp = Collections.newSetFromMap(new IdentityHashMap<>());
   private final List<String> failures = new ArrayList<>();
   private int next; // candidates[next] is the next split to ask for
   private int arrived;
@@ -115,17 +121,23 @@ final class ReadPlan {
    * itself when none is (the usual case: no copy per GET).
    */
   private static List<Split> avoidedLast(List<Split> candidates, WorkerHealth health) {
-    List<Split> avoided = new ArrayList<>();
-    for (Split s : candidates) {
+    List<Split> ordered = null; // the kept ones, from the first avoided one on
+    List<Split> avoided = null;
+    for (int i = 0; i < candidates.size(); i++) {
+      Split s = candidates.get(i);
       if (health.avoided(s.getWorker())) {
+        if (avoided == null) {
+          avoided = new ArrayList<>();
+          ordered = new ArrayList<>(candidates.subList(0, i));
+        }
         avoided.add(s);
+      } else if (ordered != null) {
+        ordered.add(s);
       }
     }
-    if (avoided.isEmpty()) {
+    if (avoided == null) {
       return candidates;
     }
-    List<Split> ordered = new ArrayList<>(candidates);
-    ordered.removeAll(avoided);
     ordered.addAll(avoided);
     return ordered;
   }
@@ -166,6 +178,7 @@ final class ReadPlan {
   List<PlannedRead> arrived(PlannedRead read) {
     long now = ticker.read();
     waiting.remove(read);
+    givenUp.remove(read);
     arrived++;
     health.answered(read.split.getWorker());
     if (firstArrivalNanos < 0) {
@@ -187,6 +200,7 @@ final class ReadPlan {
   /** {@code read} failed with {@code cause}; returns the reads to start in its place. */
   List<PlannedRead> failed(PlannedRead read, Throwable cause) {
     boolean counted = waiting.remove(read);
+    givenUp.remove(read);
     failures.add(String.valueOf(cause));
     timedOut |= cause instanceof DeadlineExceededException;
     if (unreachable(cause)) {
@@ -194,7 +208,13 @@ final class ReadPlan {
     }
     timeoutAt = ticker.read() + timeoutNanos;
     // Late binding's second chance: a split not yet asked for replaces the failed one.
-    return counted && arrived < k ? ask(1) : List.of();
+    List<PlannedRead> instead = counted && arrived < k ? ask(1) : List.of();
+    if (waiting.isEmpty() && arrived < k && !givenUp.isEmpty()) {
+      // Nothing else left: the reads given up on are waited for again, up to the timeout.
+      waiting.addAll(givenUp);
+      givenUp.clear();
+    }
+    return instead;
   }
 
   /**
@@ -289,6 +309,7 @@ final class ReadPlan {
       // the watchdog ends the read and the reader trips it then.
       for (PlannedRead r : stalled) {
         waiting.remove(r);
+        givenUp.add(r);
         failures.add("split " + r.split.getIndex() + " on " + r.split.getWorker().getHost()
             + " sent nothing for " + TimeUnit.NANOSECONDS.toMillis(now - r.silentSince())
             + " ms while its peers delivered");

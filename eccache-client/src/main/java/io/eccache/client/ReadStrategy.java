@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BooleanSupplier;
 
 /**
  * One way of choosing which of an object's splits a GET reads, and when: the order the splits are
@@ -41,22 +42,22 @@ interface ReadStrategy {
 
   /**
    * The strategy for the object {@code lookup} describes, under the client's {@code choice};
-   * {@code cpuBusy}: whether this machine's CPU is busy now (what {@code ADAPTIVE} goes by).
+   * {@code cpuBusy}: whether this machine's CPU is busy now, asked only by {@code ADAPTIVE}.
    */
   static ReadStrategy of(LookupResponse lookup, boolean replicated, ReadChoice choice,
-      boolean cpuBusy) {
+      BooleanSupplier cpuBusy) {
     ReadStrategy strategy = replicated ? COPIES : byChoice(choice, cpuBusy);
     return lookup.getLayout().getSplitPathsCount() > 0 ? new Regional(strategy) : strategy;
   }
 
-  private static ReadStrategy byChoice(ReadChoice choice, boolean cpuBusy) {
+  private static ReadStrategy byChoice(ReadChoice choice, BooleanSupplier cpuBusy) {
     switch (choice) {
       case DATA_FIRST:
         return DATA_FIRST;
       case HEDGED:
         return HEDGED;
       case ADAPTIVE:
-        return cpuBusy ? HEDGED : RANDOM;
+        return cpuBusy.getAsBoolean() ? HEDGED : RANDOM;
       default:
         return RANDOM;
     }

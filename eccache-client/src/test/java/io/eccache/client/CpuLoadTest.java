@@ -60,10 +60,12 @@ class CpuLoadTest {
   @Test
   void adaptiveReadsRandomWithRoomAndHedgedWhenBusy() {
     LookupResponse lookup = LookupResponse.newBuilder().setLayout(Layout.newBuilder()).build();
-    assertSame(ReadStrategy.RANDOM, ReadStrategy.of(lookup, false, ReadChoice.ADAPTIVE, false));
-    assertSame(ReadStrategy.HEDGED, ReadStrategy.of(lookup, false, ReadChoice.ADAPTIVE, true));
-    assertSame(ReadStrategy.RANDOM, ReadStrategy.of(lookup, false, ReadChoice.RANDOM, true),
+    assertSame(ReadStrategy.RANDOM,
+        ReadStrategy.of(lookup, false, ReadChoice.ADAPTIVE, () -> false));
+    assertSame(ReadStrategy.HEDGED,
+        ReadStrategy.of(lookup, false, ReadChoice.ADAPTIVE, () -> true));
+    assertSame(ReadStrategy.RANDOM, ReadStrategy.of(lookup, false, ReadChoice.RANDOM, () -> true),
         "only the adaptive choice goes by the load");
-    assertSame(ReadStrategy.COPIES, ReadStrategy.of(lookup, true, ReadChoice.ADAPTIVE, true));
+    assertSame(ReadStrategy.COPIES, ReadStrategy.of(lookup, true, ReadChoice.ADAPTIVE, () -> true));
   }
 }

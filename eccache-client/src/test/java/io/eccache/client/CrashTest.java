@@ -110,6 +110,9 @@ class CrashTest {
     final AtomicLong failed = new AtomicLong();
     final AtomicLong wrong = new AtomicLong();
     final List<Long> latencies = new ArrayList<>();
+    /** The first failed GET's error, so a failure says why. */
+    final java.util.concurrent.atomic.AtomicReference<IOException> firstFailure =
+        new java.util.concurrent.atomic.AtomicReference<>();
 
     synchronized void latency(long nanos) {
       latencies.add(nanos);
@@ -127,7 +130,8 @@ class CrashTest {
     public String toString() {
       return String.format("%d ok, %d failed, %d wrong; p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms,"
           + " max %.1f ms", ok.get(), failed.get(), wrong.get(), percentileMs(0.5),
-          percentileMs(0.99), percentileMs(0.999), percentileMs(1));
+          percentileMs(0.99), percentileMs(0.999), percentileMs(1))
+          + (firstFailure.get() == null ? "" : "; first failure: " + firstFailure.get());
     }
   }
 
@@ -155,6 +159,7 @@ class CrashTest {
               (Arrays.equals(got, acknowledged.get(key)) ? phase.ok : phase.wrong)
                   .incrementAndGet();
             } catch (IOException e) {
+              phase.firstFailure.compareAndSet(null, e);
               phase.failed.incrementAndGet();
             }
           }

@@ -146,6 +146,27 @@ class ReadPlanTest {
   }
 
   @Test
+  void aReadGivenUpOnIsWaitedForAgainWhenEverySplitReadInItsPlaceFailed() throws Exception {
+    // CrashTest's two dead of RS(3,2): the slow read was the last live split.
+    ReadPlan plan = plan(ReadStrategy.RANDOM, 0);
+    List<ReadPlan.PlannedRead> first = plan.start();
+    clock.advanceMs(20);
+    plan.arrived(of(first, 0));
+    plan.arrived(of(first, 1));
+    clock.advanceMs(60);
+    List<ReadPlan.PlannedRead> instead = plan.due();
+    assertEquals(List.of(3), indexes(instead));
+    List<ReadPlan.PlannedRead> last =
+        plan.failed(of(instead, 3), new UnavailableException("connection refused"));
+    assertEquals(List.of(4), indexes(last));
+    assertEquals(List.of(), indexes(
+        plan.failed(of(last, 4), new UnavailableException("connection refused"))));
+    assertTrue(plan.waitNanos() > 0, "the read given up on is still on its way: wait for it");
+    plan.arrived(of(first, 2));
+    assertTrue(plan.complete());
+  }
+
+  @Test
   void aReadStillSendingIsNotGivenUpOn() throws Exception {
     ReadPlan plan = plan(ReadStrategy.RANDOM, 0);
     List<ReadPlan.PlannedRead> first = plan.start();

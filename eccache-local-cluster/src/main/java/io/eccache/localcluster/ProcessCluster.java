@@ -9,10 +9,7 @@ import alluxio.conf.PropertyKey;
 import alluxio.conf.Source;
 import alluxio.master.MasterClientContext;
 import alluxio.wire.WorkerInfo;
-import alluxio.wire.WorkerNetAddress;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -370,10 +367,7 @@ public final class ProcessCluster implements AutoCloseable {
     }
     String host = workerHost(i);
     workers[i] = launch("worker-" + i, "alluxio.worker.AlluxioWorker", List.of(),
-        "-Dalluxio.worker.hostname=" + host, "-Dalluxio.worker.bind.host=" + host,
-        "-Dalluxio.worker.web.bind.host=" + host, "-Dalluxio.worker.web.hostname=" + host,
-        "-Dalluxio.worker.tieredstore.level0.dirs.path=" + workerTiers.get(i),
-        "-Dalluxio.locality.node=" + host);
+        ServerJvm.workerOptions(host, workerTiers.get(i)));
     record("worker-" + i, workers[i].toHandle(), host);
   }
 
@@ -495,20 +489,12 @@ public final class ProcessCluster implements AutoCloseable {
     await(() -> {
       try (BlockMasterClient client = blockMasterClient()) {
         List<WorkerInfo> listed = client.getWorkerInfoList();
-        return listed.size() == n && listed.stream().allMatch(w -> accepts(w.getAddress()));
+        return listed.size() == n
+            && listed.stream().allMatch(w -> ServerJvm.accepts(w.getAddress()));
       } catch (IOException e) {
         return false;
       }
     }, timeoutMs, "the master to count " + n + " live workers, none of them a killed one");
-  }
-
-  private static boolean accepts(WorkerNetAddress address) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(address.getHost(), address.getRpcPort()), 1000);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   /**

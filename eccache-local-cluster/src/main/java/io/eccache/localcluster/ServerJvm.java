@@ -1,5 +1,6 @@
 package io.eccache.localcluster;
 
+import alluxio.wire.WorkerNetAddress;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -90,6 +91,26 @@ public final class ServerJvm {
             dir.resolve("logs").resolve(name + ".out").toFile()));
     builder.environment().put("MALLOC_ARENA_MAX", "2");
     return (detached ? Detached.apply(builder) : builder).start();
+  }
+
+  /**
+   * The {@code -D} options of a worker on loopback address {@code host} with its memory tier in
+   * {@code tier}: its identity and store, the rest from the site properties.
+   */
+  public static String[] workerOptions(String host, Path tier) {
+    return new String[] {"-Dalluxio.worker.hostname=" + host, "-Dalluxio.worker.bind.host=" + host,
+        "-Dalluxio.worker.web.bind.host=" + host, "-Dalluxio.worker.web.hostname=" + host,
+        "-Dalluxio.worker.tieredstore.level0.dirs.path=" + tier, "-Dalluxio.locality.node=" + host};
+  }
+
+  /** Whether a worker's RPC port at {@code address} accepts a connection within a second. */
+  public static boolean accepts(WorkerNetAddress address) {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress(address.getHost(), address.getRpcPort()), 1000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** Kills {@code p} with SIGKILL, as a crash, and waits (at most 30 s) until it is gone. */

@@ -373,11 +373,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   private void startWorkerProcess(WorkerSlot w) throws IOException {
     String name = "worker-" + w.index;
     Process child = jvm.launch(name, "alluxio.worker.AlluxioWorker", List.of(),
-        ProcessCluster.TEST_JVM_OPTIONS, "-Dalluxio.worker.hostname=" + w.host,
-        "-Dalluxio.worker.bind.host=" + w.host, "-Dalluxio.worker.web.bind.host=" + w.host,
-        "-Dalluxio.worker.web.hostname=" + w.host,
-        "-Dalluxio.worker.tieredstore.level0.dirs.path=" + w.tierDir,
-        "-Dalluxio.locality.node=" + w.host);
+        ProcessCluster.TEST_JVM_OPTIONS, ServerJvm.workerOptions(w.host, w.tierDir));
     // Registered when the master lists this host on a port that accepts: a killed process's old
     // entry (its old port) stays listed until the master's worker timeout.
     WorkerNetAddress[] registered = new WorkerNetAddress[1];
@@ -388,7 +384,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         try {
           for (WorkerInfo info : blockMaster().getWorkerInfoList()) {
-            if (info.getAddress().getHost().equals(w.host) && accepts(info.getAddress())) {
+            if (info.getAddress().getHost().equals(w.host) && ServerJvm.accepts(info.getAddress())) {
               registered[0] = info.getAddress();
               return true;
             }
@@ -410,15 +406,6 @@ public final class EmbeddedCluster implements AutoCloseable {
     synchronized (w) {
       w.child = child;
       w.childAddress = registered[0];
-    }
-  }
-
-  private static boolean accepts(WorkerNetAddress address) {
-    try (java.net.Socket socket = new java.net.Socket()) {
-      socket.connect(new java.net.InetSocketAddress(address.getHost(), address.getRpcPort()), 1000);
-      return true;
-    } catch (IOException e) {
-      return false;
     }
   }
 

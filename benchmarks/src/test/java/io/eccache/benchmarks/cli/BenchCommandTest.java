@@ -32,6 +32,11 @@ class BenchCommandTest {
   private static final List<String> IN_JVM = List.of("skew", "background", "size", "k", "delta",
       "stragglers", "writes", "spcache");
 
+  /** A raw.csv row's cells: split at commas outside quotes (a label may hold one, quoted). */
+  private static String[] cells(String row) {
+    return row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+  }
+
   @Test
   void everyScenarioWritesItsResultsSummaryAndPlots() throws Exception {
     List<String> args = new java.util.ArrayList<>(List.of("bench", "--tiny", "--workers", "12",
@@ -59,7 +64,7 @@ class BenchCommandTest {
       assertEquals(1 + runs * schemes, raw.size(), scenario + ": " + raw);
       List<String> header = List.of(raw.get(0).split(","));
       for (String row : raw.subList(1, raw.size())) {
-        String[] cells = row.split(",");
+        String[] cells = cells(row);
         java.util.function.Function<String, String> cell = name -> cells[header.indexOf(name)];
         assertEquals("alone", cell.apply("mode"), "measured alone by default: " + row);
         assertEquals("12", cell.apply("requests"), "every measured GET recorded: " + row);
@@ -139,8 +144,7 @@ class BenchCommandTest {
     assertEquals(1 + 3, raw.size(), raw.toString());
     List<String> header = List.of(raw.get(0).split(","));
     for (String row : raw.subList(1, raw.size())) {
-      // The label holds a comma ("..., overridden by -k 3"), quoted: split outside quotes.
-      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+      String[] cells = cells(row);
       java.util.function.Function<String, String> cell = name -> cells[header.indexOf(name)];
       assertEquals("12", cell.apply("requests"), "every GET answered, none failed: " + row);
       assertEquals("0", cell.apply("units_added"), "no unit added: " + row);
