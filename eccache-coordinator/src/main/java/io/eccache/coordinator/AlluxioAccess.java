@@ -18,29 +18,28 @@ import java.util.List;
 /** {@link AccessPort} over the FileSystemMaster: Alluxio's own permission checker decides. */
 final class AlluxioAccess implements AccessPort {
   private final FileSystemMaster fs;
+  private final NamespacePort ns;
 
-  AlluxioAccess(FileSystemMaster fs) {
+  AlluxioAccess(FileSystemMaster fs, NamespacePort ns) {
     this.fs = fs;
+    this.ns = ns;
   }
 
   @Override
   public boolean exists(String path) throws IOException, AlluxioException {
-    return MasterCalls.asMaster(() -> fs.exists(new AlluxioURI(path), MasterCalls.noSyncExists()));
+    return ns.exists(path);
   }
 
   @Override
   public boolean isDirectory(String path) throws IOException, AlluxioException {
-    return MasterCalls.asMaster(() -> {
-      AlluxioURI uri = new AlluxioURI(path);
-      if (!fs.exists(uri, MasterCalls.noSyncExists())) {
-        return false;
-      }
-      try {
-        return fs.getFileInfo(uri, MasterCalls.noSync()).isFolder();
-      } catch (FileDoesNotExistException removed) {
-        return false;
-      }
-    });
+    if (!ns.exists(path)) {
+      return false;
+    }
+    try {
+      return ns.status(path).isFolder();
+    } catch (FileDoesNotExistException removed) {
+      return false;
+    }
   }
 
   @Override

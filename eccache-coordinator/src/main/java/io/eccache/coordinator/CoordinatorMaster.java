@@ -107,16 +107,17 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     long allocationTimeoutMs = Configuration.getMs(MasterKeys.ALLOCATION_TIMEOUT);
     UnderStorePaths ufsPaths = new UnderStorePaths(Configuration.getString(SharedKeys.UFS_PREFIX));
     ufsPaths.checkDisjointFrom(Configuration.getString(MasterKeys.ROOT));
-    UnderStoreCopies underStore = new UnderStoreCopies(fileSystemMaster, ufsPaths);
-    this.access = new KeyAccess(new AlluxioAccess(fileSystemMaster), ufsPaths);
-    this.directories = new PrivateDirectories(fileSystemMaster, paths, ufsPaths);
+    AlluxioNamespace namespace = new AlluxioNamespace(fileSystemMaster, blockMaster);
+    UnderStoreCopies underStore = new UnderStoreCopies(namespace, ufsPaths);
+    this.access = new KeyAccess(new AlluxioAccess(fileSystemMaster, namespace), ufsPaths);
+    this.directories = new PrivateDirectories(namespace, paths, ufsPaths);
     RegionalNamespaces regional = new RegionalNamespaces(
         RegionMounts.parse(Configuration.getString(MasterKeys.REGIONS)),
         Configuration.getString(MasterKeys.REGIONAL_NAMESPACES),
         Configuration.getString(MasterKeys.REGIONAL_SCHEME));
-    this.layouts = new LayoutStore(fileSystemMaster, blockMaster, paths, regional);
+    this.layouts = new LayoutStore(namespace, namespace, paths, regional);
     long graceMs = Configuration.getMs(MasterKeys.RETIRED_GRACE);
-    NamespaceSweeper sweeper = new NamespaceSweeper(fileSystemMaster, paths, underStore,
+    NamespaceSweeper sweeper = new NamespaceSweeper(namespace, paths, underStore,
         layouts.keyLocks(), graceMs, allocationTimeoutMs, regional.regions());
     this.sweepIntervalMs = Math.max(200, Math.min(graceMs, allocationTimeoutMs) / 4);
     SchemeChooser chooser = new SchemeChooser(
@@ -131,15 +132,15 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     RedundancyPlanner planner = new RedundancyPlanner(
         Configuration.getDouble(MasterKeys.MEMORY_OVERHEAD),
         Configuration.getBytes(MasterKeys.PARTITION_SERVER_BANDWIDTH));
-    this.writes = new WriteSessions(layouts, fileSystemMaster, blockMaster, underStore, sweeper,
+    this.writes = new WriteSessions(layouts, namespace, underStore, sweeper,
         chooser, popularity, metrics, clock, access, directories, allocationTimeoutMs,
         Configuration.getBytes(MasterKeys.CELL_SIZE), random, this::getExecutorService);
-    this.queue = new MaintenanceQueue(layouts, fileSystemMaster, metrics, clock,
+    this.queue = new MaintenanceQueue(layouts, metrics, clock,
         Configuration.getMs(MasterKeys.MAINTENANCE_LEASE));
     this.retuner = new Retuner(layouts, popularity, chooser, planner, queue, metrics, clock,
         Configuration.getMs(MasterKeys.POPULARITY_PERIOD), random);
     this.sweep = new SweepHeartbeat(writes, sweeper, clock);
-    this.regionalCache = new RegionalCache(layouts, fileSystemMaster, queue,
+    this.regionalCache = new RegionalCache(layouts, queue,
         Configuration.getString(MasterKeys.REGIONAL_POLICY),
         Configuration.getInt(MasterKeys.REGIONAL_CACHE_SPLITS), random);
     this.regionalPeriodMs = Configuration.getMs(MasterKeys.REGIONAL_PERIOD);

@@ -1,28 +1,16 @@
 package io.eccache.coordinator;
 
-import static io.eccache.coordinator.MasterCalls.asMaster;
-import static io.eccache.coordinator.MasterCalls.noSync;
-import static io.eccache.coordinator.MasterCalls.noSyncExists;
-import static io.eccache.coordinator.MasterCalls.noSyncList;
-
-import alluxio.AlluxioURI;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
-import alluxio.grpc.SetAttributePOptions;
-import alluxio.master.block.BlockMaster;
-import alluxio.master.file.FileSystemMaster;
-import alluxio.master.file.contexts.SetAttributeContext;
-import alluxio.proto.journal.File.XAttrUpdateStrategy;
 import alluxio.wire.BlockLocation;
 import alluxio.wire.FileBlockInfo;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
 import com.google.common.util.concurrent.Striped;
-import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.RedundancyScheme;
@@ -55,17 +43,17 @@ import org.slf4j.LoggerFactory;
 final class LayoutStore implements Retuner.Namespace {
   private static final Logger LOG = LoggerFactory.getLogger(LayoutStore.class);
 
-  private final FileSystemMaster fs;
-  private final BlockMaster blockMaster;
+  private final NamespacePort ns;
+  private final WorkersPort workers;
   private final ObjectPaths paths;
   private final RegionalNamespaces regional;
   /** Serialises the layout changes of one key. */
   private final Striped<Lock> keyLocks = Striped.lock(64);
 
-  LayoutStore(FileSystemMaster fs, BlockMaster blockMaster, ObjectPaths paths,
+  LayoutStore(NamespacePort ns, WorkersPort workers, ObjectPaths paths,
       RegionalNamespaces regional) {
-    this.fs = fs;
-    this.blockMaster = blockMaster;
+    this.ns = ns;
+    this.workers = workers;
     this.paths = paths;
     this.regional = regional;
   }
@@ -84,12 +72,17 @@ final class LayoutStore implements Retuner.Namespace {
     return keyLocks;
   }
 
-  /** Runs {@code call} as the master while holding {@code key}'s lock. */
+  /** The namespace the layouts are kept in. */
+  NamespacePort namespace() {
+    return ns;
+  }
+
+  /** Runs {@code call} while holding {@code key}'s lock. */
   <T> T locked(String key, MasterCalls.MasterCall<T> call) throws IOException, AlluxioException {
     Lock lock = keyLocks.get(key);
     lock.lock();
     try {
-      return asMaster(call);
+      return call.call();
     } finally {
       lock.unlock();
     }
@@ -100,13 +93,13 @@ final class LayoutStore implements Retuner.Namespace {
    * missing path makes Alluxio ask S3 for it in the background, which this does not.
    */
   Layout readIfPresent(String objectDir) throws IOException, AlluxioException {
-    return fs.exists(new AlluxioURI(objectDir), noSyncExists()) ? read(objectDir) : null;
+    return ns.exists(objectDir) ? read(objectDir) : null;
   }
 
-  /** The committed layout of {@code objectDir}, or null when none (call as the master). */
+  /** The committed layout of {@code objectDir}, or null when none. */
   Layout read(String objectDir) throws IOException, AlluxioException {
     try {
-      return parse(fs.getFileInfo(new AlluxioURI(objectDir), noSync()));
+      return parse(ns.status(objectDir));
     } catch (FileDoesNotExistException e) {
       return null;
     }
@@ -114,17 +107,12 @@ final class LayoutStore implements Retuner.Namespace {
 
   /** Replaces the layout of {@code objectDir} in one xattr update (call under the key's lock). */
   void write(String objectDir, Layout layout) throws IOException, AlluxioException {
-    fs.setAttribute(new AlluxioURI(objectDir), SetAttributeContext.mergeFrom(
-        SetAttributePOptions.newBuilder()
-            .putXattr(ObjectPaths.LAYOUT_XATTR, layout.toByteString())
-            .setXattrUpdateStrategy(XAttrUpdateStrategy.UNION_REPLACE)));
+    ns.putXattr(objectDir, ObjectPaths.LAYOUT_XATTR, layout.toByteArray());
   }
 
   /** Removes the layout of {@code objectDir}, keeping the directory (call under the key's lock). */
   void remove(String objectDir) throws IOException, AlluxioException {
-    fs.setAttribute(new AlluxioURI(objectDir), SetAttributeContext.mergeFrom(
-        SetAttributePOptions.newBuilder().putXattr(ObjectPaths.LAYOUT_XATTR, ByteString.EMPTY)
-            .setXattrUpdateStrategy(XAttrUpdateStrategy.DELETE_KEYS)));
+    ns.removeXattr(objectDir, ObjectPaths.LAYOUT_XATTR);
   }
 
   /** The layout an object directory's status carries, or null when it has none readable. */
@@ -146,26 +134,24 @@ final class LayoutStore implements Retuner.Namespace {
 
   /** Committed objects whose key starts with {@code prefix}. */
   ListResponse list(String prefix) throws IOException, AlluxioException {
-    return asMaster(() -> {
-      ListResponse.Builder response = ListResponse.newBuilder();
-      List<FileInfo> objects;
-      try {
-        objects = fs.listStatus(new AlluxioURI(paths.objectsDirectory()), noSyncList());
-      } catch (FileDoesNotExistException nothingYet) {
-        return response.build();
-      }
-      for (FileInfo dir : objects) {
-        String key = ObjectPaths.keyOf(dir.getName());
-        if (key == null || !key.startsWith(prefix)) {
-          continue;
-        }
-        Layout layout = parse(dir);
-        if (layout != null) {
-          response.addObjects(layout);
-        }
-      }
+    ListResponse.Builder response = ListResponse.newBuilder();
+    List<FileInfo> objects;
+    try {
+      objects = ns.list(paths.objectsDirectory(), NamespacePort.Load.NEVER);
+    } catch (FileDoesNotExistException nothingYet) {
       return response.build();
-    });
+    }
+    for (FileInfo dir : objects) {
+      String key = ObjectPaths.keyOf(dir.getName());
+      if (key == null || !key.startsWith(prefix)) {
+        continue;
+      }
+      Layout layout = parse(dir);
+      if (layout != null) {
+        response.addObjects(layout);
+      }
+    }
+    return response.build();
   }
 
   /**
@@ -174,22 +160,20 @@ final class LayoutStore implements Retuner.Namespace {
    * no listing of a directory's children carries) and one listStatus of the write's directory.
    */
   LookupResponse.Builder describe(String key) throws IOException, AlluxioException {
-    return asMaster(() -> {
-      Layout layout = read(paths.objectDirectory(key));
-      if (layout == null) {
-        throw new NotFoundException("no object '" + key + "' in eccache: PUT it first");
-      }
-      return describe(layout, liveWorkerIds());
-    });
+    Layout layout = read(paths.objectDirectory(key));
+    if (layout == null) {
+      throw new NotFoundException("no object '" + key + "' in eccache: PUT it first");
+    }
+    return describe(layout, liveWorkerIds());
   }
 
-  /** The layout with every split's file status and live location (call as the master). */
+  /** The layout with every split's file status and live location. */
   LookupResponse.Builder describe(Layout layout, Set<HostPort> liveWorkers)
       throws IOException, AlluxioException {
     if (RegionalNamespaces.isRegional(layout)) {
       return describeRegional(layout, liveWorkers);
     }
-    List<FileInfo> listed = fs.listStatus(new AlluxioURI(layout.getDirectory()), noSyncList());
+    List<FileInfo> listed = ns.list(layout.getDirectory(), NamespacePort.Load.NEVER);
     Map<String, FileInfo> files = new HashMap<>(listed.size() * 2);
     for (FileInfo f : listed) {
       files.put(f.getName(), f);
@@ -216,7 +200,7 @@ final class LayoutStore implements Retuner.Namespace {
   }
 
   /**
-   * A regional object's splits (call as the master): each file's status (one getFileInfo each:
+   * A regional object's splits: each file's status (one getFileInfo each:
    * they are flat in their regions' buckets, among every other object's), live where a live worker
    * caches it, and its region with the latency the region is configured with now.
    */
@@ -233,7 +217,7 @@ final class LayoutStore implements Retuner.Namespace {
       split.setRegionLatencyMicros(region == null ? Long.MAX_VALUE
           : region.latency().toNanos() / 1000);
       try {
-        FileInfo info = fs.getFileInfo(new AlluxioURI(path), noSync());
+        FileInfo info = ns.status(path);
         split.setStatus(GrpcUtils.toProto(info));
         WorkerNetAddress where = location(info);
         if (where != null) {
@@ -309,27 +293,27 @@ final class LayoutStore implements Retuner.Namespace {
    */
   Set<HostPort> liveWorkerIds() throws UnavailableException {
     long changes = workerChanges.get();
-    int workers = blockMaster.getWorkerCount();
-    int lost = blockMaster.getLostWorkerCount();
+    int count = workers.liveCount();
+    int lost = workers.lostCount();
     long now = System.nanoTime();
     LiveView view = liveView;
-    if (view != null && view.generation == changes && view.workers == workers
+    if (view != null && view.generation == changes && view.workers == count
         && view.lost == lost && now - view.madeNanos < LIVE_VIEW_MAX_AGE_NANOS) {
       return view.ids;
     }
     Set<HostPort> live = new HashSet<>();
-    for (WorkerNetAddress w : blockMaster.getWorkerAddresses()) {
-      live.add(new HostPort(w.getHost(), w.getRpcPort()));
+    for (WorkerInfo w : workers.live()) {
+      live.add(new HostPort(w.getAddress().getHost(), w.getAddress().getRpcPort()));
     }
     Set<HostPort> ids = Set.copyOf(live);
-    liveView = new LiveView(ids, workers, lost, changes, now);
+    liveView = new LiveView(ids, count, lost, changes, now);
     return ids;
   }
 
   @Override
   public List<WorkerNetAddress> liveWorkers() throws UnavailableException {
     List<WorkerNetAddress> live = new ArrayList<>();
-    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
+    for (WorkerInfo w : workers.live()) {
       live.add(w.getAddress());
     }
     return live;
@@ -345,7 +329,7 @@ final class LayoutStore implements Retuner.Namespace {
       }
       LookupResponse described;
       try {
-        described = asMaster(() -> describe(layout, liveIds).build());
+        described = describe(layout, liveIds).build();
       } catch (FileDoesNotExistException replacedMeanwhile) {
         continue;
       }
@@ -387,7 +371,7 @@ final class LayoutStore implements Retuner.Namespace {
   /** Removes {@code dir} from Alluxio (only), logging a failure. */
   void deleteQuietly(String dir) {
     try {
-      fs.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyRecursive());
+      ns.delete(dir, NamespacePort.Removal.ALLUXIO_ONLY);
     } catch (IOException | AlluxioException e) {
       LOG.warn("eccache: could not remove replaced write {}: {}", dir, e.toString());
     }

@@ -1,13 +1,9 @@
 package io.eccache.coordinator;
 
-import static io.eccache.coordinator.MasterCalls.noSync;
-
-import alluxio.AlluxioURI;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
-import alluxio.master.file.FileSystemMaster;
 import alluxio.wire.FileInfo;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
@@ -40,7 +36,6 @@ final class MaintenanceQueue {
   private static final Logger LOG = LoggerFactory.getLogger(MaintenanceQueue.class);
 
   private final LayoutStore layouts;
-  private final FileSystemMaster fs;
   private final CoordinatorMetrics metrics;
   private final Clock clock;
   private final long leaseMs;
@@ -52,13 +47,11 @@ final class MaintenanceQueue {
   private final Set<String> leasedKeys = new HashSet<>();
 
   /**
-   * @param layouts and {@code fs}: where reported splits are checked and recorded; only
+   * @param layouts where reported splits are checked and recorded; only
    *     {@link #applyChange} of an {@code ADD_SPLITS} task uses them
    */
-  MaintenanceQueue(LayoutStore layouts, FileSystemMaster fs, CoordinatorMetrics metrics,
-      Clock clock, long leaseMs) {
+  MaintenanceQueue(LayoutStore layouts, CoordinatorMetrics metrics, Clock clock, long leaseMs) {
     this.layouts = layouts;
-    this.fs = fs;
     this.metrics = metrics;
     this.clock = clock;
     this.leaseMs = leaseMs;
@@ -187,7 +180,7 @@ final class MaintenanceQueue {
       }
       for (int index : task.getSplitsList()) {
         String split = current.getDirectory() + "/" + scheme.splitName(index);
-        FileInfo info = fs.getFileInfo(new AlluxioURI(split), noSync());
+        FileInfo info = layouts.namespace().status(split);
         if (!info.isCompleted() || info.getLength() != current.getSplitSize()) {
           throw new FailedPreconditionException("new split " + split + " is incomplete");
         }

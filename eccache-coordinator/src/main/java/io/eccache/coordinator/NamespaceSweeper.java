@@ -1,23 +1,9 @@
 package io.eccache.coordinator;
 
-import static io.eccache.coordinator.MasterCalls.alluxioOnlyRecursive;
-import static io.eccache.coordinator.MasterCalls.asMaster;
-import static io.eccache.coordinator.MasterCalls.noSyncList;
-
-import alluxio.AlluxioURI;
 import alluxio.Constants;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.DirectoryNotEmptyException;
 import alluxio.exception.FileDoesNotExistException;
-import alluxio.grpc.CreateDirectoryPOptions;
-import alluxio.grpc.LoadMetadataPType;
-import alluxio.grpc.ListStatusPOptions;
-import alluxio.grpc.RenamePOptions;
-import alluxio.grpc.WritePType;
-import alluxio.master.file.FileSystemMaster;
-import alluxio.master.file.contexts.CreateDirectoryContext;
-import alluxio.master.file.contexts.ListStatusContext;
-import alluxio.master.file.contexts.RenameContext;
 import alluxio.util.logging.SamplingLogger;
 import alluxio.wire.FileInfo;
 import com.google.common.util.concurrent.Striped;
@@ -53,7 +39,7 @@ final class NamespaceSweeper {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceSweeper.class);
   private static final Logger LIST_FAILURES = new SamplingLogger(LOG, 10 * Constants.MINUTE_MS);
 
-  private final FileSystemMaster fs;
+  private final NamespacePort ns;
   private final ObjectPaths paths;
   private final UnderStoreCopies underStore;
   private final Striped<Lock> keyLocks;
@@ -61,10 +47,10 @@ final class NamespaceSweeper {
   private final long orphanAgeMs;
   private final RegionMounts regions;
 
-  NamespaceSweeper(FileSystemMaster fs, ObjectPaths paths, UnderStoreCopies underStore,
+  NamespaceSweeper(NamespacePort ns, ObjectPaths paths, UnderStoreCopies underStore,
       Striped<Lock> keyLocks, long graceMs, long orphanAgeMs, RegionMounts regions) {
     this.regions = regions;
-    this.fs = fs;
+    this.ns = ns;
     this.paths = paths;
     this.underStore = underStore;
     this.keyLocks = keyLocks;
@@ -72,17 +58,13 @@ final class NamespaceSweeper {
     this.orphanAgeMs = orphanAgeMs;
   }
 
-  /** Retires a write's directory (call as the master, under the key's lock). */
+  /** Retires a write's directory (call under the key's lock). */
   void retire(String writeDirectory, String writeId, long nowMs)
       throws IOException, AlluxioException {
     String retired = paths.retiredDirectory();
-    fs.createDirectory(new AlluxioURI(retired), CreateDirectoryContext.mergeFrom(
-        CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
-            .setWriteType(WritePType.MUST_CACHE)));
+    ns.createDirectory(retired, NamespacePort.NewDirectory.ensured());
     try {
-      fs.rename(new AlluxioURI(writeDirectory),
-          new AlluxioURI(retired + "/" + (nowMs + graceMs) + "-" + writeId),
-          RenameContext.mergeFrom(RenamePOptions.newBuilder()));
+      ns.rename(writeDirectory, retired + "/" + (nowMs + graceMs) + "-" + writeId);
     } catch (FileDoesNotExistException gone) {
       // retired or removed already
     }
@@ -95,39 +77,36 @@ final class NamespaceSweeper {
    */
   void sweep(long nowMs, Predicate<String> pending, Function<FileInfo, Layout> layoutOf)
       throws IOException, AlluxioException {
-    asMaster(() -> {
-      Set<String> inGrace = new HashSet<>(); // retired writes still readable
-      for (FileInfo retired : list(paths.retiredDirectory())) {
-        String name = retired.getName();
-        int dash = name.indexOf('-');
-        long expiry = dash < 0 ? 0 : parseLong(name.substring(0, dash));
-        if (expiry <= nowMs) {
-          deleteQuietly(retired.getPath());
-        } else {
-          inGrace.add(name.substring(dash + 1));
+    Set<String> inGrace = new HashSet<>(); // retired writes still readable
+    for (FileInfo retired : list(paths.retiredDirectory())) {
+      String name = retired.getName();
+      int dash = name.indexOf('-');
+      long expiry = dash < 0 ? 0 : parseLong(name.substring(0, dash));
+      if (expiry <= nowMs) {
+        deleteQuietly(retired.getPath());
+      } else {
+        inGrace.add(name.substring(dash + 1));
+      }
+    }
+    sweepRegions(nowMs, pending, inGrace);
+    for (FileInfo object : list(paths.objectsDirectory())) {
+      String key = ObjectPaths.keyOf(object.getName());
+      if (key == null) {
+        continue; // not an object directory of this layout: leave it alone
+      }
+      sweepObject(key, object.getPath(), nowMs, pending, layoutOf);
+    }
+    for (FileInfo file : listStaged()) {
+      if (underStore.paths().isStagingPath(file.getPath()) && isOld(file, nowMs)
+          && !pending.test(file.getName())) {
+        try {
+          underStore.deleteStaged(file.getPath());
+        } catch (IOException | AlluxioException e) {
+          LOG.warn("eccache: could not remove abandoned staged copy {}: {}", file.getPath(),
+              e.toString());
         }
       }
-      sweepRegions(nowMs, pending, inGrace);
-      for (FileInfo object : list(paths.objectsDirectory())) {
-        String key = ObjectPaths.keyOf(object.getName());
-        if (key == null) {
-          continue; // not an object directory of this layout: leave it alone
-        }
-        sweepObject(key, object.getPath(), nowMs, pending, layoutOf);
-      }
-      for (FileInfo file : listStaged()) {
-        if (underStore.paths().isStagingPath(file.getPath()) && isOld(file, nowMs)
-            && !pending.test(file.getName())) {
-          try {
-            underStore.deleteStaged(file.getPath());
-          } catch (IOException | AlluxioException e) {
-            LOG.warn("eccache: could not remove abandoned staged copy {}: {}", file.getPath(),
-                e.toString());
-          }
-        }
-      }
-      return null;
-    });
+    }
   }
 
   /**
@@ -151,8 +130,7 @@ final class NamespaceSweeper {
         if (current == null) {
           FileInfo dir;
           try {
-            dir = fs.getFileInfo(new AlluxioURI(paths.objectDirectory(chunk.key)),
-                MasterCalls.noSync());
+            dir = ns.status(paths.objectDirectory(chunk.key));
           } catch (FileDoesNotExistException gone) {
             dir = null;
           }
@@ -162,7 +140,7 @@ final class NamespaceSweeper {
         }
         if (!current.equals(chunk.writeId)) {
           try {
-            fs.delete(new AlluxioURI(file.getPath()), MasterCalls.everywhere());
+            ns.delete(file.getPath(), NamespacePort.Removal.EVERYWHERE);
           } catch (IOException | AlluxioException e) {
             LOG.warn("eccache: could not remove regional split {}: {}", file.getPath(),
                 e.toString());
@@ -179,7 +157,7 @@ final class NamespaceSweeper {
     try {
       FileInfo dir;
       try {
-        dir = fs.getFileInfo(new AlluxioURI(objectDir), MasterCalls.noSync());
+        dir = ns.status(objectDir);
       } catch (FileDoesNotExistException gone) {
         return;
       }
@@ -197,7 +175,7 @@ final class NamespaceSweeper {
         // Only if still empty: a PUT of the key (which takes no key lock) may have created its
         // write here since the listing.
         try {
-          fs.delete(new AlluxioURI(objectDir), MasterCalls.alluxioOnlyIfEmpty());
+          ns.delete(objectDir, NamespacePort.Removal.ALLUXIO_ONLY_IF_EMPTY);
         } catch (DirectoryNotEmptyException | FileDoesNotExistException raced) {
           // a new write, or removed already
         } catch (IOException | AlluxioException e) {
@@ -216,7 +194,7 @@ final class NamespaceSweeper {
 
   private List<FileInfo> list(String dir) throws IOException, AlluxioException {
     try {
-      return fs.listStatus(new AlluxioURI(dir), noSyncList());
+      return ns.list(dir, NamespacePort.Load.NEVER);
     } catch (FileDoesNotExistException nothing) {
       return List.of();
     }
@@ -230,9 +208,7 @@ final class NamespaceSweeper {
    */
   private List<FileInfo> listStaged() {
     try {
-      return fs.listStatus(new AlluxioURI(underStore.paths().stagingDirectory()),
-          ListStatusContext.mergeFrom(ListStatusPOptions.newBuilder()
-              .setLoadMetadataType(LoadMetadataPType.ONCE)));
+      return ns.list(underStore.paths().stagingDirectory(), NamespacePort.Load.ONCE);
     } catch (FileDoesNotExistException nothingStaged) {
       return List.of();
     } catch (IOException | AlluxioException | RuntimeException e) {
@@ -245,7 +221,7 @@ final class NamespaceSweeper {
 
   private void deleteQuietly(String path) {
     try {
-      fs.delete(new AlluxioURI(path), alluxioOnlyRecursive());
+      ns.delete(path, NamespacePort.Removal.ALLUXIO_ONLY);
     } catch (IOException | AlluxioException e) {
       LOG.warn("eccache: could not remove {}: {}", path, e.toString());
     }

@@ -1,17 +1,6 @@
 package io.eccache.coordinator;
 
-import alluxio.AlluxioURI;
-import alluxio.conf.Configuration;
 import alluxio.exception.AlluxioException;
-import alluxio.grpc.CreateDirectoryPOptions;
-import alluxio.grpc.SetAttributePOptions;
-import alluxio.grpc.WritePType;
-import alluxio.master.file.FileSystemMaster;
-import alluxio.master.file.contexts.CreateDirectoryContext;
-import alluxio.master.file.contexts.SetAttributeContext;
-import alluxio.security.authorization.Mode;
-import alluxio.security.user.ServerUserState;
-import alluxio.util.SecurityUtils;
 import alluxio.wire.FileInfo;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.UnderStorePaths;
@@ -51,7 +40,7 @@ final class PrivateDirectories {
   private static final short DROP_BOX = 0733;
   private static final long STAGING_RETRY_NS = 60_000_000_000L;
 
-  private final FileSystemMaster fs;
+  private final NamespacePort ns;
   private final ObjectPaths paths;
   private final UnderStorePaths ufs;
   private volatile boolean ensured;
@@ -59,8 +48,8 @@ final class PrivateDirectories {
   /** When the staging directory was last tried (System.nanoTime). */
   private final AtomicLong stagingTriedNs = new AtomicLong(System.nanoTime() - STAGING_RETRY_NS);
 
-  PrivateDirectories(FileSystemMaster fs, ObjectPaths paths, UnderStorePaths ufs) {
-    this.fs = fs;
+  PrivateDirectories(NamespacePort ns, ObjectPaths paths, UnderStorePaths ufs) {
+    this.ns = ns;
     this.paths = paths;
     this.ufs = ufs;
   }
@@ -84,12 +73,9 @@ final class PrivateDirectories {
     if (!ensured) {
       synchronized (this) {
         if (!ensured) {
-          MasterCalls.asMaster(() -> {
-            directory(paths.rootDirectory(), TRAVERSE_ONLY, WritePType.MUST_CACHE);
-            directory(paths.objectsDirectory(), TRAVERSE_ONLY, WritePType.MUST_CACHE);
-            directory(paths.retiredDirectory(), MASTER_ONLY, WritePType.MUST_CACHE);
-            return null;
-          });
+          directory(paths.rootDirectory(), TRAVERSE_ONLY, false);
+          directory(paths.objectsDirectory(), TRAVERSE_ONLY, false);
+          directory(paths.retiredDirectory(), MASTER_ONLY, false);
           ensured = true;
         }
       }
@@ -100,10 +86,7 @@ final class PrivateDirectories {
     if (!stagingEnsured && now - tried >= STAGING_RETRY_NS
         && stagingTriedNs.compareAndSet(tried, now)) {
       try {
-        MasterCalls.asMaster(() -> {
-          directory(ufs.stagingDirectory(), DROP_BOX, WritePType.CACHE_THROUGH);
-          return null;
-        });
+        directory(ufs.stagingDirectory(), DROP_BOX, true);
         stagingEnsured = true;
       } catch (IOException | AlluxioException | RuntimeException e) {
         LOG.warn("eccache: could not set up the staging directory {} in the under store"
@@ -120,41 +103,26 @@ final class PrivateDirectories {
    */
   void createWriteDirectory(String path, String owner, String group)
       throws IOException, AlluxioException {
-    MasterCalls.asMaster(() -> {
-      CreateDirectoryContext context = CreateDirectoryContext.mergeFrom(
-          CreateDirectoryPOptions.newBuilder().setRecursive(true)
-              .setWriteType(WritePType.MUST_CACHE).setMode(new Mode(MASTER_ONLY).toProto()));
-      if (owner != null) {
-        context.setOwner(owner).setGroup(group);
-      }
-      return fs.createDirectory(new AlluxioURI(path), context);
-    });
+    ns.createDirectory(path, NamespacePort.NewDirectory.ensured().exclusive().mode(MASTER_ONLY)
+        .ownedBy(owner, group));
   }
 
   /**
    * Makes a new object's directory, made as a missing parent of its first write's (its writer's,
-   * with Alluxio's default mode), the master's and closed to listing (call as the master).
+   * with Alluxio's default mode), the master's and closed to listing.
    */
   Void closeObjectDirectory(String path) throws IOException, AlluxioException {
-    SetAttributePOptions.Builder options = SetAttributePOptions.newBuilder()
-        .setMode(new Mode(TRAVERSE_ONLY).toProto());
-    if (SecurityUtils.isSecurityEnabled(Configuration.global())) {
-      options.setOwner(ServerUserState.global().getUser().getName());
-    }
-    fs.setAttribute(new AlluxioURI(path), SetAttributeContext.mergeFrom(options));
+    ns.setMode(path, TRAVERSE_ONLY, ns.masterUser());
     return null;
   }
 
-  private void directory(String path, short mode, WritePType writeType)
+  private void directory(String path, short mode, boolean throughToUnderStore)
       throws IOException, AlluxioException {
-    AlluxioURI uri = new AlluxioURI(path);
-    fs.createDirectory(uri, CreateDirectoryContext.mergeFrom(CreateDirectoryPOptions.newBuilder()
-        .setRecursive(true).setAllowExists(true).setWriteType(writeType)
-        .setMode(new Mode(mode).toProto())));
-    FileInfo info = fs.getFileInfo(uri, MasterCalls.noSync());
+    NamespacePort.NewDirectory options = NamespacePort.NewDirectory.ensured().mode(mode);
+    ns.createDirectory(path, throughToUnderStore ? options.throughToUnderStore() : options);
+    FileInfo info = ns.status(path);
     if ((short) info.getMode() != mode) {
-      fs.setAttribute(uri, SetAttributeContext.mergeFrom(SetAttributePOptions.newBuilder()
-          .setMode(new Mode(mode).toProto())));
+      ns.setMode(path, mode, null);
     }
   }
 }

@@ -1,15 +1,9 @@
 package io.eccache.coordinator;
 
-import static io.eccache.coordinator.MasterCalls.asMaster;
-
-import alluxio.AlluxioURI;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
-import alluxio.grpc.FreePOptions;
 import alluxio.grpc.GrpcUtils;
 import alluxio.heartbeat.HeartbeatExecutor;
-import alluxio.master.file.FileSystemMaster;
-import alluxio.master.file.contexts.FreeContext;
 import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.RegionMounts;
@@ -50,17 +44,17 @@ final class RegionalCache implements HeartbeatExecutor {
   static final Duration CACHE_READ_LATENCY = Duration.ofMillis(1);
 
   private final LayoutStore layouts;
-  private final FileSystemMaster fs;
+  private final NamespacePort ns;
   private final MaintenanceQueue queue;
   private final RegionalNamespaces regional;
   private final Random random;
   /** Null when the policy is {@code none} or the cache holds no split. */
   private volatile ChunkCachePolicy policy;
 
-  RegionalCache(LayoutStore layouts, FileSystemMaster fs, MaintenanceQueue queue,
-      String policySpec, int capacitySplits, Random random) {
+  RegionalCache(LayoutStore layouts, MaintenanceQueue queue, String policySpec,
+      int capacitySplits, Random random) {
     this.layouts = layouts;
-    this.fs = fs;
+    this.ns = layouts.namespace();
     this.queue = queue;
     this.regional = layouts.regional();
     this.random = random;
@@ -167,7 +161,7 @@ final class RegionalCache implements HeartbeatExecutor {
       }
       LookupResponse described;
       try {
-        described = asMaster(() -> layouts.describe(layout, live).build());
+        described = layouts.describe(layout, live).build();
       } catch (FileDoesNotExistException replacedMeanwhile) {
         continue;
       }
@@ -222,10 +216,7 @@ final class RegionalCache implements HeartbeatExecutor {
 
   private void free(String path) {
     try {
-      asMaster(() -> {
-        fs.free(new AlluxioURI(path), FreeContext.mergeFrom(FreePOptions.newBuilder()));
-        return null;
-      });
+      ns.free(path);
     } catch (IOException | AlluxioException e) {
       LOG.warn("eccache: could not free regional split {}: {}", path, e.toString());
     }

@@ -1,7 +1,5 @@
 package io.eccache.coordinator;
 
-import static io.eccache.coordinator.MasterCalls.asMaster;
-
 import alluxio.exception.AlluxioException;
 import alluxio.heartbeat.HeartbeatExecutor;
 import java.io.IOException;
@@ -31,10 +29,7 @@ final class SweepHeartbeat implements HeartbeatExecutor {
   @Override
   public synchronized void heartbeat(long timeLimitMs) {
     try {
-      asMaster(() -> {
-        writes.expireAbandoned(); // eccache's directories are the master's: delete them as such
-        return null;
-      });
+      writes.expireAbandoned();
       sweeper.sweep(clock.millis(), writes::isPending, LayoutStore::parse);
     } catch (IOException | AlluxioException | RuntimeException e) {
       LOG.warn("eccache: namespace sweep failed; the next one retries: {}", e.toString());

@@ -1,22 +1,8 @@
 package io.eccache.coordinator;
 
-import static io.eccache.coordinator.MasterCalls.everywhere;
-import static io.eccache.coordinator.MasterCalls.loadAlways;
-import static io.eccache.coordinator.MasterCalls.loadOnce;
-import static io.eccache.coordinator.MasterCalls.noSync;
-import static io.eccache.coordinator.MasterCalls.noSyncExists;
-
-import alluxio.AlluxioURI;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.FailedPreconditionException;
-import alluxio.grpc.RenamePOptions;
-import alluxio.master.file.DefaultFileSystemMaster;
-import alluxio.master.file.FileSystemMaster;
-import alluxio.master.file.contexts.RenameContext;
-import alluxio.master.file.meta.MountTable;
-import alluxio.resource.CloseableResource;
-import alluxio.underfs.UnderFileSystem;
 import alluxio.wire.FileInfo;
 import io.eccache.common.UnderStorePaths;
 import java.io.IOException;
@@ -25,21 +11,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The objects' copies in the under store: publishing a staged write under its key's name, and
- * deleting a key's copies. The caller holds the key's lock and runs as the master
- * ({@link MasterCalls#asMaster}), so a publish and a delete of one key never interleave.
+ * deleting a key's copies. The caller holds the key's lock, so a publish and a delete of one key
+ * never interleave.
  */
 final class UnderStoreCopies {
   private static final Logger LOG = LoggerFactory.getLogger(UnderStoreCopies.class);
 
-  private final FileSystemMaster fs;
-  /** Alluxio's mount table, to ask the under store directly; null on another master class. */
-  private final MountTable mounts;
+  private final NamespacePort ns;
   private final UnderStorePaths paths;
 
-  UnderStoreCopies(FileSystemMaster fs, UnderStorePaths paths) {
-    this.fs = fs;
-    this.mounts = fs instanceof DefaultFileSystemMaster
-        ? ((DefaultFileSystemMaster) fs).getMountTable() : null;
+  UnderStoreCopies(NamespacePort ns, UnderStorePaths paths) {
+    this.ns = ns;
     this.paths = paths;
   }
 
@@ -55,10 +37,10 @@ final class UnderStoreCopies {
    *     {@code size} bytes
    */
   FileInfo publish(String key, String writeId, long size) throws IOException, AlluxioException {
-    AlluxioURI staged = new AlluxioURI(paths.stagingPath(writeId));
+    String staged = paths.stagingPath(writeId);
     FileInfo info;
     try {
-      info = fs.getFileInfo(staged, loadOnce());
+      info = ns.status(staged, NamespacePort.Load.ONCE);
     } catch (FileDoesNotExistException e) {
       throw new FailedPreconditionException("the under-store copy of write " + writeId + " of '"
           + key + "' is missing (" + staged + "): PUT the object again");
@@ -68,21 +50,21 @@ final class UnderStoreCopies {
           + key + "' is incomplete (" + info.getLength() + " of " + size + " bytes"
           + (info.isPersisted() ? "" : ", not persisted") + "): PUT the object again");
     }
-    AlluxioURI target = new AlluxioURI(paths.objectPath(key));
+    String target = paths.objectPath(key);
     // Alluxio's rename does not replace: the old copy steps aside, and comes back if the new one
     // cannot take its name, so a failed commit leaves S3 as it was.
-    AlluxioURI aside = new AlluxioURI(paths.stagingPath(writeId + "-replaced"));
+    String aside = paths.stagingPath(writeId + "-replaced");
     boolean replacing = exists(target);
     if (replacing) {
       deleteIfPresent(aside);
-      rename(target, aside);
+      ns.rename(target, aside);
     }
     try {
-      rename(staged, target);
+      ns.rename(staged, target);
     } catch (IOException | AlluxioException | RuntimeException e) {
       if (replacing) {
         try {
-          rename(aside, target);
+          ns.rename(aside, target);
         } catch (IOException | AlluxioException | RuntimeException restoring) {
           e.addSuppressed(restoring);
         }
@@ -92,16 +74,12 @@ final class UnderStoreCopies {
     if (replacing) {
       deleteIfPresent(aside);
     }
-    return fs.getFileInfo(target, loadOnce());
+    return ns.status(target, NamespacePort.Load.ONCE);
   }
 
-  private void rename(AlluxioURI from, AlluxioURI to) throws IOException, AlluxioException {
-    fs.rename(from, to, RenameContext.mergeFrom(RenamePOptions.newBuilder()));
-  }
-
-  private boolean exists(AlluxioURI path) throws IOException, AlluxioException {
+  private boolean exists(String path) throws IOException, AlluxioException {
     try {
-      return !fs.getFileInfo(path, loadOnce()).isFolder();
+      return !ns.status(path, NamespacePort.Load.ONCE).isFolder();
     } catch (FileDoesNotExistException e) {
       return false;
     }
@@ -118,38 +96,19 @@ final class UnderStoreCopies {
    */
   boolean anyCopy(String key) throws IOException, AlluxioException {
     String foreign = paths.foreignPath(key);
-    return fileAnywhere(new AlluxioURI(paths.objectPath(key)))
-        || (foreign != null && fileAnywhere(new AlluxioURI(foreign)));
-  }
-
-  /** Whether {@code path} is a file in Alluxio's namespace or in the under store it mounts. */
-  private boolean fileAnywhere(AlluxioURI path) throws IOException, AlluxioException {
-    if (mounts == null) {
-      return exists(path);
-    }
-    if (fs.exists(path, noSyncExists())) {
-      try {
-        return !fs.getFileInfo(path, noSync()).isFolder();
-      } catch (FileDoesNotExistException e) {
-        return false; // removed since
-      }
-    }
-    MountTable.Resolution resolution = mounts.resolve(path);
-    try (CloseableResource<UnderFileSystem> ufs = resolution.acquireUfsResource()) {
-      return ufs.get().isFile(resolution.getUri().toString());
-    }
+    return ns.isFileAnywhere(paths.objectPath(key))
+        || (foreign != null && ns.isFileAnywhere(foreign));
   }
 
   /**
    * Brings the file at {@code path} into Alluxio's namespace when only the under store holds it
    * (another tool put it there), so its permissions are Alluxio's to check. With S3 out of reach
-   * nothing is loaded (and nothing there can be removed either). Call as the master.
+   * nothing is loaded (and nothing there can be removed either).
    */
   Void loadIfOnlyInUnderStore(String path) throws AlluxioException {
-    AlluxioURI uri = new AlluxioURI(path);
     try {
-      if (mounts != null && !fs.exists(uri, noSyncExists()) && fileAnywhere(uri)) {
-        fs.getFileInfo(uri, loadAlways());
+      if (!ns.exists(path) && ns.isFileAnywhere(path)) {
+        ns.status(path, NamespacePort.Load.ALWAYS);
       }
     } catch (FileDoesNotExistException removedSince) {
       // nothing to load
@@ -163,10 +122,10 @@ final class UnderStoreCopies {
 
   /** Removes {@code key}'s copies from the under store (its own and a foreign plain path). */
   boolean delete(String key) throws IOException, AlluxioException {
-    boolean existed = deleteIfPresent(new AlluxioURI(paths.objectPath(key)));
+    boolean existed = deleteIfPresent(paths.objectPath(key));
     String foreign = paths.foreignPath(key);
     if (foreign != null) {
-      existed |= deleteIfPresent(new AlluxioURI(foreign));
+      existed |= deleteIfPresent(foreign);
     }
     return existed;
   }
@@ -186,7 +145,7 @@ final class UnderStoreCopies {
 
   /** Removes an abandoned staged file, in Alluxio and in the under store. */
   void deleteStaged(String path) throws IOException, AlluxioException {
-    deleteIfPresent(new AlluxioURI(path));
+    deleteIfPresent(path);
   }
 
   /**
@@ -195,20 +154,20 @@ final class UnderStoreCopies {
    * path as absent (and logs a warning for it), and a later delete would then miss an object
    * another tool put there since (DataSafetyTest).
    */
-  private boolean deleteIfPresent(AlluxioURI path) throws IOException, AlluxioException {
-    if (!fileAnywhere(path)) {
+  private boolean deleteIfPresent(String path) throws IOException, AlluxioException {
+    if (!ns.isFileAnywhere(path)) {
       return false; // none, or a directory of another tool's objects: not a key's copy
     }
     FileInfo info;
     try {
-      info = fs.getFileInfo(path, loadAlways());
+      info = ns.status(path, NamespacePort.Load.ALWAYS);
     } catch (FileDoesNotExistException e) {
       return false; // removed since
     }
     if (info.isFolder()) {
       return false;
     }
-    fs.delete(path, everywhere());
+    ns.delete(path, NamespacePort.Removal.EVERYWHERE);
     return true;
   }
 }

@@ -1,9 +1,5 @@
 package io.eccache.coordinator;
 
-import static io.eccache.coordinator.MasterCalls.asMaster;
-import static io.eccache.coordinator.MasterCalls.noSync;
-
-import alluxio.AlluxioURI;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.DirectoryNotEmptyException;
 import alluxio.exception.FileDoesNotExistException;
@@ -15,15 +11,7 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.PermissionDeniedException;
 import alluxio.exception.status.UnavailableException;
-import alluxio.grpc.CreateDirectoryPOptions;
-import alluxio.grpc.CreateFilePOptions;
 import alluxio.grpc.GrpcUtils;
-import alluxio.grpc.WritePType;
-import alluxio.master.block.BlockMaster;
-import alluxio.master.file.FileSystemMaster;
-import alluxio.master.file.contexts.CreateDirectoryContext;
-import alluxio.master.file.contexts.CreateFileContext;
-import alluxio.security.authorization.Mode;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
 import com.google.common.base.Throwables;
@@ -82,8 +70,8 @@ final class WriteSessions {
   private static final long MAX_CELLS = 1L << 22;
 
   private final LayoutStore layouts;
-  private final FileSystemMaster fs;
-  private final BlockMaster blockMaster;
+  private final NamespacePort ns;
+  private final WorkersPort workers;
   private final UnderStoreCopies underStore;
   private final NamespaceSweeper sweeper;
   private final SchemeChooser chooser;
@@ -101,14 +89,14 @@ final class WriteSessions {
   /** write id -> the allocation awaiting its commit, and when it was made. */
   private final ConcurrentHashMap<String, PendingWrite> pending = new ConcurrentHashMap<>();
 
-  WriteSessions(LayoutStore layouts, FileSystemMaster fs, BlockMaster blockMaster,
+  WriteSessions(LayoutStore layouts, WorkersPort workers,
       UnderStoreCopies underStore, NamespaceSweeper sweeper, SchemeChooser chooser,
       PopularityTracker popularity, CoordinatorMetrics metrics, Clock clock, KeyAccess access,
       PrivateDirectories directories, long allocationTimeoutMs, long maxCellSize, Random random,
       Supplier<ExecutorService> executor) {
     this.layouts = layouts;
-    this.fs = fs;
-    this.blockMaster = blockMaster;
+    this.ns = layouts.namespace();
+    this.workers = workers;
     this.underStore = underStore;
     this.sweeper = sweeper;
     this.chooser = chooser;
@@ -158,7 +146,7 @@ final class WriteSessions {
     SchemeChooser.Choice choice = chooser.choose(key, request.getObjectSize(), asked,
         request.getTuned());
     RedundancyScheme scheme = choice.scheme;
-    List<WorkerInfo> live = blockMaster.getWorkerInfoList();
+    List<WorkerInfo> live = workers.live();
     int excess = scheme.splits() - live.size();
     if (choice.tuned && excess > 0 && scheme.redundancy() - excess >= 1) {
       // A tuned scheme is the coordinator's own choice (a lost object stored again as it was):
@@ -187,15 +175,12 @@ final class WriteSessions {
     // which a directory made as a missing parent of the files would not be.
     // Owner-only: the writer completes them, and no one else reads them through the plain API
     // (readers get their blocks from Lookup, after the key's own check).
-    CreateFilePOptions splitFile = CreateFilePOptions.newBuilder()
-        .setWriteType(WritePType.MUST_CACHE).setReplicationMax(1).setRecursive(true)
-        .setMode(new Mode(OWNER_ONLY).toProto())
-        .setBlockSizeBytes(StripeGeometry.splitBlockSize(splitSize)).build();
+    long blockSize = StripeGeometry.splitBlockSize(splitSize);
     List<String> splitPaths = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       splitPaths.add(dir + "/" + scheme.splitName(i));
     }
-    Layout current = asMaster(() -> layouts.readIfPresent(paths().objectDirectory(key)));
+    Layout current = layouts.readIfPresent(paths().objectDirectory(key));
     CompletableFuture<Boolean> underStoreCopy = probeUnderStore(key);
     expireAbandoned();
     // Pending before its first file exists: the sweep removes any write it finds not pending.
@@ -207,7 +192,8 @@ final class WriteSessions {
       String owner = caller.checked() ? caller.user() : null;
       String group = access.primaryGroup(caller);
       directories.createWriteDirectory(dir, owner, group);
-      createSplitFiles(writeId, splitPaths, splitFile, owner, group, current == null
+      createSplitFiles(writeId, splitPaths,
+          new NamespacePort.NewFile(blockSize, OWNER_ONLY, owner, group), current == null
               ? () -> directories.closeObjectDirectory(paths().objectDirectory(key)) : null);
     } catch (IOException | AlluxioException | RuntimeException e) {
       abandon(writeId, write);
@@ -239,7 +225,7 @@ final class WriteSessions {
           + " are stored as " + scheme.describe() + " across the regions: PUT it without a"
           + " scheme, or under another namespace");
     }
-    List<WorkerInfo> live = blockMaster.getWorkerInfoList();
+    List<WorkerInfo> live = workers.live();
     if (live.isEmpty()) {
       throw new UnavailableException("no live worker to write '" + key + "' through to its"
           + " regions: start workers, then PUT again");
@@ -262,7 +248,7 @@ final class WriteSessions {
       layout.addSplitPaths(regional.regions().splitPath(i, key, writeId, scheme.splitName(i)))
           .addSplitRegions(regional.regions().forSplit(i).name());
     }
-    Layout current = asMaster(() -> layouts.readIfPresent(paths().objectDirectory(key)));
+    Layout current = layouts.readIfPresent(paths().objectDirectory(key));
     expireAbandoned();
     // No copy of the key in the root under store to remove at commit: the regions are its store.
     // Pending before its directory exists, as in allocate.
@@ -270,9 +256,7 @@ final class WriteSessions {
         current == null ? "" : current.getWriteId(), CompletableFuture.completedFuture(false));
     pending.put(writeId, write);
     try {
-      asMaster(() -> fs.createDirectory(new AlluxioURI(dir), CreateDirectoryContext.mergeFrom(
-          CreateDirectoryPOptions.newBuilder().setRecursive(true).setAllowExists(true)
-              .setWriteType(WritePType.MUST_CACHE))));
+      ns.createDirectory(dir, NamespacePort.NewDirectory.ensured());
     } catch (IOException | AlluxioException | RuntimeException e) {
       abandon(writeId, write);
       throw e;
@@ -296,7 +280,7 @@ final class WriteSessions {
    * not null, is one more namespace change to make in the same round.
    */
   private void createSplitFiles(String writeId, List<String> paths,
-      CreateFilePOptions options, String owner, String group, MasterCalls.MasterCall<?> alongside)
+      NamespacePort.NewFile options, MasterCalls.MasterCall<?> alongside)
       throws IOException, AlluxioException {
     ExecutorService pool = executor.get();
     if (pool == null) {
@@ -307,7 +291,7 @@ final class WriteSessions {
     if (alongside != null) {
       creating.add(CompletableFuture.runAsync(() -> {
         try {
-          asMaster(alongside);
+          alongside.call();
         } catch (IOException | AlluxioException e) {
           throw new CompletionException(e);
         }
@@ -316,13 +300,7 @@ final class WriteSessions {
     for (String path : paths) {
       creating.add(CompletableFuture.runAsync(() -> {
         try {
-          asMaster(() -> {
-            CreateFileContext context = CreateFileContext.mergeFrom(options.toBuilder());
-            if (owner != null) {
-              context.setOwner(owner).setGroup(group);
-            }
-            return fs.createFile(new AlluxioURI(path), context);
-          });
+          ns.createFile(path, options);
         } catch (IOException | AlluxioException e) {
           throw new CompletionException(e);
         }
@@ -363,7 +341,7 @@ final class WriteSessions {
     try {
       return CompletableFuture.supplyAsync(() -> {
         try {
-          return asMaster(() -> underStore.anyCopy(key));
+          return underStore.anyCopy(key);
         } catch (IOException | AlluxioException | RuntimeException e) {
           return true; // unknown: the commit asks S3 itself
         } finally {
@@ -394,14 +372,14 @@ final class WriteSessions {
       excluded.add(w.getHost() + ":" + w.getRpcPort());
     }
     List<WorkerInfo> candidates = new ArrayList<>();
-    for (WorkerInfo w : blockMaster.getWorkerInfoList()) {
+    for (WorkerInfo w : workers.live()) {
       if (!excluded.contains(w.getAddress().getHost() + ":" + w.getAddress().getRpcPort())) {
         candidates.add(w);
       }
     }
     if (candidates.isEmpty() && RegionalNamespaces.isRegional(write.layout)) {
       // A regional split is written through to its region: any live worker can carry it.
-      candidates.addAll(blockMaster.getWorkerInfoList());
+      candidates.addAll(workers.live());
     }
     if (candidates.isEmpty()) {
       throw new FailedPreconditionException("no live worker is left for a split of '" + key
@@ -440,7 +418,7 @@ final class WriteSessions {
       // is in Alluxio's namespace now, with its own permissions. (An administrator passes every
       // check: no S3 request on its PUT's path.)
       if (!write.underStoreCopy.isDone() || write.underStoreCopy.join()) {
-        asMaster(() -> underStore.loadIfOnlyInUnderStore(access.governingPath(key)));
+        underStore.loadIfOnlyInUnderStore(access.governingPath(key));
       }
       access.check(caller, key, KeyAccess.Action.PUT);
     }
@@ -500,8 +478,7 @@ final class WriteSessions {
     boolean same = currentWrite.equals(request.getExpectedWriteId());
     if (same && !request.getUfsPath().isEmpty()) {
       try {
-        same = fs.getFileInfo(new AlluxioURI(request.getUfsPath()), noSync())
-            .getFileId() == request.getUfsFileId();
+        same = ns.status(request.getUfsPath()).getFileId() == request.getUfsFileId();
       } catch (FileDoesNotExistException deleted) {
         same = false;
       }
@@ -513,8 +490,8 @@ final class WriteSessions {
   }
 
   /**
-   * Switches {@code objectDir} to {@code layout}, the commit of {@code write}; called as the master
-   * under the key's lock.
+   * Switches {@code objectDir} to {@code layout}, the commit of {@code write}; called under the
+   * key's lock.
    */
   private void commitLocked(Layout layout, String objectDir, PendingWrite write)
       throws IOException, AlluxioException {
@@ -522,7 +499,7 @@ final class WriteSessions {
     RedundancyScheme scheme = SchemeProtos.of(layout);
     for (int i = 0; i < scheme.splits(); i++) {
       String split = ObjectPaths.splitPath(layout, i);
-      FileInfo info = fs.getFileInfo(new AlluxioURI(split), noSync());
+      FileInfo info = ns.status(split);
       if (!info.isCompleted() || info.getLength() != layout.getSplitSize()) {
         throw new FailedPreconditionException("split " + split + " is incomplete ("
             + info.getLength() + " of " + layout.getSplitSize() + " bytes): write every split"
@@ -600,7 +577,7 @@ final class WriteSessions {
     if (!access.isAdministrator(caller)) {
       // A plain file at the key's path that only S3 holds is loaded first, so its own
       // permissions decide, as they would for Alluxio's own delete of it.
-      asMaster(() -> underStore.loadIfOnlyInUnderStore(access.governingPath(key)));
+      underStore.loadIfOnlyInUnderStore(access.governingPath(key));
       access.check(caller, key, KeyAccess.Action.DELETE);
     }
     boolean regional = layouts.regional().isRegional(key);
@@ -622,7 +599,7 @@ final class WriteSessions {
       try {
         // Only if empty, checked by Alluxio as it deletes: a PUT of the key (which takes no key
         // lock) may be creating its write here right now.
-        fs.delete(new AlluxioURI(dir), MasterCalls.alluxioOnlyIfEmpty());
+        ns.delete(dir, NamespacePort.Removal.ALLUXIO_ONLY_IF_EMPTY);
       } catch (DirectoryNotEmptyException writing) {
         // A PUT of the key is writing its splits here: the key is gone, its write may go on
         // (and commit a new version); the sweep removes the directory once it is empty.

@@ -24,7 +24,7 @@ class MaintenanceQueueTest {
       new AdjustableClock(Clock.fixed(Instant.ofEpochMilli(1_000_000), ZoneOffset.UTC));
   private final CoordinatorMetrics metrics = new CoordinatorMetrics();
   // REPAIR and REPARTITION reports touch no layout: no namespace needed.
-  private final MaintenanceQueue queue = new MaintenanceQueue(null, null, metrics, clock, LEASE_MS);
+  private final MaintenanceQueue queue = new MaintenanceQueue(null, metrics, clock, LEASE_MS);
 
   private static MaintenanceTask repair(String key) {
     return MaintenanceTask.newBuilder().setKind(MaintenanceTask.Kind.REPAIR).setKey(key)

@@ -36,7 +36,7 @@ class RetunerTest {
   private final AdjustableClock clock =
       new AdjustableClock(Clock.fixed(Instant.ofEpochMilli(5_000_000), ZoneOffset.UTC));
   private final CoordinatorMetrics metrics = new CoordinatorMetrics();
-  private final MaintenanceQueue queue = new MaintenanceQueue(null, null, metrics, clock, 60_000);
+  private final MaintenanceQueue queue = new MaintenanceQueue(null, metrics, clock, 60_000);
   private final FakeNamespace namespace = new FakeNamespace();
   private final PopularityTracker popularity = new PopularityTracker(1.0);
   private final Retuner retuner = new Retuner(namespace, popularity,

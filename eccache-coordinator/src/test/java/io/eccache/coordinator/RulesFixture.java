@@ -1,0 +1,114 @@
+package io.eccache.coordinator;
+
+import alluxio.wire.WorkerNetAddress;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.RegionMounts;
+import io.eccache.common.StripeGeometry;
+import io.eccache.common.UnderStorePaths;
+import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.AllocateResponse;
+import io.eccache.common.proto.CommitRequest;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.Split;
+import io.eccache.policy.PopularityTracker;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The coordinator's version rules (layouts, writes, the sweep) wired over an
+ * {@link InMemoryNamespace}, on a clock that moves only when a test advances it; as the master
+ * wires them, with small numbers. Security is on: callers are named users, {@code root} the
+ * superuser. Close it to stop its executor.
+ */
+final class RulesFixture implements AutoCloseable {
+  static final long ALLOCATION_TIMEOUT_MS = 600_000;
+  static final long GRACE_MS = 60_000;
+  static final long CELL_SIZE = 1024;
+  /** Objects below this are stored as copies. */
+  static final long SMALL = 1000;
+
+  final AdjustableClock clock =
+      new AdjustableClock(Clock.fixed(Instant.ofEpochMilli(1_000_000_000), ZoneOffset.UTC));
+  final InMemoryNamespace ns = new InMemoryNamespace(clock);
+  final ObjectPaths paths = new ObjectPaths("/.eccache");
+  final UnderStorePaths ufsPaths = new UnderStorePaths("/");
+  final CoordinatorMetrics metrics = new CoordinatorMetrics();
+  final LayoutStore layouts;
+  final NamespaceSweeper sweeper;
+  final WriteSessions writes;
+  final SweepHeartbeat sweep;
+  private final ExecutorService executor = Executors.newCachedThreadPool();
+
+  RulesFixture(int workers) {
+    for (int i = 1; i <= workers; i++) {
+      ns.addWorker("10.0.0." + i);
+    }
+    UnderStoreCopies underStore = new UnderStoreCopies(ns, ufsPaths);
+    layouts = new LayoutStore(ns, ns, paths,
+        new RegionalNamespaces(RegionMounts.parse(""), "", "rs-2-1"));
+    sweeper = new NamespaceSweeper(ns, paths, underStore, layouts.keyLocks(), GRACE_MS,
+        ALLOCATION_TIMEOUT_MS, RegionMounts.parse(""));
+    SchemeChooser chooser = new SchemeChooser(NamespaceSchemes.parse(""),
+        RedundancyScheme.erasureCoded(3, 2), SMALL, 2);
+    KeyAccess access = new KeyAccess(ns, ufsPaths);
+    writes = new WriteSessions(layouts, ns, underStore, sweeper, chooser,
+        new PopularityTracker(0.5), metrics, clock, access,
+        new PrivateDirectories(ns, paths, ufsPaths), ALLOCATION_TIMEOUT_MS, CELL_SIZE,
+        new Random(7), () -> executor);
+    sweep = new SweepHeartbeat(writes, sweeper, clock);
+  }
+
+  /** Allocates a write of {@code size} bytes of {@code key} by {@code user}. */
+  AllocateResponse allocate(String user, String key, long size) throws Exception {
+    return writes.allocate(Caller.named(user),
+        AllocateRequest.newBuilder().setKey(key).setObjectSize(size).build());
+  }
+
+  /** Plays the writer: completes every split file of {@code write} on its worker. */
+  void writeSplits(AllocateResponse write) throws Exception {
+    Layout layout = write.getLayout();
+    for (Split split : write.getSplitsList()) {
+      ns.write(split.getPath(), layout.getSplitSize(), worker(split));
+    }
+  }
+
+  /** The commit request of a written {@code write}, with zero checksums of the right count. */
+  CommitRequest.Builder commitOf(AllocateResponse write) {
+    Layout layout = write.getLayout();
+    StripeGeometry g = StripeGeometry.of(layout);
+    CommitRequest.Builder commit = CommitRequest.newBuilder().setKey(layout.getKey())
+        .setWriteId(layout.getWriteId());
+    for (int i = 0; i < g.checksums(write.getSplitsCount()); i++) {
+      commit.addCrc32C(0);
+    }
+    return commit;
+  }
+
+  /** A whole PUT: allocate, write, commit. */
+  Layout put(String user, String key, long size) throws Exception {
+    AllocateResponse write = allocate(user, key, size);
+    writeSplits(write);
+    writes.commit(Caller.named(user), commitOf(write).build());
+    return layouts.read(paths.objectDirectory(key));
+  }
+
+  /** The committed layout of {@code key}, or null. */
+  Layout committed(String key) throws Exception {
+    return layouts.read(paths.objectDirectory(key));
+  }
+
+  private static WorkerNetAddress worker(Split split) {
+    return new WorkerNetAddress().setHost(split.getWorker().getHost())
+        .setRpcPort(split.getWorker().getRpcPort()).setDataPort(split.getWorker().getDataPort());
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}
