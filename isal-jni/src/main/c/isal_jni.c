@@ -1,5 +1,7 @@
 /*
- * JNI binding of eccache's Reed-Solomon coder over Intel ISA-L.
+ * JNI binding of eccache's Reed-Solomon coder over Intel ISA-L: encode (ec_encode_data) and the update
+ * of parity by one data unit's change (ec_encode_data_update), each over direct buffers passed as
+ * buffers or as addresses, or over units of which some lie in pinned Java arrays.
  *
  * The Java side validates every argument before calling in (counts, sizes, which buffers are direct), so these
  * functions only guard what would otherwise crash the JVM and throw IllegalArgumentException for it.
@@ -9,6 +11,7 @@
 #include <jni.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <isa-l/erasure_code.h>
 
@@ -30,6 +33,51 @@ static int units_in_range(JNIEnv *env, jint k, jint rows) {
     return 0;
   }
   return 1;
+}
+
+/*
+ * What one call computes. vec_i < 0: ec_encode_data, the rows outputs from k inputs. Otherwise
+ * ec_encode_data_update: each output ^= its coefficient in column vec_i times the one input (a data
+ * unit's change), onto zeroed outputs when overwrite is set. Both take tables from ec_init_tables
+ * for rows x k coefficients.
+ */
+struct job {
+  jint k;
+  jint rows;
+  jint vec_i;
+  jboolean overwrite;
+};
+
+static jint job_inputs(const struct job *job) {
+  return job->vec_i < 0 ? job->k : 1;
+}
+
+/* An update job; 0 (with an exception pending) when its data index is not a column of k. */
+static int update_job(JNIEnv *env, jint k, jint rows, jint data_index, jboolean overwrite,
+                      struct job *job) {
+  if (data_index < 0 || data_index >= k) {
+    throw_illegal_argument(env, "isal-jni: the data index must be in 0..k-1");
+    return 0;
+  }
+  job->k = k;
+  job->rows = rows;
+  job->vec_i = data_index;
+  job->overwrite = overwrite;
+  return 1;
+}
+
+static void run(const struct job *job, jint len, unsigned char *tbl, unsigned char **in,
+                unsigned char **out) {
+  if (job->vec_i < 0) {
+    ec_encode_data(len, job->k, job->rows, tbl, in, out);
+    return;
+  }
+  if (job->overwrite) {
+    for (jint i = 0; i < job->rows; i++) {
+      memset(out[i], 0, (size_t)len);
+    }
+  }
+  ec_encode_data_update(len, job->k, job->rows, job->vec_i, tbl, in[0], out);
 }
 
 JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_generateCauchyMatrix(
@@ -96,8 +144,9 @@ static int resolve(JNIEnv *env, jobjectArray buffers, const jint *positions, jin
  * The coding tables of a call that has work to do, or NULL: when the unit counts are out of range
  * or the tables are no direct buffer (an exception is pending), or when len is 0 (nothing to do).
  */
-static unsigned char *tables_to_apply(JNIEnv *env, jobject tables, jint k, jint rows, jint len) {
-  if (!units_in_range(env, k, rows) || len <= 0) {
+static unsigned char *tables_to_apply(JNIEnv *env, jobject tables, const struct job *job,
+                                      jint len) {
+  if (!units_in_range(env, job->k, job->rows) || len <= 0) {
     return NULL;
   }
   unsigned char *tbl = (*env)->GetDirectBufferAddress(env, tables);
@@ -107,69 +156,111 @@ static unsigned char *tables_to_apply(JNIEnv *env, jobject tables, jint k, jint 
   return tbl;
 }
 
+/* The job over direct buffers, resolved here: inputs[i] at positions[i], outputs after them. */
+static void code_buffers(JNIEnv *env, jobject tables, const struct job *job, jint len,
+                         jobjectArray inputs, jobjectArray outputs, jintArray positions) {
+  unsigned char *tbl = tables_to_apply(env, tables, job, len);
+  if (tbl == NULL) {
+    return;
+  }
+  const jint n_in = job_inputs(job);
+  const jint rows = job->rows;
+  jint pos[n_in + rows];
+  (*env)->GetIntArrayRegion(env, positions, 0, n_in + rows, pos);
+  if ((*env)->ExceptionCheck(env)) {
+    return;
+  }
+  unsigned char *in[n_in];
+  unsigned char *out[rows];
+  if (!resolve(env, inputs, pos, n_in, in) || !resolve(env, outputs, pos + n_in, rows, out)) {
+    return;
+  }
+  run(job, len, tbl, in, out);
+}
+
 JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encode(
     JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint len,
     jobjectArray inputs, jobjectArray outputs, jintArray positions) {
   (void)cls;
-  unsigned char *tbl = tables_to_apply(env, tables, k, rows, len);
-  if (tbl == NULL) {
-    return;
-  }
-  jint pos[k + rows];
-  (*env)->GetIntArrayRegion(env, positions, 0, k + rows, pos);
-  if ((*env)->ExceptionCheck(env)) {
-    return;
-  }
-  unsigned char *in[k];
-  unsigned char *out[rows];
-  if (!resolve(env, inputs, pos, k, in) || !resolve(env, outputs, pos + k, rows, out)) {
-    return;
-  }
-  ec_encode_data(len, k, rows, tbl, in, out);
+  const struct job job = {k, rows, -1, JNI_FALSE};
+  code_buffers(env, tables, &job, len, inputs, outputs, positions);
 }
 
-JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeAddresses(
-    JNIEnv *env, jclass cls, jlong tables, jint k, jint rows, jint len, jlongArray addresses) {
+JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_update(
+    JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint data_index,
+    jboolean overwrite, jint len, jobjectArray inputs, jobjectArray outputs, jintArray positions) {
   (void)cls;
-  if (!units_in_range(env, k, rows)) {
+  struct job job;
+  if (update_job(env, k, rows, data_index, overwrite, &job)) {
+    code_buffers(env, tables, &job, len, inputs, outputs, positions);
+  }
+}
+
+/* The job over addresses resolved in Java: the inputs', then the outputs'. */
+static void code_addresses(JNIEnv *env, jlong tables, const struct job *job, jint len,
+                           jlongArray addresses) {
+  if (!units_in_range(env, job->k, job->rows)) {
     return;
   }
   if (len <= 0) {
     return;
   }
-  if (tables == 0 || (*env)->GetArrayLength(env, addresses) < k + rows) {
-    throw_illegal_argument(env, "isal-jni: need the tables' address and k + rows unit addresses");
+  const jint units_count = job_inputs(job) + job->rows;
+  if (tables == 0 || (*env)->GetArrayLength(env, addresses) < units_count) {
+    throw_illegal_argument(env, "isal-jni: need the tables' address and one address per unit");
     return;
   }
-  jlong raw[k + rows];
-  (*env)->GetLongArrayRegion(env, addresses, 0, k + rows, raw);
-  unsigned char *units[k + rows];
-  for (jint i = 0; i < k + rows; i++) {
+  jlong raw[units_count];
+  (*env)->GetLongArrayRegion(env, addresses, 0, units_count, raw);
+  unsigned char *units[units_count];
+  for (jint i = 0; i < units_count; i++) {
     if (raw[i] == 0) {
       throw_illegal_argument(env, "isal-jni: null unit address");
       return;
     }
     units[i] = (unsigned char *)(intptr_t)raw[i];
   }
-  ec_encode_data(len, k, rows, (unsigned char *)(intptr_t)tables, units, units + k);
+  run(job, len, (unsigned char *)(intptr_t)tables, units, units + job_inputs(job));
+}
+
+JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeAddresses(
+    JNIEnv *env, jclass cls, jlong tables, jint k, jint rows, jint len, jlongArray addresses) {
+  (void)cls;
+  const struct job job = {k, rows, -1, JNI_FALSE};
+  code_addresses(env, tables, &job, len, addresses);
+}
+
+JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_updateAddresses(
+    JNIEnv *env, jclass cls, jlong tables, jint k, jint rows, jint data_index, jboolean overwrite,
+    jint len, jlongArray addresses) {
+  (void)cls;
+  struct job job;
+  if (update_job(env, k, rows, data_index, overwrite, &job)) {
+    code_addresses(env, tables, &job, len, addresses);
+  }
 }
 
 /*
- * Bytes per unit coded per ec_encode_data call while Java arrays are pinned: the pins are dropped
+ * Bytes per unit coded per ISA-L call while Java arrays are pinned: the pins are dropped
  * between chunks, so a garbage collection waiting for this thread's critical region waits for one
  * chunk (11 x 256 KiB at RS(10,1): well under a millisecond), not for a whole cell.
  */
 #define PINNED_CHUNK (256 * 1024)
 
-JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeMixed(
-    JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint len, jobjectArray directs,
-    jlongArray offsets, jintArray array_of, jobjectArray arrays) {
-  (void)cls;
-  unsigned char *tbl = tables_to_apply(env, tables, k, rows, len);
+/*
+ * The job over units of which some lie in Java arrays: unit i (the inputs, then the outputs) is in
+ * arrays[array_of[i]] from byte offsets[i], or direct (array_of[i] < 0) at address offsets[i] when
+ * directs is NULL, else at position offsets[i] of directs[i].
+ */
+static void code_mixed(JNIEnv *env, jobject tables, const struct job *job, jint len,
+                       jobjectArray directs, jlongArray offsets, jintArray array_of,
+                       jobjectArray arrays) {
+  unsigned char *tbl = tables_to_apply(env, tables, job, len);
   if (tbl == NULL) {
     return;
   }
-  const jint units = k + rows;
+  const jint n_in = job_inputs(job);
+  const jint units = n_in + job->rows;
   jlong offset[units];
   jint which[units];
   (*env)->GetLongArrayRegion(env, offsets, 0, units, offset);
@@ -234,7 +325,7 @@ JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeMixed(
       direct[i] = base;
     } else if (which[i] >= count || offset[i] < 0 || offset[i] > length[which[i]] - (jlong)len) {
       error = "isal-jni: a unit lies outside its array";
-    } else if (i >= k) {
+    } else if (i >= n_in) {
       mode[which[i]] = 0;
     }
   }
@@ -254,7 +345,7 @@ JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeMixed(
       for (jint i = 0; i < units; i++) {
         unit[i] = which[i] < 0 ? direct[i] + done : pinned[which[i]] + offset[i] + done;
       }
-      ec_encode_data(n, k, rows, tbl, unit, unit + k);
+      run(job, n, tbl, unit, unit + n_in);
     }
     while (held > 0) {
       held--;
@@ -269,6 +360,24 @@ JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeMixed(
   }
   if (error != NULL && error[0] != '\0' && !(*env)->ExceptionCheck(env)) {
     throw_illegal_argument(env, error);
+  }
+}
+
+JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_encodeMixed(
+    JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint len, jobjectArray directs,
+    jlongArray offsets, jintArray array_of, jobjectArray arrays) {
+  (void)cls;
+  const struct job job = {k, rows, -1, JNI_FALSE};
+  code_mixed(env, tables, &job, len, directs, offsets, array_of, arrays);
+}
+
+JNIEXPORT void JNICALL Java_io_eccache_isal_IsalNative_updateMixed(
+    JNIEnv *env, jclass cls, jobject tables, jint k, jint rows, jint data_index, jboolean overwrite,
+    jint len, jobjectArray directs, jlongArray offsets, jintArray array_of, jobjectArray arrays) {
+  (void)cls;
+  struct job job;
+  if (update_job(env, k, rows, data_index, overwrite, &job)) {
+    code_mixed(env, tables, &job, len, directs, offsets, array_of, arrays);
   }
 }
 

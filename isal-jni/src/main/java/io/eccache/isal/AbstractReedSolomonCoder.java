@@ -4,27 +4,36 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * What the native and the Java coder share: argument checking, the choice of survivors, and a cache
- * of decode plans per erasure pattern (building one inverts a k x k matrix, which at small units costs
- * more than the decoding itself). Subclasses only compile coefficient rows into a plan and apply it.
+ * What the native and the Java coder share: argument checking ({@link UnitChecks}), the choice of
+ * survivors, and a cache of decode plans per erasure pattern (building one inverts a k x k matrix,
+ * which at small units costs more than the decoding itself), which also holds the plans of parity
+ * updates for subsets of the parity rows. Subclasses only compile coefficient rows into a plan and
+ * apply it, to all k data units or to one unit's change.
  *
  * @param <P> the subclass's compiled form of a coefficient matrix; immutable once built
  */
 abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
   /**
-   * Decode plans kept, least recently used first out. A plan is 32 x k x erased bytes (352 KB at
-   * k = 200 with 55 erased), so this keeps the cache within tens of MB at the widest codes; a
-   * workload cycles through few patterns (which splits arrived first), and a miss only costs a
-   * k x k inversion. Plans are plain (garbage-collected) buffers: dropping one frees it.
+   * Decode plans (and plans of parity updates for a subset of the parity rows) kept, least recently
+   * used first out. A plan is 32 x k x erased bytes (352 KB at k = 200 with 55 erased), so this keeps
+   * the cache within tens of MB at the widest codes; a workload cycles through few patterns (which
+   * splits arrived first, which parity rows a node holds), and a miss only costs a k x k inversion.
+   * Plans are plain (garbage-collected) buffers: dropping one frees it.
    */
   static final int MAX_CACHED_DECODE_PLANS = 64;
 
   private final CauchyCode code;
+  private final CodeMatrix matrix;
   private final int k;
   private final int r;
   private final P encodePlan;
+  /** 0..r-1: the parity rows of {@link #encodeDelta(int, ByteBuffer, ByteBuffer[])}. */
+  private final int[] allParityRows;
+  /** 0..k-1: the survivors of the cached plans of parity updates. Never written. */
+  private final int[] dataUnits;
   /** Access-ordered, guarded by itself. */
   private final LinkedHashMap<ErasurePattern, P> decodePlans =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -36,11 +45,17 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
         }
       };
 
-  AbstractReedSolomonCoder(int k, int r) {
-    this.code = new CauchyCode(k, r);
+  AbstractReedSolomonCoder(int k, int r, CodeMatrix matrix) {
+    if (matrix == null) {
+      throw new IllegalArgumentException("matrix must not be null");
+    }
+    this.code = new CauchyCode(k, r, matrix);
+    this.matrix = matrix;
     this.k = k;
     this.r = r;
     this.encodePlan = compile(code.parityRows(), r);
+    this.allParityRows = ascending(r);
+    this.dataUnits = ascending(k);
   }
 
   /**
@@ -51,6 +66,13 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
 
   /** Computes outputs[i] = sum over j of coefficient(i, j) x inputs[j], for len bytes; all checked. */
   abstract void apply(P plan, ByteBuffer[] inputs, ByteBuffer[] outputs, int len);
+
+  /**
+   * Computes outputs[i] ^= coefficient(i, dataIndex) x delta for len bytes, or outputs[i] =
+   * coefficient(i, dataIndex) x delta when {@code overwrite}; all checked, len > 0.
+   */
+  abstract void applyDelta(P plan, int dataIndex, ByteBuffer delta, ByteBuffer[] outputs, int len,
+      boolean overwrite);
 
   @Override
   public final int dataUnits() {
@@ -63,13 +85,18 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
   }
 
   @Override
+  public final CodeMatrix codeMatrix() {
+    return matrix;
+  }
+
+  @Override
   public final void encode(ByteBuffer[] data, ByteBuffer[] parity) {
-    checkCount(data, "data", k);
-    checkCount(parity, "parity", r);
-    int len = unitLength(data, "data");
-    checkUnits(data, null, "data", len, false);
-    checkUnits(parity, null, "parity", len, true);
-    checkNoOverlap(data, "data", parity, "parity", len);
+    UnitChecks.checkCount(data, "data", k);
+    UnitChecks.checkCount(parity, "parity", r);
+    int len = UnitChecks.unitLength(data, "data");
+    UnitChecks.checkUnits(data, null, "data", len, false);
+    UnitChecks.checkUnits(parity, null, "parity", len, true);
+    UnitChecks.checkNoOverlap(data, "data", parity, "parity", len);
     if (len > 0) {
       apply(encodePlan, data, parity, len);
     }
@@ -77,11 +104,11 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
 
   @Override
   public final void decode(ByteBuffer[] units, int[] erased, ByteBuffer[] outputs) {
-    checkCount(units, "units", k + r);
+    UnitChecks.checkCount(units, "units", k + r);
     if (erased == null) {
       throw new IllegalArgumentException("erased must not be null");
     }
-    checkCount(outputs, "outputs", erased.length);
+    UnitChecks.checkCount(outputs, "outputs", erased.length);
     boolean[] wanted = new boolean[k + r];
     for (int unit : erased) {
       if (unit < 0 || unit >= k + r) {
@@ -113,24 +140,98 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
       inputs[i] = units[survivors[i]];
     }
     int len = inputs[0].remaining();
-    checkUnits(inputs, survivors, "units", len, false);
-    checkUnits(outputs, null, "outputs", len, true);
-    checkNoOverlap(units, "units", outputs, "outputs", len);
+    UnitChecks.checkUnits(inputs, survivors, "units", len, false);
+    UnitChecks.checkUnits(outputs, null, "outputs", len, true);
+    UnitChecks.checkNoOverlap(units, "units", outputs, "outputs", len);
     if (len == 0 || erased.length == 0) {
       return;
     }
-    apply(decodePlan(survivors, erased), inputs, outputs, len);
+    apply(cachedPlan(survivors, erased,
+        () -> compile(code.decodeRows(survivors, erased), erased.length)), inputs, outputs, len);
   }
 
-  private P decodePlan(int[] survivors, int[] erased) {
-    ErasurePattern pattern = new ErasurePattern(survivors, erased);
+  @Override
+  public final void encodeDelta(int dataIndex, ByteBuffer delta, ByteBuffer[] parity) {
+    update(dataIndex, delta, allParityRows, parity, "parity", false);
+  }
+
+  @Override
+  public final void encodeDelta(int dataIndex, ByteBuffer delta, int[] parityRows,
+      ByteBuffer[] parity) {
+    update(dataIndex, delta, parityRows, parity, "parity", false);
+  }
+
+  @Override
+  public final void parityDelta(int dataIndex, ByteBuffer delta, int[] parityRows,
+      ByteBuffer[] outputs) {
+    update(dataIndex, delta, parityRows, outputs, "outputs", true);
+  }
+
+  /** encodeDelta ({@code overwrite} false) and parityDelta (true): checks, then applies. */
+  private void update(int dataIndex, ByteBuffer delta, int[] parityRows, ByteBuffer[] outputs,
+      String outName, boolean overwrite) {
+    if (dataIndex < 0 || dataIndex >= k) {
+      throw new IllegalArgumentException("data unit " + dataIndex
+          + " is out of range: data units are 0.." + (k - 1) + " for " + this);
+    }
+    if (parityRows == null) {
+      throw new IllegalArgumentException("parityRows must not be null");
+    }
+    // A copy: the plan is cached under these rows, a caller changing them meanwhile must not matter.
+    int[] rows = parityRows.clone();
+    UnitChecks.checkCount(outputs, outName, rows.length);
+    boolean[] seen = new boolean[r];
+    for (int row : rows) {
+      if (row < 0 || row >= r) {
+        throw new IllegalArgumentException("parity row " + row + " is out of range: parity rows"
+            + " are 0.." + (r - 1) + " (row i is unit k + i) for " + this);
+      }
+      if (seen[row]) {
+        throw new IllegalArgumentException("parity row " + row + " is listed twice");
+      }
+      seen[row] = true;
+    }
+    if (delta == null) {
+      throw new IllegalArgumentException("delta must not be null");
+    }
+    int len = delta.remaining();
+    UnitChecks.checkUnit(delta, "delta", len, false);
+    UnitChecks.checkUnits(outputs, null, outName, len, true);
+    UnitChecks.checkOutputsDisjoint(outputs, outName, len);
+    UnitChecks.checkNoOverlap(delta, "delta", outputs, outName, len);
+    if (len == 0 || rows.length == 0) {
+      return;
+    }
+    applyDelta(deltaPlan(rows), dataIndex, delta, outputs, len, overwrite);
+  }
+
+  /**
+   * The plan of parity rows {@code parityRows}, in that order: the encode plan for all rows in order,
+   * else the plan that rebuilds parity units {@code k + row} from the k data units (the same
+   * coefficients, so the same cache key as that decode), built without an inversion.
+   */
+  private P deltaPlan(int[] parityRows) {
+    if (Arrays.equals(parityRows, allParityRows)) {
+      return encodePlan;
+    }
+    int[] units = new int[parityRows.length];
+    for (int i = 0; i < units.length; i++) {
+      units[i] = k + parityRows[i];
+    }
+    return cachedPlan(dataUnits, units,
+        () -> compile(code.parityRows(parityRows), parityRows.length));
+  }
+
+  private P cachedPlan(int[] survivors, int[] wanted, Supplier<P> build) {
+    ErasurePattern pattern = new ErasurePattern(survivors, wanted);
     P plan;
     synchronized (decodePlans) {
       plan = decodePlans.get(pattern);
     }
     if (plan == null) {
-      // Built outside the lock (an inversion); two threads may build the same plan, one is kept.
-      plan = compile(code.decodeRows(survivors, erased), erased.length);
+      // Built outside the lock (a decode plan inverts a matrix); two threads may build the same
+      // plan, one is kept.
+      plan = build.get();
       synchronized (decodePlans) {
         P raced = decodePlans.putIfAbsent(pattern, plan);
         plan = raced != null ? raced : plan;
@@ -139,110 +240,24 @@ abstract class AbstractReedSolomonCoder<P> implements ErasureCoder {
     return plan;
   }
 
-  /** How many decode plans are cached; for tests. */
+  /** How many plans (decode, and update of a subset of the parity rows) are cached; for tests. */
   final int cachedDecodePlans() {
     synchronized (decodePlans) {
       return decodePlans.size();
     }
   }
 
-  /**
-   * Refuses an output that shares memory with an input or with another output: the native coder
-   * reads its inputs while it writes its outputs, so such a call would write wrong parity silently
-   * (and the Java twin, which buffers, would disagree with it). Heap units share memory when they
-   * are views of one array with overlapping ranges; direct ones when their addresses overlap (known
-   * only where {@link DirectAddresses} works: only the native coder needs that). Null units (erased)
-   * and units without an accessible array (ignored survivors) are skipped.
-   */
-  private static void checkNoOverlap(ByteBuffer[] inputs, String inName, ByteBuffer[] outputs,
-      String outName, int len) {
-    if (len == 0) {
-      return;
-    }
-    for (int o = 0; o < outputs.length; o++) {
-      for (int p = 0; p < o; p++) {
-        if (overlap(outputs[o], outputs[p], len)) {
-          throw new IllegalArgumentException(outName + "[" + o + "] and " + outName + "[" + p
-              + "] share memory: every output must be a buffer of its own");
-        }
-      }
-    }
-    for (int i = 0; i < inputs.length; i++) {
-      if (inputs[i] == null) {
-        continue;
-      }
-      for (int o = 0; o < outputs.length; o++) {
-        if (overlap(inputs[i], outputs[o], len)) {
-          throw new IllegalArgumentException(outName + "[" + o + "] shares memory with " + inName
-              + "[" + i + "]: an output must not overlap any input"
-              + (inputs[i].isDirect() ? "" : " (the same array, overlapping ranges)"));
-        }
-      }
-    }
-  }
-
-  /** Whether len bytes from a's position and len bytes from b's position are partly the same. */
-  private static boolean overlap(ByteBuffer a, ByteBuffer b, int len) {
-    if (a.isDirect() != b.isDirect()) {
-      return false;
-    }
-    if (a.isDirect()) {
-      return DirectAddresses.AVAILABLE && overlap(DirectAddresses.of(a) + a.position(),
-          DirectAddresses.of(b) + b.position(), len);
-    }
-    return a.hasArray() && b.hasArray() && a.array() == b.array()
-        && overlap(a.arrayOffset() + a.position(), b.arrayOffset() + b.position(), len);
-  }
-
-  private static boolean overlap(long a, long b, int len) {
-    return a < b + len && b < a + len;
-  }
-
-  private static void checkCount(ByteBuffer[] buffers, String name, int expected) {
-    if (buffers == null) {
-      throw new IllegalArgumentException(name + " must not be null");
-    }
-    if (buffers.length != expected) {
-      throw new IllegalArgumentException(
-          name + " has " + buffers.length + " buffers; expected " + expected);
-    }
-  }
-
-  private static int unitLength(ByteBuffer[] buffers, String name) {
-    if (buffers[0] == null) {
-      throw new IllegalArgumentException(name + "[0] is null");
-    }
-    return buffers[0].remaining();
-  }
-
-  /** {@code indices}: the index each buffer is named by in messages, or null for its own. */
-  private static void checkUnits(ByteBuffer[] buffers, int[] indices, String name, int len,
-      boolean written) {
-    for (int at = 0; at < buffers.length; at++) {
-      ByteBuffer b = buffers[at];
-      int i = indices == null ? at : indices[at];
-      if (b == null) {
-        throw new IllegalArgumentException(name + "[" + i + "] is null");
-      }
-      if (!b.isDirect() && !b.hasArray()) {
-        // A read-only heap buffer hides its array; the native coder reads heap units through it.
-        throw new IllegalArgumentException(name + "[" + i + "] is a read-only heap buffer; the"
-            + " coder takes heap buffers with an accessible array (ByteBuffer.wrap or allocate) or"
-            + " direct buffers");
-      }
-      if (written && b.isReadOnly()) {
-        throw new IllegalArgumentException(name + "[" + i + "] is read-only but is written to");
-      }
-      if (b.remaining() != len) {
-        throw new IllegalArgumentException(name + "[" + i + "] has " + b.remaining()
-            + " bytes remaining; every unit in a call must have the same length (" + len + ")");
-      }
-    }
+  /** 0, 1, ..., n - 1. */
+  private static int[] ascending(int n) {
+    int[] values = new int[n];
+    Arrays.setAll(values, i -> i);
+    return values;
   }
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + "(k=" + k + ", r=" + r + ")";
+    return getClass().getSimpleName() + "(k=" + k + ", r=" + r
+        + (matrix == CodeMatrix.CAUCHY ? "" : ", " + matrix) + ")";
   }
 
   /** The key of a cached decode plan: which k units are read and which are rebuilt, in order. */

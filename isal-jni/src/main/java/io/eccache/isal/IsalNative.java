@@ -42,6 +42,28 @@ final class IsalNative {
   static native void encodeMixed(ByteBuffer tables, int k, int rows, int len, ByteBuffer[] directs,
       long[] offsets, int[] arrayOf, byte[][] arrays);
 
+  /**
+   * ISA-L's {@code ec_encode_data_update}, the counterpart of {@link #encode} for one input:
+   * outputs[i] ^= c(i, dataIndex) x inputs[0] over len bytes, with {@code tables} built by
+   * {@link #initTables} from {@code rows x k} coefficients (column dataIndex is used). With
+   * {@code overwrite} each output is zeroed first, so it receives c(i, dataIndex) x inputs[0].
+   * {@code positions} holds the input's position, then the outputs'.
+   */
+  static native void update(ByteBuffer tables, int k, int rows, int dataIndex, boolean overwrite,
+      int len, ByteBuffer[] inputs, ByteBuffer[] outputs, int[] positions);
+
+  /** {@link #update} with addresses resolved as for {@link #encodeAddresses}: 1 + rows of them. */
+  static native void updateAddresses(long tables, int k, int rows, int dataIndex,
+      boolean overwrite, int len, long[] addresses);
+
+  /**
+   * {@link #update} for units of which some lie in Java byte arrays, as {@link #encodeMixed}: the
+   * units are the one input, then the {@code rows} outputs.
+   */
+  static native void updateMixed(ByteBuffer tables, int k, int rows, int dataIndex,
+      boolean overwrite, int len, ByteBuffer[] directs, long[] offsets, int[] arrayOf,
+      byte[][] arrays);
+
   /** JNI's {@code GetDirectBufferAddress}: checks {@link DirectAddresses} against the JVM's view. */
   static native long address(ByteBuffer direct);
 }

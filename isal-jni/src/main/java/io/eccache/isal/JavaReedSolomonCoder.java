@@ -16,7 +16,11 @@ final class JavaReedSolomonCoder extends AbstractReedSolomonCoder<byte[][][]> {
   private static final ThreadLocal<byte[][]> SCRATCH = new ThreadLocal<>();
 
   JavaReedSolomonCoder(int k, int r) {
-    super(k, r);
+    this(k, r, CodeMatrix.CAUCHY);
+  }
+
+  JavaReedSolomonCoder(int k, int r, CodeMatrix matrix) {
+    super(k, r, matrix);
   }
 
   /** The plan: for output i and input j, the 256-byte product table of coefficient (i, j). */
@@ -60,6 +64,34 @@ final class JavaReedSolomonCoder extends AbstractReedSolomonCoder<byte[][][]> {
       }
       for (int i = 0; i < rows; i++) {
         out[i].put(scratch[i], 0, n);
+      }
+    }
+  }
+
+  @Override
+  void applyDelta(byte[][][] tables, int dataIndex, ByteBuffer delta, ByteBuffer[] outputs, int len,
+      boolean overwrite) {
+    byte[][] scratch = scratch(2);
+    byte[] slice = scratch[0];
+    byte[] acc = scratch[1];
+    // Duplicates: relative bulk gets and puts must not move the caller's positions.
+    ByteBuffer in = delta.duplicate();
+    ByteBuffer[] out = new ByteBuffer[outputs.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = outputs[i].duplicate();
+    }
+    for (int done = 0; done < len; done += SLICE) {
+      int n = Math.min(SLICE, len - done);
+      in.get(slice, 0, n);
+      for (int i = 0; i < out.length; i++) {
+        if (overwrite) {
+          Arrays.fill(acc, 0, n, (byte) 0);
+        } else {
+          int at = out[i].position();
+          out[i].get(acc, 0, n).position(at);
+        }
+        multiplyAdd(tables[i][dataIndex], slice, acc, n);
+        out[i].put(acc, 0, n);
       }
     }
   }

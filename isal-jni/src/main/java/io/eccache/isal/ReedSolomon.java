@@ -7,12 +7,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where coders come from: one shared {@link ErasureCoder} per (k, r) and implementation.
+ * Where coders come from: one shared {@link ErasureCoder} per (k, r), {@link CodeMatrix} and
+ * implementation.
  *
  * <pre>{@code
  * ErasureCoder coder = ReedSolomon.coder(10, 4);
  * coder.encode(data, parity);                 // 10 buffers in, 4 out (direct or heap)
  * coder.decode(units, new int[] {0}, out);    // rebuild unit 0 from any 10 of the 14
+ * ErasureCoder packed = ReedSolomon.coder(10, 4, CodeMatrix.XOR_FIRST_CAUCHY); // parity 0 = XOR
  * }</pre>
  *
  * <p>Which implementation {@link #coder(int, int)} uses is set by the system property
@@ -46,26 +48,44 @@ public final class ReedSolomon {
 
   private ReedSolomon() {}
 
-  /** The shared coder for (k, r) in the configured implementation (see the class comment). */
+  /**
+   * The shared coder for (k, r) with the {@link CodeMatrix#CAUCHY} matrix in the configured
+   * implementation (see the class comment).
+   */
   public static ErasureCoder coder(int k, int r) {
-    return coder(k, r, defaultImplementation());
+    return coder(k, r, CodeMatrix.CAUCHY, defaultImplementation());
+  }
+
+  /** The shared coder for (k, r) with the given matrix in the configured implementation. */
+  public static ErasureCoder coder(int k, int r, CodeMatrix matrix) {
+    return coder(k, r, matrix, defaultImplementation());
+  }
+
+  /** The shared coder for (k, r) with the {@link CodeMatrix#CAUCHY} matrix in the given implementation. */
+  public static ErasureCoder coder(int k, int r, Implementation implementation) {
+    return coder(k, r, CodeMatrix.CAUCHY, implementation);
   }
 
   /**
-   * The shared coder for (k, r) in the given implementation.
+   * The shared coder for (k, r) with the given matrix in the given implementation.
    *
-   * @throws IllegalArgumentException unless 1 <= k, 1 <= r and k + r <= 255
+   * @throws IllegalArgumentException unless 1 <= k, 1 <= r and k + r <= 255, or if an argument is null
    * @throws IllegalStateException if {@code NATIVE} is asked for but the library did not load
    */
-  public static ErasureCoder coder(int k, int r, Implementation implementation) {
+  public static ErasureCoder coder(int k, int r, CodeMatrix matrix, Implementation implementation) {
     checkCode(k, r);
+    if (matrix == null || implementation == null) {
+      throw new IllegalArgumentException(
+          (matrix == null ? "matrix" : "implementation") + " must not be null");
+    }
     if (implementation == Implementation.NATIVE && !IsalLibrary.isAvailable()) {
       throw new IllegalStateException(
           "the native ISA-L coder is not available: " + IsalLibrary.loadingFailureReason());
     }
-    int key = (k << 16) | (r << 1) | implementation.ordinal();
+    // k and r are below 256: 8 bits each, then one bit for the matrix and one for the implementation.
+    int key = (k << 10) | (r << 2) | (matrix.ordinal() << 1) | implementation.ordinal();
     return CODERS.computeIfAbsent(key, x -> implementation == Implementation.NATIVE
-        ? new NativeReedSolomonCoder(k, r) : new JavaReedSolomonCoder(k, r));
+        ? new NativeReedSolomonCoder(k, r, matrix) : new JavaReedSolomonCoder(k, r, matrix));
   }
 
   /**

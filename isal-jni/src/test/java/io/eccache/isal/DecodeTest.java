@@ -72,7 +72,7 @@ class DecodeTest {
   }
 
   /** Encodes a random stripe; returns all k + r units. */
-  private static ByteBuffer[] encodedStripe(ErasureCoder coder, int len, long seed) {
+  static ByteBuffer[] encodedStripe(ErasureCoder coder, int len, long seed) {
     int k = coder.dataUnits();
     int r = coder.parityUnits();
     ByteBuffer[] data = Stripes.random(k, len, seed);
@@ -85,7 +85,7 @@ class DecodeTest {
   }
 
   /** Keeps only the survivors, rebuilds every other unit, compares with the originals. */
-  private static void checkRebuild(ErasureCoder coder, ByteBuffer[] all, int[] survivors) {
+  static void checkRebuild(ErasureCoder coder, ByteBuffer[] all, int[] survivors) {
     int n = all.length;
     ByteBuffer[] units = new ByteBuffer[n];
     for (int s : survivors) {

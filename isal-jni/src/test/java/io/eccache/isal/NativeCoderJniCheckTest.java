@@ -99,4 +99,96 @@ class NativeCoderJniCheckTest {
     assertThrows(ArrayIndexOutOfBoundsException.class, () -> IsalNative.encodeMixed(tables, 2, 1,
         8, new ByteBuffer[1], new long[3], new int[] {0, 0, -1}, new byte[][] {array}));
   }
+
+  @Test
+  void everyUpdateEntryPointUnderTheJniChecker() {
+    assertTrue(IsalLibrary.isAvailable(), IsalLibrary::loadingFailureReason);
+    int k = 10;
+    int r = 20; // 20 outputs and the delta: more than the 16 guaranteed local references
+    int len = 4096;
+    ErasureCoder twin = new JavaReedSolomonCoder(k, r, CodeMatrix.XOR_FIRST_CAUCHY);
+    ByteBuffer delta = Stripes.random(1, len, 7)[0];
+    ByteBuffer heapDelta = ByteBuffer.wrap(Stripes.bytes(delta));
+    ByteBuffer[] start = Stripes.random(r, len, 8);
+    ByteBuffer[] expected = copies(start, true);
+    twin.encodeDelta(3, delta, expected);
+    int[] rows = {5, 0, 19, 7};
+    ByteBuffer[] expectedDeltas = Stripes.empty(rows.length, len);
+    twin.parityDelta(4, delta, rows, expectedDeltas);
+    for (boolean addressesInJava : new boolean[] {true, false}) {
+      ErasureCoder coder =
+          new NativeReedSolomonCoder(k, r, CodeMatrix.XOR_FIRST_CAUCHY, addressesInJava);
+      for (boolean heap : new boolean[] {false, true}) {
+        // All direct, then 21 arrays of their own (delta and parities).
+        ByteBuffer[] parity = copies(start, !heap);
+        coder.encodeDelta(3, heap ? heapDelta : delta, parity);
+        ByteBuffer[] deltas = new ByteBuffer[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+          deltas[i] = heap ? ByteBuffer.allocate(len) : ByteBuffer.allocateDirect(len);
+        }
+        coder.parityDelta(4, heap ? heapDelta : delta, rows, deltas);
+        for (int i = 0; i < r; i++) {
+          assertArrayEquals(Stripes.bytes(expected[i]), Stripes.bytes(parity[i]));
+        }
+        for (int i = 0; i < rows.length; i++) {
+          assertArrayEquals(Stripes.bytes(expectedDeltas[i]), Stripes.bytes(deltas[i]));
+        }
+      }
+      // The delta and two parities in one array, longer than one pinned chunk: under the checker
+      // the array is pinned by copying, so a second pin or a lost write-back would show.
+      int big = 256 * 1024 + 100;
+      byte[] array = new byte[3 * big];
+      new java.util.Random(10).nextBytes(array);
+      byte[] reference = array.clone();
+      ErasureCoder small = new NativeReedSolomonCoder(3, 2, CodeMatrix.XOR_FIRST_CAUCHY,
+          addressesInJava);
+      ByteBuffer d = ByteBuffer.wrap(array, 0, big).slice();
+      ByteBuffer[] p = {ByteBuffer.wrap(array, 2 * big, big).slice(),
+          ByteBuffer.wrap(array, big, big).slice()};
+      small.encodeDelta(2, d, new int[] {1, 0}, p);
+      ByteBuffer[] want = {ByteBuffer.wrap(reference, 2 * big, big).slice(),
+          ByteBuffer.wrap(reference, big, big).slice()};
+      new JavaReedSolomonCoder(3, 2, CodeMatrix.XOR_FIRST_CAUCHY)
+          .encodeDelta(2, ByteBuffer.wrap(reference, 0, big).slice(), new int[] {1, 0}, want);
+      assertArrayEquals(reference, array);
+      small.parityDelta(1, d, new int[] {0}, new ByteBuffer[] {p[0]});
+      assertArrayEquals(Stripes.bytes(d), Stripes.bytes(p[0]), "row 0 of XOR-first: the delta");
+    }
+
+    ByteBuffer tables = ByteBuffer.allocateDirect(32 * 2);
+    IsalNative.initTables(2, 1, new byte[] {1, 1}, tables);
+    ByteBuffer[] in = {ByteBuffer.allocateDirect(8)};
+    ByteBuffer[] out = {ByteBuffer.allocateDirect(8)};
+    assertThrows(IllegalArgumentException.class,
+        () -> IsalNative.update(tables, 2, 1, 2, false, 8, in, out, new int[2]));
+    assertThrows(IllegalArgumentException.class, () -> IsalNative.update(tables, 2, 1, 0, true, 8,
+        new ByteBuffer[] {ByteBuffer.allocate(8)}, out, new int[2]));
+    assertThrows(ArrayIndexOutOfBoundsException.class,
+        () -> IsalNative.update(tables, 2, 1, 1, false, 8, in, out, new int[1]));
+    assertThrows(IllegalArgumentException.class,
+        () -> IsalNative.updateAddresses(1, 2, 1, -1, false, 8, new long[2]));
+    assertThrows(IllegalArgumentException.class,
+        () -> IsalNative.updateAddresses(1, 2, 1, 0, false, 8, new long[2]));
+    byte[] small = new byte[16];
+    assertThrows(IllegalArgumentException.class, () -> IsalNative.updateMixed(tables, 2, 1, 0,
+        false, 8, null, new long[] {0, 9}, new int[2], new byte[][] {small}));
+    assertThrows(IllegalArgumentException.class, () -> IsalNative.updateMixed(tables, 2, 1, 5,
+        false, 8, null, new long[] {0, 8}, new int[2], new byte[][] {small}));
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> IsalNative.updateMixed(tables, 2, 1,
+        0, true, 8, null, new long[1], new int[2], new byte[][] {small}));
+    assertThrows(IllegalArgumentException.class, () -> IsalNative.updateMixed(tables, 2, 1, 0,
+        true, 8, new ByteBuffer[] {ByteBuffer.allocate(8), null}, new long[2], new int[] {-1, 0},
+        new byte[][] {small}));
+  }
+
+  /** Copies of the units' bytes, direct or heap. */
+  private static ByteBuffer[] copies(ByteBuffer[] units, boolean direct) {
+    ByteBuffer[] out = new ByteBuffer[units.length];
+    for (int i = 0; i < units.length; i++) {
+      byte[] bytes = Stripes.bytes(units[i]);
+      out[i] = direct ? ByteBuffer.allocateDirect(bytes.length).put(bytes).flip()
+          : ByteBuffer.wrap(bytes);
+    }
+    return out;
+  }
 }

@@ -51,6 +51,12 @@ final class Stripes {
         ReedSolomon.coder(k, r, ReedSolomon.Implementation.JAVA)};
   }
 
+  static ErasureCoder[] bothCoders(int k, int r, CodeMatrix matrix) {
+    return new ErasureCoder[] {
+        ReedSolomon.coder(k, r, matrix, ReedSolomon.Implementation.NATIVE),
+        ReedSolomon.coder(k, r, matrix, ReedSolomon.Implementation.JAVA)};
+  }
+
   /** Every k-element subset of {0, ..., n - 1}, each in ascending order. */
   static List<int[]> subsets(int n, int k) {
     List<int[]> out = new ArrayList<>();
