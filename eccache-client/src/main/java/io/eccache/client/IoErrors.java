@@ -17,4 +17,20 @@ final class IoErrors {
     }
     return new IOException("split I/O failed: " + cause, cause);
   }
+
+  /**
+   * Evidence for a wait that timed out: where {@code thread}, doing {@code what}, is now (its
+   * stack), or that no thread had started it (every I/O thread busy), to attach to the timeout's
+   * error as a suppressed exception.
+   */
+  static Exception whereStuck(String what, Thread thread) {
+    if (thread == null) {
+      return new Exception(what + " had not started (or had just ended): every eccache I/O"
+          + " thread was busy (alluxio.user.eccache.io.threads)");
+    }
+    Exception stuck = new Exception(what + " is still waiting, on thread " + thread.getName()
+        + " (" + thread.getState() + ")");
+    stuck.setStackTrace(thread.getStackTrace());
+    return stuck;
+  }
 }

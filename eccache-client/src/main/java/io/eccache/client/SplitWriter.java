@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 
 /**
@@ -144,11 +145,22 @@ final class SplitWriter implements AutoCloseable {
         .setRecursive(files == Files.CREATE_WITH_PARENTS)
         .buildPartial();
     List<Future<FileOutStream>> opening = new ArrayList<>();
+    // Which thread is opening each file, so a timeout can say where it is stuck.
+    List<AtomicReference<Thread>> openers = new ArrayList<>();
     for (Target t : targets) {
       CreateFilePOptions pinned = options.toBuilder().setWorkerLocation(t.worker).build();
       AlluxioURI uri = new AlluxioURI(t.path);
-      opening.add(context.io().submit(() -> files == Files.CREATED
-          ? context.openCreated(uri, pinned) : context.fs().createFile(uri, pinned)));
+      AtomicReference<Thread> opener = new AtomicReference<>();
+      openers.add(opener);
+      opening.add(context.io().submit(() -> {
+        opener.set(Thread.currentThread());
+        try {
+          return files == Files.CREATED
+              ? context.openCreated(uri, pinned) : context.fs().createFile(uri, pinned);
+        } finally {
+          opener.set(null);
+        }
+      }));
     }
     IOException failure = null;
     long timeoutMs = context.ioTimeoutMs();
@@ -160,10 +172,13 @@ final class SplitWriter implements AutoCloseable {
       } catch (ExecutionException e) {
         failures.record(j, e.getCause()); // its worker is gone or full: written elsewhere later
       } catch (TimeoutException e) {
-        failure = failure != null ? failure : new DeadlineExceededException("opening split "
-            + targets.get(j).path + " on worker " + targets.get(j).worker.getHost()
-            + " took more than " + timeoutMs + " ms (alluxio.user.eccache.io.timeout); check"
-            + " that worker, then try again");
+        if (failure == null) {
+          failure = new DeadlineExceededException("opening split " + targets.get(j).path
+              + " on worker " + targets.get(j).worker.getHost() + " took more than " + timeoutMs
+              + " ms (alluxio.user.eccache.io.timeout); check that worker, then try again");
+          failure.addSuppressed(IoErrors.whereStuck("opening " + targets.get(j).path,
+              openers.get(j).get()));
+        }
         closeWhenOpened(opening.get(j));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
