@@ -12,6 +12,7 @@ import alluxio.master.file.contexts.CheckAccessContext;
 import alluxio.security.authorization.Mode;
 import alluxio.security.user.ServerUserState;
 import alluxio.util.CommonUtils;
+import io.eccache.coordinator.form.NamespacePort;
 import java.io.IOException;
 import java.util.List;
 

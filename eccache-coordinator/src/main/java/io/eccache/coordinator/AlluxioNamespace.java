@@ -40,13 +40,15 @@ import alluxio.util.SecurityUtils;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
 import com.google.protobuf.ByteString;
+import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.WorkersPort;
 import java.io.IOException;
 import java.util.List;
 
 /**
  * {@link NamespacePort} over Alluxio's FileSystemMaster and {@link WorkersPort} over its
- * BlockMaster: every call as the master's own user (Alluxio's superuser), as Alluxio's REST handlers
- * do, so eccache's directories belong to eccache, not to whichever client wrote first.
+ * BlockMaster: every call as the master's own user (Alluxio's superuser), as Alluxio's REST
+ * handlers do, so eccache's directories belong to eccache, not to whichever client wrote first.
  */
 final class AlluxioNamespace implements NamespacePort, WorkersPort {
   private final FileSystemMaster fs;

@@ -33,11 +33,25 @@ import io.eccache.common.proto.PlaceSplitRequest;
 import io.eccache.common.proto.PlaceSplitResponse;
 import io.eccache.common.proto.PlanResponse;
 import io.eccache.common.proto.StatsResponse;
+import io.eccache.coordinator.form.FormContext;
+import io.eccache.coordinator.form.HostPort;
+import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.StorageForm;
+import io.eccache.coordinator.form.StorageForms;
+import io.eccache.coordinator.form.WorkersPort;
+import io.eccache.coordinator.form.regional.RegionalForm;
+import io.eccache.coordinator.form.striped.NamespaceSchemes;
+import io.eccache.coordinator.form.striped.SchemeChooser;
+import io.eccache.coordinator.form.striped.StripedForm;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.policy.PopularityTracker;
 import io.eccache.policy.RedundancyPlanner;
 import java.io.IOException;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -82,11 +96,10 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final MaintenanceQueue queue;
   private final Retuner retuner;
   private final SweepHeartbeat sweep;
-  private final RegionalCache regionalCache;
+  private final StorageForms forms;
   private final KeyAccess access;
   private final AuditLog auditLog = AuditLog.fromConfiguration();
   private final PrivateDirectories directories;
-  private final long regionalPeriodMs;
   private final long retuneIntervalMs;
   private final long sweepIntervalMs;
   /** Whether this master runs as the primary: only then do passes run. */
@@ -111,42 +124,50 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     UnderStoreCopies underStore = new UnderStoreCopies(namespace, ufsPaths);
     this.access = new KeyAccess(new AlluxioAccess(fileSystemMaster, namespace), ufsPaths);
     this.directories = new PrivateDirectories(namespace, paths, ufsPaths);
-    RegionalNamespaces regional = new RegionalNamespaces(
-        RegionMounts.parse(Configuration.getString(MasterKeys.REGIONS)),
-        Configuration.getString(MasterKeys.REGIONAL_NAMESPACES),
-        Configuration.getString(MasterKeys.REGIONAL_SCHEME));
-    this.layouts = new LayoutStore(namespace, namespace, paths, regional);
-    long graceMs = Configuration.getMs(MasterKeys.RETIRED_GRACE);
-    NamespaceSweeper sweeper = new NamespaceSweeper(namespace, paths, underStore,
-        layouts.keyLocks(), graceMs, allocationTimeoutMs, regional.regions());
-    this.sweepIntervalMs = Math.max(200, Math.min(graceMs, allocationTimeoutMs) / 4);
     SchemeChooser chooser = new SchemeChooser(
         NamespaceSchemes.parse(Configuration.getString(MasterKeys.NAMESPACE_SCHEMES)),
         RedundancyScheme.erasureCoded(Configuration.getInt(MasterKeys.DEFAULT_K),
             Configuration.getInt(MasterKeys.DEFAULT_R)),
         Configuration.getBytes(SharedKeys.SMALL_OBJECT_THRESHOLD),
         Configuration.getInt(MasterKeys.SMALL_OBJECT_REPLICAS));
+    // The storage forms, asked in this order (the last takes every key): the one registration
+    // a new form adds (docs/design.md, "Storage forms").
+    FormContext formContext = new Context(namespace, random);
+    this.forms = new StorageForms(List.of(
+        new RegionalForm(formContext,
+            RegionMounts.parse(Configuration.getString(MasterKeys.REGIONS)),
+            Configuration.getString(MasterKeys.REGIONAL_NAMESPACES),
+            Configuration.getString(MasterKeys.REGIONAL_SCHEME),
+            Configuration.getString(MasterKeys.REGIONAL_POLICY),
+            Configuration.getInt(MasterKeys.REGIONAL_CACHE_SPLITS),
+            Configuration.getMs(MasterKeys.REGIONAL_PERIOD)),
+        new StripedForm(chooser, namespace, random)));
+    this.layouts = new LayoutStore(namespace, namespace, paths, forms);
+    long graceMs = Configuration.getMs(MasterKeys.RETIRED_GRACE);
+    NamespaceSweeper sweeper = new NamespaceSweeper(namespace, paths, underStore,
+        layouts.keyLocks(), graceMs, allocationTimeoutMs, forms);
+    this.sweepIntervalMs = Math.max(200, Math.min(graceMs, allocationTimeoutMs) / 4);
     // Popularity-driven redundancy: soft state, rebuilt from lookups after a restart.
     PopularityTracker popularity =
         new PopularityTracker(Configuration.getDouble(MasterKeys.POPULARITY_WEIGHT));
     RedundancyPlanner planner = new RedundancyPlanner(
         Configuration.getDouble(MasterKeys.MEMORY_OVERHEAD),
         Configuration.getBytes(MasterKeys.PARTITION_SERVER_BANDWIDTH));
-    this.writes = new WriteSessions(layouts, namespace, underStore, sweeper,
-        chooser, popularity, metrics, clock, access, directories, allocationTimeoutMs,
+    this.writes = new WriteSessions(layouts, namespace, underStore, sweeper, popularity, metrics,
+        clock, access, directories, allocationTimeoutMs,
         Configuration.getBytes(MasterKeys.CELL_SIZE), random, this::getExecutorService);
     this.queue = new MaintenanceQueue(layouts, metrics, clock,
         Configuration.getMs(MasterKeys.MAINTENANCE_LEASE));
     this.retuner = new Retuner(layouts, popularity, chooser, planner, queue, metrics, clock,
         Configuration.getMs(MasterKeys.POPULARITY_PERIOD), random);
     this.sweep = new SweepHeartbeat(writes, sweeper, clock);
-    this.regionalCache = new RegionalCache(layouts, queue,
-        Configuration.getString(MasterKeys.REGIONAL_POLICY),
-        Configuration.getInt(MasterKeys.REGIONAL_CACHE_SPLITS), random);
-    this.regionalPeriodMs = Configuration.getMs(MasterKeys.REGIONAL_PERIOD);
     this.retuneIntervalMs = Configuration.getMs(MasterKeys.RETUNE_INTERVAL);
     metrics.register(queue::pending);
-    Heartbeats.register();
+    List<String> formHeartbeats = new ArrayList<>();
+    for (StorageForm form : forms.all()) {
+      form.periodic().forEach(work -> formHeartbeats.add(work.name));
+    }
+    Heartbeats.register(formHeartbeats);
     // Registered once, here: start() runs again on every promotion. Placement reads the live list at
     // each allocation, so the listener only has to count.
     // Lookups decide liveness from a view the layout store keeps; every change renews it.
@@ -188,9 +209,11 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       }
       pool.submit(Heartbeats.thread(Heartbeats.SWEEP, sweep, sweepIntervalMs,
           mMasterContext.getUserState(), pool));
-      if (regionalPeriodMs > 0) {
-        pool.submit(Heartbeats.thread(Heartbeats.REGIONAL_CACHE, regionalCache, regionalPeriodMs,
-            mMasterContext.getUserState(), pool));
+      for (StorageForm form : forms.all()) {
+        for (StorageForm.Periodic work : form.periodic()) {
+          pool.submit(Heartbeats.thread(work.name, work.executor, work.periodMs,
+              mMasterContext.getUserState(), pool));
+        }
       }
       primary = true;
     }
@@ -247,7 +270,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
    * policy reconfigured, surplus splits freed, loads planned for maintainers).
    */
   public HeartbeatExecutor regionalCache() {
-    return regionalCache;
+    return regionalForm().cache();
   }
 
   /**
@@ -259,7 +282,11 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
    * @throws IllegalArgumentException for a policy the key does not take
    */
   public void useRegionalPolicy(String policySpec, int capacitySplits) {
-    regionalCache.use(policySpec, capacitySplits);
+    regionalForm().usePolicy(policySpec, capacitySplits);
+  }
+
+  private RegionalForm regionalForm() {
+    return forms.find(RegionalForm.class).orElseThrow();
   }
 
   /** Who may do what to a key (the RPC handler names keys' governing paths in the audit log). */
@@ -306,7 +333,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     if (!statOnly) {
       metrics.lookups.incrementAndGet();
       retuner.recordAccess(key);
-      regionalCache.recordRead(key);
+      forms.forKey(key).recordReads(key, 1);
     }
     LookupResponse.Builder described = layouts.describe(key);
     RedundancyScheme target = retuner.target(key);
@@ -353,7 +380,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       }
     }
     counted.forEach(retuner::recordAccesses);
-    counted.forEach(regionalCache::recordReads);
+    counted.forEach((key, n) -> forms.forKey(key).recordReads(key, n));
     metrics.readsReported.addAndGet(total);
   }
 
@@ -389,5 +416,49 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     int pending = queue.pending();
     return metrics.stats(blockMaster.getWorkerCount(), layouts.list("").getObjectsCount(),
         pending);
+  }
+
+  /**
+   * What the storage forms may use of this coordinator; the layouts and the queue are made after
+   * the forms, and asked only once the master runs.
+   */
+  private final class Context implements FormContext {
+    private final AlluxioNamespace namespace;
+    private final Random random;
+
+    Context(AlluxioNamespace namespace, Random random) {
+      this.namespace = namespace;
+      this.random = random;
+    }
+
+    @Override
+    public NamespacePort namespace() {
+      return namespace;
+    }
+
+    @Override
+    public WorkersPort workers() {
+      return namespace;
+    }
+
+    @Override
+    public Set<HostPort> liveWorkerIds() throws alluxio.exception.status.UnavailableException {
+      return layouts.liveWorkerIds();
+    }
+
+    @Override
+    public List<Layout> committed() throws IOException, AlluxioException {
+      return new ArrayList<>(layouts.list("").getObjectsList());
+    }
+
+    @Override
+    public void refillCaching(List<MaintenanceTask> tasks) {
+      queue.refillCaching(tasks);
+    }
+
+    @Override
+    public Random random() {
+      return random;
+    }
   }
 }

@@ -7,6 +7,8 @@ import alluxio.heartbeat.HeartbeatExecutor;
 import alluxio.heartbeat.HeartbeatThread;
 import alluxio.security.user.UserState;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -25,13 +27,17 @@ import java.util.concurrent.ExecutorService;
 final class Heartbeats {
   static final String RETUNE = "EcCache Retune";
   static final String SWEEP = "EcCache Namespace Sweep";
-  static final String REGIONAL_CACHE = "EcCache Regional Cache";
 
   private Heartbeats() {}
 
-  /** Maps eccache's heartbeat names to Alluxio's sleeping timer, unless they are mapped already. */
-  static synchronized void register() {
-    for (String name : new String[] {RETUNE, SWEEP, REGIONAL_CACHE}) {
+  /**
+   * Maps eccache's heartbeat names (its own and {@code formNames}, the storage forms') to Alluxio's
+   * sleeping timer, unless they are mapped already.
+   */
+  static synchronized void register(List<String> formNames) {
+    List<String> names = new ArrayList<>(List.of(RETUNE, SWEEP));
+    names.addAll(formNames);
+    for (String name : names) {
       if (HeartbeatContext.getTimerClass(name) != null) {
         continue;
       }

@@ -20,6 +20,10 @@ import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.ListResponse;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
+import io.eccache.coordinator.form.HostPort;
+import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.StorageForms;
+import io.eccache.coordinator.form.WorkersPort;
 import io.eccache.policy.RedundancyPlanner;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -46,25 +50,24 @@ final class LayoutStore implements Retuner.Namespace {
   private final NamespacePort ns;
   private final WorkersPort workers;
   private final ObjectPaths paths;
-  private final RegionalNamespaces regional;
+  private final StorageForms forms;
   /** Serialises the layout changes of one key. */
   private final Striped<Lock> keyLocks = Striped.lock(64);
 
-  LayoutStore(NamespacePort ns, WorkersPort workers, ObjectPaths paths,
-      RegionalNamespaces regional) {
+  LayoutStore(NamespacePort ns, WorkersPort workers, ObjectPaths paths, StorageForms forms) {
     this.ns = ns;
     this.workers = workers;
     this.paths = paths;
-    this.regional = regional;
+    this.forms = forms;
   }
 
   ObjectPaths paths() {
     return paths;
   }
 
-  /** Which keys are regional, and the regions. */
-  RegionalNamespaces regional() {
-    return regional;
+  /** The storage forms, which decide how each object is laid out and described. */
+  StorageForms forms() {
+    return forms;
   }
 
   /** The key locks, shared with the sweep. */
@@ -167,91 +170,10 @@ final class LayoutStore implements Retuner.Namespace {
     return describe(layout, liveWorkerIds());
   }
 
-  /** The layout with every split's file status and live location. */
+  /** The layout with every split's file status and live location, as its form says. */
   LookupResponse.Builder describe(Layout layout, Set<HostPort> liveWorkers)
       throws IOException, AlluxioException {
-    if (RegionalNamespaces.isRegional(layout)) {
-      return describeRegional(layout, liveWorkers);
-    }
-    List<FileInfo> listed = ns.list(layout.getDirectory(), NamespacePort.Load.NEVER);
-    Map<String, FileInfo> files = new HashMap<>(listed.size() * 2);
-    for (FileInfo f : listed) {
-      files.put(f.getName(), f);
-    }
-    LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
-    RedundancyScheme scheme = SchemeProtos.of(layout);
-    for (int i = 0; i < scheme.splits(); i++) {
-      String name = scheme.splitName(i); // made once per name, not per lookup
-      Split.Builder split = Split.newBuilder().setIndex(i);
-      FileInfo info = files.get(name);
-      WorkerNetAddress where = info == null ? null : location(info);
-      if (info != null) {
-        split.setPath(info.getPath()).setStatus(GrpcUtils.toProto(info));
-      } else {
-        split.setPath(layout.getDirectory() + "/" + name);
-      }
-      if (where != null) {
-        split.setWorker(GrpcUtils.toProto(where))
-            .setLive(liveWorkers.contains(new HostPort(where.getHost(), where.getRpcPort())));
-      }
-      response.addSplits(split);
-    }
-    return response;
-  }
-
-  /**
-   * A regional object's splits: each file's status (one getFileInfo each:
-   * they are flat in their regions' buckets, among every other object's), live where a live worker
-   * caches it, and its region with the latency the region is configured with now.
-   */
-  private LookupResponse.Builder describeRegional(Layout layout, Set<HostPort> liveWorkers)
-      throws IOException, AlluxioException {
-    LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout);
-    for (int i = 0; i < layout.getSplitPathsCount(); i++) {
-      String path = layout.getSplitPaths(i);
-      Split.Builder split = Split.newBuilder().setIndex(i).setPath(path)
-          .setRegion(layout.getSplitRegions(i));
-      io.eccache.common.RegionMounts.Region region =
-          regional.regions().byName(layout.getSplitRegions(i));
-      // A region no longer configured is still readable; it is asked last.
-      split.setRegionLatencyMicros(region == null ? Long.MAX_VALUE
-          : region.latency().toNanos() / 1000);
-      try {
-        FileInfo info = ns.status(path);
-        split.setStatus(GrpcUtils.toProto(info));
-        WorkerNetAddress where = location(info);
-        if (where != null) {
-          split.setWorker(GrpcUtils.toProto(where))
-              .setLive(liveWorkers.contains(new HostPort(where.getHost(), where.getRpcPort())));
-        }
-      } catch (FileDoesNotExistException lost) {
-        // removed from its region behind eccache's back: not readable, the others stand in
-      }
-      response.addSplits(split);
-    }
-    return response;
-  }
-
-  /** A worker as liveness is decided: host and RPC port. */
-  static final class HostPort {
-    private final String host;
-    private final int port;
-
-    HostPort(String host, int port) {
-      this.host = host;
-      this.port = port;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof HostPort && ((HostPort) o).port == port
-          && ((HostPort) o).host.equals(host);
-    }
-
-    @Override
-    public int hashCode() {
-      return host.hashCode() * 31 + port;
-    }
+    return forms.of(layout).describe(layout, liveWorkers);
   }
 
   /** The live workers, with the counts and change generation they were taken at. */
@@ -303,7 +225,7 @@ final class LayoutStore implements Retuner.Namespace {
     }
     Set<HostPort> live = new HashSet<>();
     for (WorkerInfo w : workers.live()) {
-      live.add(new HostPort(w.getAddress().getHost(), w.getAddress().getRpcPort()));
+      live.add(HostPort.of(w.getAddress()));
     }
     Set<HostPort> ids = Set.copyOf(live);
     liveView = new LiveView(ids, count, lost, changes, now);
@@ -324,8 +246,8 @@ final class LayoutStore implements Retuner.Namespace {
     Set<HostPort> liveIds = liveWorkerIds();
     List<Retuner.Placed> placed = new ArrayList<>();
     for (Layout layout : list("").getObjectsList()) {
-      if (RegionalNamespaces.isRegional(layout)) {
-        continue; // its regions keep every split: nothing to repair or re-tune here
+      if (!forms.of(layout).retuned()) {
+        continue;
       }
       LookupResponse described;
       try {
@@ -375,15 +297,5 @@ final class LayoutStore implements Retuner.Namespace {
     } catch (IOException | AlluxioException e) {
       LOG.warn("eccache: could not remove replaced write {}: {}", dir, e.toString());
     }
-  }
-
-  /** The worker caching a split file's (single) block, or null when none does. */
-  private static WorkerNetAddress location(FileInfo info) {
-    List<FileBlockInfo> blocks = info.getFileBlockInfos();
-    if (blocks.isEmpty()) {
-      return null;
-    }
-    List<BlockLocation> locations = blocks.get(0).getBlockInfo().getLocations();
-    return locations.isEmpty() ? null : locations.get(0).getWorkerAddress();
   }
 }

@@ -8,13 +8,14 @@ import alluxio.util.logging.SamplingLogger;
 import alluxio.wire.FileInfo;
 import com.google.common.util.concurrent.Striped;
 import io.eccache.common.ObjectPaths;
-import io.eccache.common.RegionMounts;
 import io.eccache.common.proto.Layout;
+import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.StorageForm;
+import io.eccache.coordinator.form.StorageForms;
+import io.eccache.coordinator.form.SweepPass;
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
@@ -45,11 +46,11 @@ final class NamespaceSweeper {
   private final Striped<Lock> keyLocks;
   private final long graceMs;
   private final long orphanAgeMs;
-  private final RegionMounts regions;
+  private final StorageForms forms;
 
   NamespaceSweeper(NamespacePort ns, ObjectPaths paths, UnderStoreCopies underStore,
-      Striped<Lock> keyLocks, long graceMs, long orphanAgeMs, RegionMounts regions) {
-    this.regions = regions;
+      Striped<Lock> keyLocks, long graceMs, long orphanAgeMs, StorageForms forms) {
+    this.forms = forms;
     this.ns = ns;
     this.paths = paths;
     this.underStore = underStore;
@@ -88,7 +89,10 @@ final class NamespaceSweeper {
         inGrace.add(name.substring(dash + 1));
       }
     }
-    sweepRegions(nowMs, pending, inGrace);
+    SweepPass pass = new Pass(nowMs, pending, inGrace, layoutOf);
+    for (StorageForm form : forms.all()) {
+      form.sweep(pass);
+    }
     for (FileInfo object : list(paths.objectsDirectory())) {
       String key = ObjectPaths.keyOf(object.getName());
       if (key == null) {
@@ -104,47 +108,6 @@ final class NamespaceSweeper {
         } catch (IOException | AlluxioException e) {
           LOG.warn("eccache: could not remove abandoned staged copy {}: {}", file.getPath(),
               e.toString());
-        }
-      }
-    }
-  }
-
-  /**
-   * Removes regional split files, from Alluxio and their region, of writes that are neither the
-   * key's committed version, nor pending, nor retired and still in their grace, once they are
-   * older than the allocation timeout: replaced and deleted versions, and abandoned PUTs. A write
-   * that is neither pending nor committed can never be committed, so no lock is needed; the check
-   * for pending comes first, as a commit writes the layout before it stops being pending.
-   */
-  private void sweepRegions(long nowMs, Predicate<String> pending, Set<String> inGrace)
-      throws IOException, AlluxioException {
-    Map<String, String> committed = new HashMap<>(); // key -> its committed write id ("" none)
-    for (RegionMounts.Region region : regions.regions()) {
-      for (FileInfo file : list(region.path())) {
-        RegionMounts.ChunkName chunk = RegionMounts.parseChunkName(file.getName());
-        if (chunk == null || file.isFolder() || pending.test(chunk.writeId)
-            || inGrace.contains(chunk.writeId) || !isOld(file, nowMs)) {
-          continue;
-        }
-        String current = committed.get(chunk.key);
-        if (current == null) {
-          FileInfo dir;
-          try {
-            dir = ns.status(paths.objectDirectory(chunk.key));
-          } catch (FileDoesNotExistException gone) {
-            dir = null;
-          }
-          Layout layout = dir == null ? null : LayoutStore.parse(dir);
-          current = layout == null ? "" : layout.getWriteId();
-          committed.put(chunk.key, current);
-        }
-        if (!current.equals(chunk.writeId)) {
-          try {
-            ns.delete(file.getPath(), NamespacePort.Removal.EVERYWHERE);
-          } catch (IOException | AlluxioException e) {
-            LOG.warn("eccache: could not remove regional split {}: {}", file.getPath(),
-                e.toString());
-          }
         }
       }
     }
@@ -184,6 +147,54 @@ final class NamespaceSweeper {
       }
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** What one sweep knows, for the forms' shares of it. */
+  private final class Pass implements SweepPass {
+    private final long nowMs;
+    private final Predicate<String> pending;
+    private final Set<String> inGrace;
+    private final Function<FileInfo, Layout> layoutOf;
+
+    Pass(long nowMs, Predicate<String> pending, Set<String> inGrace,
+        Function<FileInfo, Layout> layoutOf) {
+      this.nowMs = nowMs;
+      this.pending = pending;
+      this.inGrace = inGrace;
+      this.layoutOf = layoutOf;
+    }
+
+    @Override
+    public long nowMs() {
+      return nowMs;
+    }
+
+    @Override
+    public boolean pending(String writeId) {
+      return pending.test(writeId);
+    }
+
+    @Override
+    public boolean inGrace(String writeId) {
+      return inGrace.contains(writeId);
+    }
+
+    @Override
+    public boolean isOld(FileInfo file) {
+      return NamespaceSweeper.this.isOld(file, nowMs);
+    }
+
+    @Override
+    public String committedWriteId(String key) throws IOException, AlluxioException {
+      FileInfo dir;
+      try {
+        dir = ns.status(paths.objectDirectory(key));
+      } catch (FileDoesNotExistException gone) {
+        return "";
+      }
+      Layout layout = layoutOf.apply(dir);
+      return layout == null ? "" : layout.getWriteId();
     }
   }
 

@@ -4,6 +4,7 @@ import alluxio.exception.AlluxioException;
 import alluxio.wire.FileInfo;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.UnderStorePaths;
+import io.eccache.coordinator.form.NamespacePort;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;

@@ -9,6 +9,7 @@ import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.SchemeStats;
+import io.eccache.coordinator.form.striped.SchemeChooser;
 import io.eccache.policy.PopularityTracker;
 import io.eccache.policy.RedundancyPlanner;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import alluxio.exception.FileDoesNotExistException;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.wire.FileInfo;
 import io.eccache.common.UnderStorePaths;
+import io.eccache.coordinator.form.NamespacePort;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -27,8 +27,11 @@ import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.PlaceSplitRequest;
 import io.eccache.common.proto.PlaceSplitResponse;
 import io.eccache.common.proto.Split;
+import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.StorageForm;
+import io.eccache.coordinator.form.WorkersPort;
+import io.eccache.coordinator.form.WritePlan;
 import io.eccache.policy.PopularityTracker;
-import io.eccache.policy.SplitPlacement;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -58,8 +61,9 @@ import java.util.function.Supplier;
  *
  * <p>About 700 lines on purpose: every rule a version change obeys (key locks, conditional
  * commits, publish under the lock, retire instead of delete, who may allocate, commit and
- * publish) is in this one file, to be read and reviewed together. Issue 37's storage forms are
- * to split it by form.
+ * publish) is in this one file, to be read and reviewed together; what differs between storage
+ * forms (scheme, placement, where split files go, what a lookup sees) is each form's to decide
+ * ({@link StorageForm}).
  */
 final class WriteSessions {
   /** The longest an allocation waits for its split files to be created (journaled). */
@@ -74,7 +78,6 @@ final class WriteSessions {
   private final WorkersPort workers;
   private final UnderStoreCopies underStore;
   private final NamespaceSweeper sweeper;
-  private final SchemeChooser chooser;
   private final PopularityTracker popularity;
   private final CoordinatorMetrics metrics;
   private final Clock clock;
@@ -90,7 +93,7 @@ final class WriteSessions {
   private final ConcurrentHashMap<String, PendingWrite> pending = new ConcurrentHashMap<>();
 
   WriteSessions(LayoutStore layouts, WorkersPort workers,
-      UnderStoreCopies underStore, NamespaceSweeper sweeper, SchemeChooser chooser,
+      UnderStoreCopies underStore, NamespaceSweeper sweeper,
       PopularityTracker popularity, CoordinatorMetrics metrics, Clock clock, KeyAccess access,
       PrivateDirectories directories, long allocationTimeoutMs, long maxCellSize, Random random,
       Supplier<ExecutorService> executor) {
@@ -99,7 +102,6 @@ final class WriteSessions {
     this.workers = workers;
     this.underStore = underStore;
     this.sweeper = sweeper;
-    this.chooser = chooser;
     this.popularity = popularity;
     this.metrics = metrics;
     this.clock = clock;
@@ -121,17 +123,19 @@ final class WriteSessions {
   }
 
   /**
-   * Places a new write of {@code key} by {@code caller}, if it may write the key: a layout and a
-   * distinct live worker per split, and the split files, owned by the caller and private to it.
+   * Places a new write of {@code key} by {@code caller}, if it may write the key, as the key's
+   * storage form plans it: a layout and a live worker per split, and the split files, owned by the
+   * caller and private to it (or, for a form whose writer writes them through, their directory).
    */
   AllocateResponse allocate(Caller caller, AllocateRequest request)
       throws IOException, AlluxioException {
     String key = ObjectKeys.check(request.getKey());
     access.check(caller, key, KeyAccess.Action.PUT);
     directories.ensure();
-    if (request.getObjectSize() < -1) {
+    long size = request.getObjectSize();
+    if (size < -1) {
       throw new InvalidArgumentException("object size must be >= 0 (or -1: not known yet), not "
-          + request.getObjectSize());
+          + size);
     }
     Optional<RedundancyScheme> asked;
     try {
@@ -140,134 +144,72 @@ final class WriteSessions {
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException("PUT of '" + key + "': " + e.getMessage());
     }
-    if (layouts.regional().isRegional(key)) {
-      return allocateRegional(caller, key, request.getObjectSize(), asked);
-    }
-    SchemeChooser.Choice choice = chooser.choose(key, request.getObjectSize(), asked,
-        request.getTuned());
-    RedundancyScheme scheme = choice.scheme;
-    List<WorkerInfo> live = workers.live();
-    int excess = scheme.splits() - live.size();
-    if (choice.tuned && excess > 0 && scheme.redundancy() - excess >= 1) {
-      // A tuned scheme is the coordinator's own choice (a lost object stored again as it was):
-      // with workers gone it keeps what fits rather than failing; retuning restores the rest.
-      scheme = scheme.withRedundancy(scheme.redundancy() - excess);
-    }
+    StorageForm form = layouts.forms().forKey(key);
+    WritePlan plan = form.plan(key, size, asked, request.getTuned(), workers.live());
+    RedundancyScheme scheme = plan.scheme;
     int n = scheme.splits();
-    if (n > live.size()) {
-      throw new FailedPreconditionException(scheme.describe() + " has " + n + " splits, which need"
-          + " as many distinct workers, but only " + live.size() + " are live: choose a scheme"
-          + " with fewer splits, or add workers");
-    }
-    List<WorkerInfo> chosen = SplitPlacement.chooseDistinct(live, n, random);
-    String writeId = UUID.randomUUID().toString();
-    String dir = paths().writeDirectory(key, writeId);
-    long size = request.getObjectSize();
-    int k = scheme.dataSplits();
-    long cellSize = StripeGeometry.cellSizeFor(size, k, maxCellSize);
-    long splitSize = size < 0 ? -1 : checkedGeometry(key, size, scheme, cellSize).splitSize();
-    Layout layout = Layout.newBuilder().setKey(key).setScheme(SchemeProtos.toProto(scheme))
-        .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
-        .setDirectory(dir).setTuned(choice.tuned).setWriter(writerOf(caller)).build();
-    // The split files too, here in the master: the writer then makes no CreateFile call (k + r
-    // client RPCs fewer, and one round of journal flushes less on the PUT's path). Their directory
-    // comes first, on its own: it must be the master's and closed to listing (PrivateDirectories),
-    // which a directory made as a missing parent of the files would not be.
-    // Owner-only: the writer completes them, and no one else reads them through the plain API
-    // (readers get their blocks from Lookup, after the key's own check).
-    long blockSize = StripeGeometry.splitBlockSize(splitSize);
-    List<String> splitPaths = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      splitPaths.add(dir + "/" + scheme.splitName(i));
-    }
-    Layout current = layouts.readIfPresent(paths().objectDirectory(key));
-    CompletableFuture<Boolean> underStoreCopy = probeUnderStore(key);
-    expireAbandoned();
-    // Pending before its first file exists: the sweep removes any write it finds not pending.
-    PendingWrite write = new PendingWrite(layout, clock.millis(),
-        current == null ? "" : current.getWriteId(), underStoreCopy);
-    pending.put(writeId, write);
-    try {
-      // A new key's directory was made as a missing parent, listable: closed alongside the files.
-      String owner = caller.checked() ? caller.user() : null;
-      String group = access.primaryGroup(caller);
-      directories.createWriteDirectory(dir, owner, group);
-      createSplitFiles(writeId, splitPaths,
-          new NamespacePort.NewFile(blockSize, OWNER_ONLY, owner, group), current == null
-              ? () -> directories.closeObjectDirectory(paths().objectDirectory(key)) : null);
-    } catch (IOException | AlluxioException | RuntimeException e) {
-      abandon(writeId, write);
-      throw e;
-    }
-    metrics.allocations.incrementAndGet();
-    AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
-        .setStagingPath(underStore.paths().stagingPath(writeId)).setSplitFilesCreated(true);
-    for (int i = 0; i < n; i++) {
-      response.addSplits(Split.newBuilder().setIndex(i)
-          .setPath(splitPaths.get(i))
-          .setWorker(GrpcUtils.toProto(chosen.get(i).getAddress())).setLive(true));
-    }
-    return response.build();
-  }
-
-  /**
-   * A regional object's write (docs/agar.md): the regional code, split i in region i mod regions,
-   * flat in its bucket; the writer creates the files itself, written through to the regions, each
-   * through a live worker chosen at random (distinct while there are enough). The write's directory
-   * here holds no split: it is what the sweep and retiring track the write by.
-   */
-  private AllocateResponse allocateRegional(Caller caller, String key, long size,
-      Optional<RedundancyScheme> asked) throws IOException, AlluxioException {
-    RegionalNamespaces regional = layouts.regional();
-    RedundancyScheme scheme = regional.scheme();
-    if (asked.isPresent() && !asked.get().equals(scheme)) {
-      throw new InvalidArgumentException("'" + key + "' is in a regional namespace, whose objects"
-          + " are stored as " + scheme.describe() + " across the regions: PUT it without a"
-          + " scheme, or under another namespace");
-    }
-    List<WorkerInfo> live = workers.live();
-    if (live.isEmpty()) {
-      throw new UnavailableException("no live worker to write '" + key + "' through to its"
-          + " regions: start workers, then PUT again");
-    }
-    int n = scheme.splits();
-    List<WorkerInfo> chosen = new ArrayList<>(
-        SplitPlacement.chooseDistinct(live, Math.min(n, live.size()), random));
-    while (chosen.size() < n) {
-      chosen.add(live.get(random.nextInt(live.size())));
-    }
     String writeId = UUID.randomUUID().toString();
     String dir = paths().writeDirectory(key, writeId);
     long cellSize = StripeGeometry.cellSizeFor(size, scheme.dataSplits(), maxCellSize);
     long splitSize = size < 0 ? -1 : checkedGeometry(key, size, scheme, cellSize).splitSize();
-    Layout.Builder layout = Layout.newBuilder().setKey(key)
-        .setScheme(SchemeProtos.toProto(scheme)).setObjectSize(size).setCellSize(cellSize)
-        .setSplitSize(splitSize).setWriteId(writeId).setDirectory(dir).setTuned(false)
-        .setWriter(writerOf(caller));
+    Layout.Builder layout = Layout.newBuilder().setKey(key).setScheme(SchemeProtos.toProto(scheme))
+        .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
+        .setDirectory(dir).setTuned(plan.tuned).setWriter(writerOf(caller));
+    List<String> splitPaths = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      layout.addSplitPaths(regional.regions().splitPath(i, key, writeId, scheme.splitName(i)))
-          .addSplitRegions(regional.regions().forSplit(i).name());
+      if (plan.writeThrough()) {
+        splitPaths.add(plan.throughPaths.path(i, writeId));
+        layout.addSplitPaths(splitPaths.get(i)).addSplitRegions(plan.throughPaths.region(i));
+      } else {
+        splitPaths.add(dir + "/" + scheme.splitName(i));
+      }
     }
     Layout current = layouts.readIfPresent(paths().objectDirectory(key));
+    // Whether S3 holds a copy under the key's name, asked while the PUT writes its splits.
+    CompletableFuture<Boolean> underStoreCopy = form.keepsCopyUnderKeyName()
+        ? probeUnderStore(key) : CompletableFuture.completedFuture(false);
     expireAbandoned();
-    // No copy of the key in the root under store to remove at commit: the regions are its store.
-    // Pending before its directory exists, as in allocate.
+    // Pending before its first file exists: the sweep removes any write it finds not pending.
     PendingWrite write = new PendingWrite(layout.build(), clock.millis(),
-        current == null ? "" : current.getWriteId(), CompletableFuture.completedFuture(false));
+        current == null ? "" : current.getWriteId(), underStoreCopy);
     pending.put(writeId, write);
     try {
-      ns.createDirectory(dir, NamespacePort.NewDirectory.ensured());
+      if (plan.writeThrough()) {
+        // The writer creates the files where they live; the directory here holds no split, it
+        // is what the sweep and retiring track the write by.
+        ns.createDirectory(dir, NamespacePort.NewDirectory.ensured());
+      } else {
+        // The split files too, here in the master: the writer then makes no CreateFile call
+        // (k + r client RPCs fewer, and one round of journal flushes less on the PUT's path).
+        // Their directory comes first, on its own: it must be the master's and closed to listing
+        // (PrivateDirectories), which a directory made as a missing parent would not be.
+        // Owner-only: the writer completes them, and no one else reads them through the plain
+        // API (readers get their blocks from Lookup, after the key's own check). A new key's
+        // directory was made as a missing parent, listable: closed alongside the files.
+        String owner = caller.checked() ? caller.user() : null;
+        String group = access.primaryGroup(caller);
+        directories.createWriteDirectory(dir, owner, group);
+        createSplitFiles(writeId, splitPaths, new NamespacePort.NewFile(
+            StripeGeometry.splitBlockSize(splitSize), OWNER_ONLY, owner, group), current == null
+                ? () -> directories.closeObjectDirectory(paths().objectDirectory(key)) : null);
+      }
     } catch (IOException | AlluxioException | RuntimeException e) {
       abandon(writeId, write);
       throw e;
     }
     metrics.allocations.incrementAndGet();
     AllocateResponse.Builder response = AllocateResponse.newBuilder().setLayout(layout)
-        .setSplitFilesCreated(false).setWriteThrough(true);
+        .setSplitFilesCreated(!plan.writeThrough()).setWriteThrough(plan.writeThrough());
+    if (form.keepsCopyUnderKeyName()) {
+      response.setStagingPath(underStore.paths().stagingPath(writeId));
+    }
     for (int i = 0; i < n; i++) {
-      response.addSplits(Split.newBuilder().setIndex(i).setPath(layout.getSplitPaths(i))
-          .setRegion(layout.getSplitRegions(i))
-          .setWorker(GrpcUtils.toProto(chosen.get(i).getAddress())).setLive(true));
+      Split.Builder split = Split.newBuilder().setIndex(i).setPath(splitPaths.get(i))
+          .setWorker(GrpcUtils.toProto(plan.workers.get(i).getAddress())).setLive(true);
+      if (plan.writeThrough()) {
+        split.setRegion(layout.getSplitRegions(i));
+      }
+      response.addSplits(split);
     }
     return response.build();
   }
@@ -377,8 +319,7 @@ final class WriteSessions {
         candidates.add(w);
       }
     }
-    if (candidates.isEmpty() && RegionalNamespaces.isRegional(write.layout)) {
-      // A regional split is written through to its region: any live worker can carry it.
+    if (candidates.isEmpty() && layouts.forms().of(write.layout).splitsMayShareWorkers()) {
       candidates.addAll(workers.live());
     }
     if (candidates.isEmpty()) {
@@ -509,7 +450,7 @@ final class WriteSessions {
     Layout previous = layouts.read(objectDir);
     // One xattr update: readers see the old layout or this one, never a mix.
     layouts.write(objectDir, layout);
-    if (!layout.getPersisted() && !RegionalNamespaces.isRegional(layout)
+    if (!layout.getPersisted() && layouts.forms().of(layout).keepsCopyUnderKeyName()
         && mayHaveUnderStoreCopy(write, previous)) {
       // A cache-only version: any copy of the key in S3 (an older THROUGH or ASYNC version,
       // evicted or not, or another tool's object) is stale now, and must not come back as the
@@ -580,16 +521,14 @@ final class WriteSessions {
       underStore.loadIfOnlyInUnderStore(access.governingPath(key));
       access.check(caller, key, KeyAccess.Action.DELETE);
     }
-    boolean regional = layouts.regional().isRegional(key);
-    if (regional && cacheOnly) {
-      throw new InvalidArgumentException("'" + key + "' is a regional object: the regions keep it"
-          + " and the cache holds what its policy chooses, so it cannot be evicted alone; delete"
-          + " it (from the regions too) or leave it");
+    StorageForm form = layouts.forms().forKey(key);
+    if (cacheOnly) {
+      form.checkEvictable(key);
     }
     return layouts.locked(key, () -> {
       // The under store first: if S3 refuses, the key is still whole in both. A regional object's
       // splits in the regions go with its write's directory (the sweep, after the grace).
-      boolean existed = !cacheOnly && !regional && underStore.delete(key);
+      boolean existed = !cacheOnly && form.keepsCopyUnderKeyName() && underStore.delete(key);
       String dir = paths().objectDirectory(key);
       Layout layout = layouts.read(dir);
       if (layout == null) {

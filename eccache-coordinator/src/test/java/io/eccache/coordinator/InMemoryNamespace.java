@@ -16,6 +16,8 @@ import alluxio.wire.FileBlockInfo;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
+import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.WorkersPort;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
+import io.eccache.coordinator.form.NamespacePort;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

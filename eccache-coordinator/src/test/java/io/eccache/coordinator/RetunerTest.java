@@ -8,6 +8,8 @@ import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.coordinator.form.striped.NamespaceSchemes;
+import io.eccache.coordinator.form.striped.SchemeChooser;
 import io.eccache.policy.PopularityTracker;
 import io.eccache.policy.RedundancyPlanner;
 import java.time.Clock;

@@ -1,21 +1,38 @@
 package io.eccache.coordinator;
 
+import alluxio.exception.AlluxioException;
+import alluxio.exception.status.UnavailableException;
 import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.ObjectPaths;
-import io.eccache.common.RedundancyScheme;
 import io.eccache.common.RegionMounts;
+import io.eccache.common.RedundancyScheme;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.Split;
+import io.eccache.coordinator.form.FormContext;
+import io.eccache.coordinator.form.HostPort;
+import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.StorageForm;
+import io.eccache.coordinator.form.StorageForms;
+import io.eccache.coordinator.form.WorkersPort;
+import io.eccache.coordinator.form.regional.RegionalForm;
+import io.eccache.coordinator.form.striped.NamespaceSchemes;
+import io.eccache.coordinator.form.striped.SchemeChooser;
+import io.eccache.coordinator.form.striped.StripedForm;
 import io.eccache.policy.PopularityTracker;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -42,24 +59,45 @@ final class RulesFixture implements AutoCloseable {
   final NamespaceSweeper sweeper;
   final WriteSessions writes;
   final SweepHeartbeat sweep;
+  /** The caching tasks the forms planned last. */
+  final List<MaintenanceTask> caching = new ArrayList<>();
   private final ExecutorService executor = Executors.newCachedThreadPool();
 
+  /** Regions of the regional namespace {@code agar}, when a fixture has them. */
+  static final String REGIONS =
+      "near=/eccache-regions/near@10ms,mid=/eccache-regions/mid@30ms,far=/eccache-regions/far@90ms";
+
+  /** Striped objects only. */
   RulesFixture(int workers) {
+    this(workers, false);
+  }
+
+  /**
+   * @param regional whether the namespace {@code agar} is regional (RS(2, 1) over
+   *     {@link #REGIONS}), its cache holding no split
+   */
+  RulesFixture(int workers, boolean regional) {
     for (int i = 1; i <= workers; i++) {
       ns.addWorker("10.0.0." + i);
     }
     UnderStoreCopies underStore = new UnderStoreCopies(ns, ufsPaths);
-    layouts = new LayoutStore(ns, ns, paths,
-        new RegionalNamespaces(RegionMounts.parse(""), "", "rs-2-1"));
-    sweeper = new NamespaceSweeper(ns, paths, underStore, layouts.keyLocks(), GRACE_MS,
-        ALLOCATION_TIMEOUT_MS, RegionMounts.parse(""));
+    Random random = new Random(7);
     SchemeChooser chooser = new SchemeChooser(NamespaceSchemes.parse(""),
         RedundancyScheme.erasureCoded(3, 2), SMALL, 2);
+    List<StorageForm> registered = new ArrayList<>();
+    if (regional) {
+      registered.add(new RegionalForm(new Context(random), RegionMounts.parse(REGIONS), "agar",
+          "rs-2-1", "none", 0, 0));
+    }
+    registered.add(new StripedForm(chooser, ns, random));
+    StorageForms forms = new StorageForms(registered);
+    layouts = new LayoutStore(ns, ns, paths, forms);
+    sweeper = new NamespaceSweeper(ns, paths, underStore, layouts.keyLocks(), GRACE_MS,
+        ALLOCATION_TIMEOUT_MS, forms);
     KeyAccess access = new KeyAccess(ns, ufsPaths);
-    writes = new WriteSessions(layouts, ns, underStore, sweeper, chooser,
-        new PopularityTracker(0.5), metrics, clock, access,
-        new PrivateDirectories(ns, paths, ufsPaths), ALLOCATION_TIMEOUT_MS, CELL_SIZE,
-        new Random(7), () -> executor);
+    writes = new WriteSessions(layouts, ns, underStore, sweeper, new PopularityTracker(0.5),
+        metrics, clock, access, new PrivateDirectories(ns, paths, ufsPaths),
+        ALLOCATION_TIMEOUT_MS, CELL_SIZE, random, () -> executor);
     sweep = new SweepHeartbeat(writes, sweeper, clock);
   }
 
@@ -69,10 +107,17 @@ final class RulesFixture implements AutoCloseable {
         AllocateRequest.newBuilder().setKey(key).setObjectSize(size).build());
   }
 
-  /** Plays the writer: completes every split file of {@code write} on its worker. */
+  /**
+   * Plays the writer: completes every split file of {@code write} on its worker (creating it
+   * first where the writer creates its files).
+   */
   void writeSplits(AllocateResponse write) throws Exception {
     Layout layout = write.getLayout();
     for (Split split : write.getSplitsList()) {
+      if (!write.getSplitFilesCreated()) {
+        ns.createFile(split.getPath(),
+            new NamespacePort.NewFile(layout.getSplitSize(), (short) 0644, null, null));
+      }
       ns.write(split.getPath(), layout.getSplitSize(), worker(split));
     }
   }
@@ -110,5 +155,45 @@ final class RulesFixture implements AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
+  }
+
+  /** What the forms use of the coordinator: the in-memory namespace and the layouts. */
+  private final class Context implements FormContext {
+    private final Random random;
+
+    Context(Random random) {
+      this.random = random;
+    }
+
+    @Override
+    public NamespacePort namespace() {
+      return ns;
+    }
+
+    @Override
+    public WorkersPort workers() {
+      return ns;
+    }
+
+    @Override
+    public Set<HostPort> liveWorkerIds() throws UnavailableException {
+      return layouts.liveWorkerIds();
+    }
+
+    @Override
+    public List<Layout> committed() throws IOException, AlluxioException {
+      return layouts.list("").getObjectsList();
+    }
+
+    @Override
+    public void refillCaching(List<MaintenanceTask> tasks) {
+      caching.clear();
+      caching.addAll(tasks);
+    }
+
+    @Override
+    public Random random() {
+      return random;
+    }
   }
 }

@@ -20,6 +20,7 @@ import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.Split;
+import io.eccache.coordinator.form.NamespacePort;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

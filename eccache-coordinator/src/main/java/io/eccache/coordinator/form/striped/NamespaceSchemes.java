@@ -1,4 +1,4 @@
-package io.eccache.coordinator;
+package io.eccache.coordinator.form.striped;
 
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.RedundancyScheme;
@@ -11,7 +11,7 @@ import java.util.Map;
  * namespace-schemes key, e.g. {@code "sr=replica,sp=partition"}. Namespaces not listed use erasure
  * coding.
  */
-final class NamespaceSchemes {
+public final class NamespaceSchemes {
   private final Map<String, Kind> byNamespace;
 
   private NamespaceSchemes(Map<String, Kind> byNamespace) {
@@ -21,7 +21,7 @@ final class NamespaceSchemes {
   /**
    * @throws IllegalArgumentException for a malformed pair or an unknown kind, quoting it
    */
-  static NamespaceSchemes parse(String spec) {
+  public static NamespaceSchemes parse(String spec) {
     Map<String, Kind> map = new HashMap<>();
     for (String pair : spec.split(",")) {
       String p = pair.trim();

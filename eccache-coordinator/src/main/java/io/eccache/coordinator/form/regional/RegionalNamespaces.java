@@ -1,4 +1,4 @@
-package io.eccache.coordinator;
+package io.eccache.coordinator.form.regional;
 
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.RedundancyScheme;

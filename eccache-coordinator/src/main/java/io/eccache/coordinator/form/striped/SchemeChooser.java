@@ -1,4 +1,4 @@
-package io.eccache.coordinator;
+package io.eccache.coordinator.form.striped;
 
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.RedundancyScheme.Kind;
@@ -19,7 +19,7 @@ import java.util.Optional;
  * under the memory budget, never going below the {@link #base} it started from. So small objects
  * take part in the popularity budget as replicas.
  */
-final class SchemeChooser {
+public final class SchemeChooser {
   private final NamespaceSchemes namespaces;
   private final RedundancyScheme defaultCode;
   private final long smallObjectThreshold;
@@ -42,7 +42,7 @@ final class SchemeChooser {
    * @param smallObjectThreshold objects known to be smaller are stored as whole copies
    * @param smallObjectCopies copies such an object starts with and keeps at least
    */
-  SchemeChooser(NamespaceSchemes namespaces, RedundancyScheme defaultCode,
+  public SchemeChooser(NamespaceSchemes namespaces, RedundancyScheme defaultCode,
       long smallObjectThreshold, int smallObjectCopies) {
     if (defaultCode.kind() != Kind.ERASURE_CODED) {
       throw new IllegalArgumentException("the default code must be erasure coded, not "
@@ -82,7 +82,7 @@ final class SchemeChooser {
    * The redundancy a tuned object of {@code key} stored as {@code scheme} keeps whatever its
    * popularity: the default parities, the small-object copies, or one copy or partition.
    */
-  int base(String key, RedundancyScheme scheme) {
+  public int base(String key, RedundancyScheme scheme) {
     switch (scheme.kind()) {
       case ERASURE_CODED:
         return defaultCode.paritySplits();

@@ -1,9 +1,10 @@
-package io.eccache.coordinator;
+package io.eccache.coordinator.form.regional;
 
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.heartbeat.HeartbeatExecutor;
+import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.RegionMounts;
@@ -11,6 +12,8 @@ import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.Split;
+import io.eccache.coordinator.form.FormContext;
+import io.eccache.coordinator.form.HostPort;
 import io.eccache.policy.agar.AgarPolicy;
 import io.eccache.policy.agar.ChunkCachePolicy;
 import io.eccache.policy.agar.ChunkLayout;
@@ -24,7 +27,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,21 +45,17 @@ final class RegionalCache implements HeartbeatExecutor {
   /** What the policies take a read from the cache to cost (loopback or one rack: next to none). */
   static final Duration CACHE_READ_LATENCY = Duration.ofMillis(1);
 
-  private final LayoutStore layouts;
-  private final NamespacePort ns;
-  private final MaintenanceQueue queue;
+  private final FormContext context;
+  private final RegionalForm form;
   private final RegionalNamespaces regional;
-  private final Random random;
   /** Null when the policy is {@code none} or the cache holds no split. */
   private volatile ChunkCachePolicy policy;
 
-  RegionalCache(LayoutStore layouts, MaintenanceQueue queue, String policySpec,
-      int capacitySplits, Random random) {
-    this.layouts = layouts;
-    this.ns = layouts.namespace();
-    this.queue = queue;
-    this.regional = layouts.regional();
-    this.random = random;
+  RegionalCache(FormContext context, RegionalForm form, RegionalNamespaces regional,
+      String policySpec, int capacitySplits) {
+    this.context = context;
+    this.form = form;
+    this.regional = regional;
     this.policy = policy(policySpec, regional, capacitySplits);
   }
 
@@ -106,15 +104,7 @@ final class RegionalCache implements HeartbeatExecutor {
    */
   synchronized void use(String policySpec, int capacitySplits) {
     policy = policy(policySpec, regional, capacitySplits);
-    queue.refillCaching(List.of()); // the old policy's loads are not the new one's
-  }
-
-  /** Counts one read of {@code key} when it is regional. */
-  void recordRead(String key) {
-    ChunkCachePolicy p = policy;
-    if (p != null && regional.isRegional(key)) {
-      p.recordRead(key);
-    }
+    context.refillCaching(List.of()); // the old policy's loads are not the new one's
   }
 
   /** Counts {@code reads} reads of {@code key} when it is regional. */
@@ -139,7 +129,7 @@ final class RegionalCache implements HeartbeatExecutor {
     }
     try {
       p.tick();
-      queue.refillCaching(reconcile(p));
+      context.refillCaching(reconcile(p));
     } catch (IOException | AlluxioException | RuntimeException e) {
       LOG.warn("eccache: reconfiguring the regional cache failed; the next period retries: {}",
           e.toString());
@@ -152,16 +142,19 @@ final class RegionalCache implements HeartbeatExecutor {
    */
   private List<MaintenanceTask> reconcile(ChunkCachePolicy policy)
       throws IOException, AlluxioException {
-    Set<LayoutStore.HostPort> live = layouts.liveWorkerIds();
-    List<WorkerNetAddress> liveWorkers = layouts.liveWorkers();
+    Set<HostPort> live = context.liveWorkerIds();
+    List<WorkerNetAddress> liveWorkers = new ArrayList<>();
+    for (WorkerInfo w : context.workers().live()) {
+      liveWorkers.add(w.getAddress());
+    }
     List<MaintenanceTask> tasks = new ArrayList<>();
-    for (Layout layout : layouts.list("").getObjectsList()) {
-      if (!RegionalNamespaces.isRegional(layout)) {
+    for (Layout layout : context.committed()) {
+      if (!form.holds(layout)) {
         continue;
       }
       LookupResponse described;
       try {
-        described = layouts.describe(layout, live).build();
+        described = form.describe(layout, live).build();
       } catch (FileDoesNotExistException replacedMeanwhile) {
         continue;
       }
@@ -198,7 +191,7 @@ final class RegionalCache implements HeartbeatExecutor {
           free.add(w);
         }
       }
-      Collections.shuffle(free, random);
+      Collections.shuffle(free, context.random());
       MaintenanceTask.Builder task = MaintenanceTask.newBuilder()
           .setKind(MaintenanceTask.Kind.CACHE_SPLITS).setKey(layout.getKey())
           .setWriteId(layout.getWriteId()).setTarget(layout.getScheme());
@@ -216,7 +209,7 @@ final class RegionalCache implements HeartbeatExecutor {
 
   private void free(String path) {
     try {
-      ns.free(path);
+      context.namespace().free(path);
     } catch (IOException | AlluxioException e) {
       LOG.warn("eccache: could not free regional split {}: {}", path, e.toString());
     }

@@ -1,4 +1,4 @@
-package io.eccache.coordinator;
+package io.eccache.coordinator.form;
 
 import alluxio.exception.status.UnavailableException;
 import alluxio.wire.WorkerInfo;
@@ -6,10 +6,10 @@ import java.util.List;
 
 /**
  * The workers as the coordinator sees them: who is live, and counts that move when any is lost or
- * found. A port, so placement and liveness rules have unit tests; {@link AlluxioNamespace} answers
- * from the BlockMaster.
+ * found. A port, so placement and liveness rules have unit tests; the coordinator's
+ * {@code AlluxioNamespace} answers from the BlockMaster.
  */
-interface WorkersPort {
+public interface WorkersPort {
   /** The live workers. */
   List<WorkerInfo> live() throws UnavailableException;
 

@@ -1,4 +1,4 @@
-package io.eccache.coordinator;
+package io.eccache.coordinator.form;
 
 import alluxio.exception.AlluxioException;
 import alluxio.exception.DirectoryNotEmptyException;
@@ -11,12 +11,13 @@ import java.util.List;
  * Everything the coordinator keeps or changes in Alluxio's namespace, as the master's own user:
  * object and write directories, split files, layout xattrs, retiring by rename, removal, and the
  * under store behind the namespace. A port, so the rules built on it (versions, commits, the sweep)
- * have unit tests over an in-memory namespace; {@link AlluxioNamespace} is the FileSystemMaster.
+ * have unit tests over an in-memory namespace; the coordinator's {@code AlluxioNamespace} is the
+ * FileSystemMaster.
  *
- * <p>Paths are Alluxio paths. Unless a method says otherwise nothing asks the under store: eccache's
- * own directories live only in Alluxio.
+ * <p>Paths are Alluxio paths. Unless a method says otherwise nothing asks the under store:
+ * eccache's own directories live only in Alluxio.
  */
-interface NamespacePort {
+public interface NamespacePort {
   /** How far a status call may look into the under store for a path Alluxio does not hold. */
   enum Load {
     /** Alluxio's namespace only. */
@@ -104,14 +105,14 @@ interface NamespacePort {
 
   /** A directory to create: its mode, owner and where it lives. */
   final class NewDirectory {
-    final boolean recursive;
-    final boolean allowExists;
+    public final boolean recursive;
+    public final boolean allowExists;
     /** -1: Alluxio's default mode. */
-    final short mode;
+    public final short mode;
     /** Null: the master's. */
-    final String owner;
-    final String group;
-    final boolean throughToUnderStore;
+    public final String owner;
+    public final String group;
+    public final boolean throughToUnderStore;
 
     private NewDirectory(boolean recursive, boolean allowExists, short mode, String owner,
         String group, boolean throughToUnderStore) {
@@ -124,39 +125,39 @@ interface NamespacePort {
     }
 
     /** With its parents, fine if it exists, Alluxio's default mode, the master's, cache only. */
-    static NewDirectory ensured() {
+    public static NewDirectory ensured() {
       return new NewDirectory(true, true, (short) -1, null, null, false);
     }
 
-    NewDirectory mode(short newMode) {
+    public NewDirectory mode(short newMode) {
       return new NewDirectory(recursive, allowExists, newMode, owner, group,
           throughToUnderStore);
     }
 
     /** Owned by {@code user} of {@code userGroup} (the master when {@code user} is null). */
-    NewDirectory ownedBy(String user, String userGroup) {
+    public NewDirectory ownedBy(String user, String userGroup) {
       return new NewDirectory(recursive, allowExists, mode, user, userGroup, throughToUnderStore);
     }
 
     /** Fails if it exists. */
-    NewDirectory exclusive() {
+    public NewDirectory exclusive() {
       return new NewDirectory(recursive, false, mode, owner, group, throughToUnderStore);
     }
 
-    NewDirectory throughToUnderStore() {
+    public NewDirectory throughToUnderStore() {
       return new NewDirectory(recursive, allowExists, mode, owner, group, true);
     }
   }
 
   /** A split file to create. */
   final class NewFile {
-    final long blockSizeBytes;
-    final short mode;
+    public final long blockSizeBytes;
+    public final short mode;
     /** Null: the master's. */
-    final String owner;
-    final String group;
+    public final String owner;
+    public final String group;
 
-    NewFile(long blockSizeBytes, short mode, String owner, String group) {
+    public NewFile(long blockSizeBytes, short mode, String owner, String group) {
       this.blockSizeBytes = blockSizeBytes;
       this.mode = mode;
       this.owner = owner;

@@ -1,4 +1,4 @@
-package io.eccache.coordinator;
+package io.eccache.coordinator.form.regional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
