@@ -59,6 +59,7 @@ final class RulesFixture implements AutoCloseable {
   final NamespaceSweeper sweeper;
   final WriteSessions writes;
   final SweepHeartbeat sweep;
+  final MaintenanceQueue queue;
   /** The caching tasks the forms planned last. */
   final List<MaintenanceTask> caching = new ArrayList<>();
   private final ExecutorService executor = Executors.newCachedThreadPool();
@@ -99,6 +100,7 @@ final class RulesFixture implements AutoCloseable {
         metrics, clock, access, new PrivateDirectories(ns, paths, ufsPaths),
         ALLOCATION_TIMEOUT_MS, CELL_SIZE, random, () -> executor);
     sweep = new SweepHeartbeat(writes, sweeper, clock);
+    queue = new MaintenanceQueue(layouts, metrics, clock, ALLOCATION_TIMEOUT_MS);
   }
 
   /** Allocates a write of {@code size} bytes of {@code key} by {@code user}. */
