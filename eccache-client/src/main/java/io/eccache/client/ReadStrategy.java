@@ -1,12 +1,15 @@
 package io.eccache.client;
 
+import io.eccache.client.form.ClientForm;
+import io.eccache.client.form.ClientForms;
+import io.eccache.client.form.SplitOrder;
 import io.eccache.common.ReadChoice;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Split;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 
@@ -47,7 +50,9 @@ interface ReadStrategy {
   static ReadStrategy of(LookupResponse lookup, boolean replicated, ReadChoice choice,
       BooleanSupplier cpuBusy) {
     ReadStrategy strategy = replicated ? COPIES : byChoice(choice, cpuBusy);
-    return lookup.getLayout().getSplitPathsCount() > 0 ? new Regional(strategy) : strategy;
+    Optional<SplitOrder> formOrder = ClientForms.REGISTERED.of(lookup.getLayout())
+        .flatMap(ClientForm::readOrder);
+    return formOrder.isPresent() ? new Ordered(strategy, formOrder.get()) : strategy;
   }
 
   private static ReadStrategy byChoice(ReadChoice choice, BooleanSupplier cpuBusy) {
@@ -139,32 +144,21 @@ interface ReadStrategy {
   };
 
   /**
-   * A regional object (Agar): the splits a live worker caches first, in random order, then the
-   * others from their regions, nearest first (ties by index), so the k read are the cached ones and
-   * the nearest of the rest, and a failed read is replaced by the next nearest. How many at once
-   * and when is {@code inner}'s.
+   * {@code inner} with the splits asked for in a storage form's order (a regional object's: the
+   * cached splits first, then the nearest regions); how many at once and when stay {@code inner}'s.
    */
-  final class Regional implements ReadStrategy {
+  final class Ordered implements ReadStrategy {
     private final ReadStrategy inner;
+    private final SplitOrder order;
 
-    Regional(ReadStrategy inner) {
+    Ordered(ReadStrategy inner, SplitOrder order) {
       this.inner = inner;
+      this.order = order;
     }
 
     @Override
     public List<Split> order(LookupResponse lookup, int k, Random random) {
-      List<Split> cached = new ArrayList<>();
-      List<Split> regional = new ArrayList<>();
-      for (Split s : lookup.getSplitsList()) {
-        if (s.hasStatus()) {
-          (s.getLive() ? cached : regional).add(s);
-        }
-      }
-      Collections.shuffle(cached, random);
-      regional.sort(Comparator.comparingLong(Split::getRegionLatencyMicros)
-          .thenComparingInt(Split::getIndex));
-      cached.addAll(regional);
-      return cached;
+      return order.order(lookup, k, random);
     }
 
     @Override

@@ -2,24 +2,22 @@ package io.eccache.client;
 
 import alluxio.client.file.URIStatus;
 import alluxio.exception.status.AlluxioStatusException;
-import alluxio.exception.status.DeadlineExceededException;
-import alluxio.grpc.GrpcUtils;
+import alluxio.grpc.WorkerNetAddress;
 import com.google.common.util.concurrent.RateLimiter;
+import io.eccache.client.form.ClientForms;
+import io.eccache.client.form.MaintenanceStep;
+import io.eccache.client.form.Maintainer;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
-import io.eccache.common.proto.Split;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +44,38 @@ public final class RedundancyMaintainer implements AutoCloseable {
   private final AtomicLong tasksDone = new AtomicLong();
   private final AtomicLong bytesMoved = new AtomicLong();
   private ScheduledExecutorService loop;
+  /** What a storage form's maintenance steps use of this maintainer. */
+  private final Maintainer forms = new Maintainer() {
+    @Override
+    public LookupResponse lookup(String key) throws IOException {
+      return context.coordinator().lookup(key, true);
+    }
+
+    @Override
+    public ExecutorService io() {
+      return context.io();
+    }
+
+    @Override
+    public long ioTimeoutMs() {
+      return context.ioTimeoutMs();
+    }
+
+    @Override
+    public void acquireBandwidth(long bytes) {
+      bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, bytes)));
+    }
+
+    @Override
+    public long cacheOn(URIStatus status, WorkerNetAddress worker) throws IOException {
+      return context.cacheOn(status, worker);
+    }
+
+    @Override
+    public void uncacheOn(URIStatus status, WorkerNetAddress worker) throws IOException {
+      context.uncacheOn(status, worker);
+    }
+  };
 
   private RedundancyMaintainer(ClientContext context) {
     this.context = context;
@@ -79,14 +109,13 @@ public final class RedundancyMaintainer implements AutoCloseable {
           case REPARTITION:
             repartition(task, moved);
             break;
-          case CACHE_SPLITS:
-            cacheSplits(task, moved);
-            break;
-          case UNCACHE_SPLITS:
-            uncacheSplits(task);
-            break;
           default:
-            throw new IOException("unknown task kind " + task.getKind());
+            // A task of one storage form only (the regional cache's loads and removals).
+            MaintenanceStep step = ClientForms.REGISTERED.step(task.getKind()).orElseThrow(
+                () -> new IOException("unknown task kind " + task.getKind()
+                    + ": this client is older than the coordinator; upgrade it"));
+            moved[0] += step.run(task, forms);
+            break;
         }
         report.setBytes(moved[0]);
         context.coordinator().applyChange(report.build());
@@ -169,70 +198,6 @@ public final class RedundancyMaintainer implements AutoCloseable {
         for (int[] stripe : crcs) {
           report.addCrc32C(stripe[j]);
         }
-      }
-    }
-  }
-
-  /**
-   * A regional object (Agar): loads the task's splits from their regions into the chosen workers'
-   * caches; the regions keep them, and nothing in the layout changes.
-   */
-  private void cacheSplits(MaintenanceTask task, long[] moved) throws IOException {
-    LookupResponse lookup = context.coordinator().lookup(task.getKey(), true);
-    if (!lookup.getLayout().getWriteId().equals(task.getWriteId())) {
-      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
-    }
-    // All at once, each on an I/O thread: every load waits a round trip to a distant region.
-    List<Future<Long>> loads = new ArrayList<>();
-    for (int j = 0; j < task.getSplitsCount(); j++) {
-      Split split = lookup.getSplits(task.getSplits(j));
-      if (!split.hasStatus()) {
-        throw new IOException("split " + split.getPath() + " of '" + task.getKey()
-            + "' is missing from its region");
-      }
-      URIStatus status = new URIStatus(GrpcUtils.fromProto(split.getStatus()));
-      bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, status.getLength())));
-      alluxio.grpc.WorkerNetAddress worker = task.getWorkers(j);
-      loads.add(context.io().submit(() -> context.cacheOn(status, worker)));
-    }
-    IOException failure = null;
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(context.ioTimeoutMs());
-    for (Future<Long> load : loads) {
-      try {
-        moved[0] += load.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (TimeoutException e) {
-        load.cancel(true);
-        failure = failure != null ? failure : new DeadlineExceededException("loading a split of '"
-            + task.getKey() + "' into a worker took more than " + context.ioTimeoutMs()
-            + " ms (alluxio.user.eccache.io.timeout): check its region and the worker");
-      } catch (ExecutionException e) {
-        failure = failure != null ? failure : new IOException("loading a split of '"
-            + task.getKey() + "' failed: " + e.getCause(), e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while loading splits of '" + task.getKey() + "'", e);
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  /**
-   * A regional object (Agar): removes the task's splits from the workers caching them. The
-   * coordinator freed them already; Alluxio 2.9.6's free often leaves the block on its worker, so
-   * the worker is asked directly (Alluxio's RemoveBlock). A block gone already is fine.
-   */
-  private void uncacheSplits(MaintenanceTask task) throws IOException {
-    LookupResponse lookup = context.coordinator().lookup(task.getKey(), true);
-    if (!lookup.getLayout().getWriteId().equals(task.getWriteId())) {
-      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
-    }
-    for (int j = 0; j < task.getSplitsCount(); j++) {
-      Split split = lookup.getSplits(task.getSplits(j));
-      if (split.hasStatus()) {
-        context.uncacheOn(new URIStatus(GrpcUtils.fromProto(split.getStatus())),
-            task.getWorkers(j));
       }
     }
   }

@@ -1,0 +1,28 @@
+package io.eccache.client.form;
+
+import alluxio.client.file.URIStatus;
+import alluxio.grpc.WorkerNetAddress;
+import io.eccache.common.proto.LookupResponse;
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+
+/** What a form's maintenance step may use of the maintainer running it. */
+public interface Maintainer {
+  /** The object's layout and splits now, not counted as a read. */
+  LookupResponse lookup(String key) throws IOException;
+
+  /** The client's I/O threads, for work that waits on a worker or an under store. */
+  ExecutorService io();
+
+  /** The longest one piece of I/O may take ({@code alluxio.user.eccache.io.timeout}). */
+  long ioTimeoutMs();
+
+  /** Waits for {@code bytes} of the maintainer's bandwidth. */
+  void acquireBandwidth(long bytes);
+
+  /** Loads the file {@code status} into {@code worker}'s cache from its under store; its bytes. */
+  long cacheOn(URIStatus status, WorkerNetAddress worker) throws IOException;
+
+  /** Removes the file {@code status}'s blocks from {@code worker}'s cache. */
+  void uncacheOn(URIStatus status, WorkerNetAddress worker) throws IOException;
+}
