@@ -37,7 +37,7 @@ import java.util.TreeSet;
  * <p>A split file is created empty and incomplete; {@link #write} plays its writer completing it
  * on a worker. {@link #calls} counts namespace changes, for tests that bound them.
  */
-final class InMemoryNamespace implements NamespacePort, WorkersPort, AccessPort {
+public final class InMemoryNamespace implements NamespacePort, WorkersPort, AccessPort {
   /** The superuser; every other user's primary group is its own name. */
   static final String ROOT = "root";
 
@@ -50,7 +50,7 @@ final class InMemoryNamespace implements NamespacePort, WorkersPort, AccessPort 
   private long nextId = 1;
   private final Map<String, Integer> calls = new HashMap<>();
 
-  InMemoryNamespace(Clock clock) {
+  public InMemoryNamespace(Clock clock) {
     this.clock = clock;
     nodes.put("/", new Node(true, ROOT, (short) 0755, nextId++, 0));
   }
@@ -76,7 +76,7 @@ final class InMemoryNamespace implements NamespacePort, WorkersPort, AccessPort 
     }
   }
 
-  /** Completes the file at {@code path} with {@code length} bytes in one block on {@code worker}. */
+  /** Completes the file at {@code path}: {@code length} bytes in one block on {@code worker}. */
   synchronized void write(String path, long length, WorkerNetAddress worker)
       throws FileDoesNotExistException {
     Node n = node(path);
