@@ -28,9 +28,13 @@ public final class DiskStats {
 
   /** The kind of one I/O. */
   public enum Access {
+    /** A whole log segment read front to back (a PLM merge, recovery). */
     SEQUENTIAL_READ(false, true),
+    /** One record in the log, or the front of a stripe file. */
     RANDOM_READ(false, false),
+    /** A flush appended to the log. */
     SEQUENTIAL_WRITE(true, true),
+    /** A new stripe file, or one record appended to a reserved area. */
     RANDOM_WRITE(true, false);
 
     private final boolean write;

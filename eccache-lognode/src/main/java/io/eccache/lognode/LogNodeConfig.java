@@ -21,6 +21,9 @@ public final class LogNodeConfig {
   /** Largest unit accepted: parity units are small (LogECMem's are 4 KiB), and a base is buffered whole. */
   public static final int MAX_UNIT_SIZE = 64 << 20;
 
+  /** Largest buffer accepted: a PL or PLM flush writes all of it from one array. */
+  public static final long MAX_BUFFER_BYTES = 1L << 30;
+
   private final Path directory;
   private final int dataUnits;
   private final int parityUnits;
@@ -55,6 +58,10 @@ public final class LogNodeConfig {
       throw new IllegalArgumentException("unitSize must be in [1, " + MAX_UNIT_SIZE + "], not " + b.unitSize);
     }
     long smallestBuffer = (long) b.unitSize + MemoryBudget.ENTRY_OVERHEAD;
+    if (b.bufferBytes > MAX_BUFFER_BYTES) {
+      throw new IllegalArgumentException("bufferBytes " + b.bufferBytes + " is above " + MAX_BUFFER_BYTES
+          + ": one flush writes the buffer with one write from one array");
+    }
     if (b.bufferBytes < smallestBuffer) {
       throw new IllegalArgumentException("bufferBytes " + b.bufferBytes + " cannot hold one base of "
           + b.unitSize + " bytes: need at least " + smallestBuffer);
@@ -220,7 +227,7 @@ public final class LogNodeConfig {
       return this;
     }
 
-    /** The buffer bound; default 64 MiB. */
+    /** The buffer bound; default 64 MiB, at most {@link #MAX_BUFFER_BYTES}. */
     public Builder bufferBytes(long bufferBytes) {
       this.bufferBytes = bufferBytes;
       return this;

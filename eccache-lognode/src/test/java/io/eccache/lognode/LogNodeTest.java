@@ -14,6 +14,8 @@ import java.util.OptionalLong;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The rules of versions, outcomes, the buffer and time, one at a time. */
 class LogNodeTest {
@@ -191,5 +193,26 @@ class LogNodeTest {
     assertEquals(2, node.undecidedOlderThan(Duration.ZERO).size());
     node.abort(1, 1);
     assertEquals(1, node.undecidedOlderThan(Duration.ZERO).size());
+  }
+
+  @ParameterizedTest
+  @EnumSource(LogScheme.class)
+  void withFsyncOnToo(LogScheme scheme) {
+    LogNodeConfig config = Fixture.config(dir, scheme).fsync(true).reservedBytes(200).build();
+    LogNode node = LogNode.open(config);
+    Fixture.Stripe s = stripe(node, 1);
+    for (long u = 1; u <= 4; u++) {
+      s.update(node, random, u);
+      node.flush();
+    }
+    node.merge();
+    assertTrue(node.dropStripe(1));
+    Fixture.Stripe t = stripe(node, 2);
+    t.update(node, random, 5);
+    node.close();
+    LogNode reopened = LogNode.open(config);
+    assertEquals(java.util.Map.of(2L, 1L), reopened.recovery().versions());
+    assertArrayEquals(t.parity(1), reopened.readParity(2, 1).parity());
+    reopened.close();
   }
 }

@@ -152,6 +152,7 @@ class MisuseTest {
     assertConfig("row 3 is not a log row", Fixture.config(dir, LogScheme.PL).row(3));
     assertConfig("unitSize must be in", Fixture.config(dir, LogScheme.PL).unitSize(0));
     assertConfig("cannot hold one base", Fixture.config(dir, LogScheme.PL).bufferBytes(100));
+    assertConfig("is above", Fixture.config(dir, LogScheme.PL).bufferBytes(2L << 30));
     assertConfig("reservedBytes must not be negative", Fixture.config(dir, LogScheme.PL).reservedBytes(-1));
     assertConfig("must be positive", Fixture.config(dir, LogScheme.PL).segmentBytes(0));
     assertConfig("flushInterval must not be negative",
