@@ -124,6 +124,50 @@ class RecoveryTest {
     third.close();
   }
 
+  @ParameterizedTest
+  @EnumSource(LogScheme.class)
+  void aDamagedRecordBeforeGoodOnesEndsItsStripeThere(LogScheme scheme) throws IOException {
+    // Small segments: every flush rolls to a new one, so later records of the stripe lie beyond the
+    // damaged one in other segments (in the reserved area, they simply follow it).
+    LogNodeConfig config = Fixture.config(dir, scheme).reservedBytes(1024).segmentBytes(1).build();
+    LogNode node = LogNode.open(config);
+    Fixture.Stripe s = new Fixture.Stripe(4, Fixture.randomData(random, Fixture.K, Fixture.UNIT), Fixture.R, 1);
+    Fixture.Stripe other = new Fixture.Stripe(5, Fixture.randomData(random, Fixture.K, Fixture.UNIT), Fixture.R, 1);
+    s.putBase(node);
+    other.putBase(node);
+    node.flush();
+    for (long u = 1; u <= 3; u++) {
+      s.update(node, random, u, 0, 0, 16);
+      node.flush();
+    }
+    other.update(node, random, 4, 0, 0, 16);
+    node.flush();
+    node.abandon();
+    // Damage version 2's record: in the log, the segment of the third flush; in the area, its second record.
+    Path file;
+    long at;
+    if (scheme.flushesToLog()) {
+      file = list(dir.resolve("log")).get(2);
+      at = Records.HEADER + 3;
+    } else {
+      file = dir.resolve("stripes").resolve("4.par");
+      at = StripeFiles.HEADER + Fixture.UNIT + (Records.HEADER + 16) + Records.HEADER + 3;
+    }
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.seek(at);
+      int b = raf.read();
+      raf.seek(at);
+      raf.write(b ^ 0x01);
+    }
+    LogNode reopened = LogNode.open(config);
+    RecoveryReport report = reopened.recovery();
+    assertEquals(Map.of(4L, 1L, 5L, 1L), report.versions(), "version 3 must not apply over the hole: " + report);
+    assertEquals(1, report.damage().size(), report.toString());
+    assertArrayEquals(s.parity(1), reopened.readParity(4, 1).parity());
+    assertArrayEquals(other.parity(1), reopened.readParity(5, 1).parity());
+    reopened.close();
+  }
+
   @Test
   void aPlmMergeCutShortBeforeDeletingTheLogRecoversTheSame() throws IOException {
     LogNode node = LogNode.open(config(LogScheme.PLM));
