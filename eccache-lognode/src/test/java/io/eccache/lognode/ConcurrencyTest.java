@@ -6,13 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,18 +39,27 @@ class ConcurrencyTest {
   private static final class Shared {
     final Fixture.Stripe stripe;
     /**
-     * At most three updates of a stripe in flight, as a coordinator's leases bound them: commits that
-     * overtake a slow one wait in the node's memory, and an unbounded run of them would fill its buffer
-     * (which it would rightly refuse).
+     * At most {@link #WINDOW} versions past the last one committed with all before it, as a
+     * coordinator's leases bound a stripe's updates: commits that overtake a slow one wait in the
+     * node's memory, and an unbounded run of them would fill its buffer (which it would rightly
+     * refuse). A count of updates in flight would not bound that run: while one slow update holds
+     * its permit the others keep cycling through theirs.
      */
-    final Semaphore inFlight = new Semaphore(3);
+    static final int WINDOW = 3;
+    /** Versions committed; all up to {@link #settled} and some above. */
+    private final Set<Long> committed = new HashSet<>();
+    private long settled;
 
     Shared(Fixture.Stripe stripe) {
       this.stripe = stripe;
     }
 
     /** Takes the next version: the update's base, its new data, its id. */
-    synchronized long[] lease(Random random, AtomicInteger ids, byte[][][] next, int[] range) {
+    synchronized long[] lease(Random random, AtomicInteger ids, byte[][][] next, int[] range)
+        throws InterruptedException {
+      while (stripe.version() - settled >= WINDOW) {
+        wait();
+      }
       long base = stripe.version();
       byte[][] data = Fixture.copy(stripe.data(base));
       int unit = random.nextInt(Fixture.K);
@@ -64,6 +74,15 @@ class ConcurrencyTest {
       next[0] = data;
       stripe.versions.add(data);
       return new long[] {base, ids.incrementAndGet()};
+    }
+
+    /** Records that {@code version} was committed at the node. */
+    synchronized void committed(long version) {
+      committed.add(version);
+      while (committed.remove(settled + 1)) {
+        settled++;
+      }
+      notifyAll();
     }
 
     synchronized byte[] parity(long version) {
@@ -106,18 +125,14 @@ class ConcurrencyTest {
         for (int n = 0; n < UPDATES; n++) {
           // Half on the thread's own stripe (id 1..THREADS), half on the shared stripe 0.
           Shared target = stripes.get(random.nextBoolean() ? 0 : thread + 1);
-          target.inFlight.acquire();
-          try {
-            byte[][][] next = new byte[1][][];
-            int[] range = new int[3];
-            long[] lease = target.lease(random, ids, next, range);
-            byte[] old = target.data(lease[0])[range[0]];
-            node.appendDelta(target.stripe.id, lease[1], lease[0], range[0], range[1],
-                Fixture.delta(old, next[0][range[0]], range[1], range[2]));
-            assertTrue(node.commit(target.stripe.id, lease[1], lease[0] + 1));
-          } finally {
-            target.inFlight.release();
-          }
+          byte[][][] next = new byte[1][][];
+          int[] range = new int[3];
+          long[] lease = target.lease(random, ids, next, range);
+          byte[] old = target.data(lease[0])[range[0]];
+          node.appendDelta(target.stripe.id, lease[1], lease[0], range[0], range[1],
+              Fixture.delta(old, next[0][range[0]], range[1], range[2]));
+          assertTrue(node.commit(target.stripe.id, lease[1], lease[0] + 1));
+          target.committed(lease[0] + 1);
         }
         return null;
       }));
