@@ -489,17 +489,40 @@ public final class LogNode implements AutoCloseable {
     lastFlushMillis = clock.millis();
   }
 
-  /** Takes buffer room, flushing once if it is short; throws if decided deltas cannot free enough. */
+  /** The most flushes one reservation makes while other appends keep filling what it freed. */
+  private static final int MAX_FLUSHES_PER_RESERVE = 64;
+
+  /**
+   * Takes buffer room, flushing while it is short. Throws only when what cannot be flushed
+   * (undecided and out-of-order deltas) leaves no room: a full buffer of committed deltas is
+   * flushed, and flushed again if other appends filled it between that flush and this
+   * reservation (a thread descheduled on a busy machine saw that happen).
+   */
   private void reserve(long charge, String what) {
-    if (budget.tryReserve(charge)) {
-      return;
+    for (int flushes = 0; !budget.tryReserve(charge); flushes++) {
+      long[] held = heldCharges();
+      if (held[0] + held[1] + charge > budget.capacity()
+          || flushes == MAX_FLUSHES_PER_RESERVE) {
+        throw new IllegalStateException("log node buffer full: " + budget.used() + " of "
+            + budget.capacity() + " bytes (" + held[0] + " undecided, " + held[1]
+            + " out of order, " + held[2] + " committed and not yet on disk" + (flushes > 0
+                ? ", after " + flushes + " flushes" : "") + "), no room for the " + what
+            + "; send the outcomes of open updates, or give the node a larger buffer");
+      }
+      flush();
     }
-    flush();
-    if (!budget.tryReserve(charge)) {
-      throw new IllegalStateException("log node buffer full: " + budget.used() + " of " + budget.capacity()
-          + " bytes hold undecided or out-of-order deltas, no room for the " + what
-          + "; send the outcomes of open updates, or give the node a larger buffer");
+  }
+
+  /** What the stripes hold in the buffer: {undecided, out of order, committed in memory}. */
+  private long[] heldCharges() {
+    long[] held = new long[3];
+    for (StripeState state : stripes.values()) {
+      long[] c = state.charges();
+      for (int i = 0; i < held.length; i++) {
+        held[i] += c[i];
+      }
     }
+    return held;
   }
 
   private byte[] parityDelta(int dataIndex, ByteBuffer dataDelta) {

@@ -58,6 +58,24 @@ final class StripeState {
     }
   }
 
+  /**
+   * What this stripe holds in the buffer, by kind: {undecided, out of order, committed in the
+   * chain} charges, for a full buffer's error to say what fills it.
+   */
+  synchronized long[] charges() {
+    long[] held = new long[3];
+    for (Pending pending : undecided.values()) {
+      held[0] += pending.part.charge();
+    }
+    for (Part part : ahead.values()) {
+      held[1] += part.charge();
+    }
+    for (Part part : chain) {
+      held[2] += part.charge();
+    }
+    return held;
+  }
+
   /** The held version, or -1 once dropped. */
   synchronized long version() {
     return dropped ? -1 : version;
