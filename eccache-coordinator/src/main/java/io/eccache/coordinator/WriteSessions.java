@@ -59,7 +59,7 @@ import java.util.function.Supplier;
  * the staged under-store copy under the key's lock), marking a version persisted, and expiring
  * allocations never committed in time.
  *
- * <p>About 700 lines on purpose: every rule a version change obeys (key locks, conditional
+ * <p>About 600 lines on purpose: every rule a version change obeys (key locks, conditional
  * commits, publish under the lock, retire instead of delete, who may allocate, commit and
  * publish) is in this one file, to be read and reviewed together; what differs between storage
  * forms (scheme, placement, where split files go, what a lookup sees) is each form's to decide
