@@ -44,8 +44,8 @@ public final class RedundancyMaintainer implements AutoCloseable {
   private final AtomicLong tasksDone = new AtomicLong();
   private final AtomicLong bytesMoved = new AtomicLong();
   private ScheduledExecutorService loop;
-  /** What a storage form's maintenance steps use of this maintainer. */
-  private final Maintainer forms = new Maintainer() {
+  /** This maintainer as its own steps and a storage form's maintenance steps use it. */
+  private final Maintainer maintainer = new Maintainer() {
     @Override
     public LookupResponse lookup(String key) throws IOException {
       return context.coordinator().lookup(key, true);
@@ -114,7 +114,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
             MaintenanceStep step = ClientForms.REGISTERED.step(task.getKind()).orElseThrow(
                 () -> new IOException("unknown task kind " + task.getKind()
                     + ": this client is older than the coordinator; upgrade it"));
-            moved[0] += step.run(task, forms);
+            moved[0] += step.run(task, maintainer);
             break;
         }
         report.setBytes(moved[0]);
@@ -180,11 +180,8 @@ public final class RedundancyMaintainer implements AutoCloseable {
    */
   private void writeSplits(MaintenanceTask task, ApplyChangeRequest.Builder report, long[] moved)
       throws IOException {
-    LookupResponse lookup = context.coordinator().lookup(task.getKey(), true);
+    LookupResponse lookup = maintainer.lookupPlanned(task);
     Layout layout = lookup.getLayout();
-    if (!layout.getWriteId().equals(task.getWriteId())) {
-      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
-    }
     if (task.getKind() == MaintenanceTask.Kind.REPAIR && task.getSplitsCount() == 0) {
       // Too few splits left to decode: store it again from S3.
       underStore.recache(task.getKey(), UnderStoreSync.sameShape(layout), layout.getWriteId());
@@ -204,11 +201,8 @@ public final class RedundancyMaintainer implements AutoCloseable {
 
   /** SP-Cache: stores the object again with the target number of partitions. */
   private void repartition(MaintenanceTask task, long[] moved) throws IOException {
-    LookupResponse lookup = context.coordinator().lookup(task.getKey(), true);
+    LookupResponse lookup = maintainer.lookupPlanned(task);
     Layout layout = lookup.getLayout();
-    if (!layout.getWriteId().equals(task.getWriteId())) {
-      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
-    }
     bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, 2 * layout.getObjectSize())));
     underStore.rewrite(lookup, PutOptions.tuned(SchemeProtos.fromProto(task.getTarget())));
     moved[0] += 2 * layout.getObjectSize();

@@ -34,11 +34,8 @@ import io.eccache.common.proto.PlaceSplitResponse;
 import io.eccache.common.proto.PlanResponse;
 import io.eccache.common.proto.StatsResponse;
 import io.eccache.coordinator.form.FormContext;
-import io.eccache.coordinator.form.HostPort;
-import io.eccache.coordinator.form.NamespacePort;
 import io.eccache.coordinator.form.StorageForm;
 import io.eccache.coordinator.form.StorageForms;
-import io.eccache.coordinator.form.WorkersPort;
 import io.eccache.coordinator.form.regional.RegionalForm;
 import io.eccache.coordinator.form.striped.NamespaceSchemes;
 import io.eccache.coordinator.form.striped.SchemeChooser;
@@ -132,7 +129,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         Configuration.getInt(MasterKeys.SMALL_OBJECT_REPLICAS));
     // The storage forms, asked in this order (the last takes every key): the one registration
     // a new form adds (docs/design.md, "Storage forms").
-    FormContext formContext = new Context(namespace, random);
+    FormContext formContext = new CoordinatorFormContext(namespace, namespace, random,
+        this::layoutStore, this::refillCaching);
     this.forms = new StorageForms(List.of(
         new RegionalForm(formContext,
             RegionMounts.parse(Configuration.getString(MasterKeys.REGIONS)),
@@ -418,47 +416,13 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         pending);
   }
 
-  /**
-   * What the storage forms may use of this coordinator; the layouts and the queue are made after
-   * the forms, and asked only once the master runs.
-   */
-  private final class Context implements FormContext {
-    private final AlluxioNamespace namespace;
-    private final Random random;
+  /** The layout store, for the forms' context (made after the forms). */
+  private LayoutStore layoutStore() {
+    return layouts;
+  }
 
-    Context(AlluxioNamespace namespace, Random random) {
-      this.namespace = namespace;
-      this.random = random;
-    }
-
-    @Override
-    public NamespacePort namespace() {
-      return namespace;
-    }
-
-    @Override
-    public WorkersPort workers() {
-      return namespace;
-    }
-
-    @Override
-    public Set<HostPort> liveWorkerIds() throws alluxio.exception.status.UnavailableException {
-      return layouts.liveWorkerIds();
-    }
-
-    @Override
-    public List<Layout> committed() throws IOException, AlluxioException {
-      return new ArrayList<>(layouts.list("").getObjectsList());
-    }
-
-    @Override
-    public void refillCaching(List<MaintenanceTask> tasks) {
-      queue.refillCaching(tasks);
-    }
-
-    @Override
-    public Random random() {
-      return random;
-    }
+  /** A form's caching tasks into the maintenance queue, for the forms' context. */
+  private void refillCaching(List<MaintenanceTask> tasks) {
+    queue.refillCaching(tasks);
   }
 }

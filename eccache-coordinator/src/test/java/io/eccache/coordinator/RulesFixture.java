@@ -1,7 +1,5 @@
 package io.eccache.coordinator;
 
-import alluxio.exception.AlluxioException;
-import alluxio.exception.status.UnavailableException;
 import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.RegionMounts;
@@ -15,24 +13,20 @@ import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.Split;
 import io.eccache.coordinator.form.FormContext;
-import io.eccache.coordinator.form.HostPort;
 import io.eccache.coordinator.form.NamespacePort;
 import io.eccache.coordinator.form.StorageForm;
 import io.eccache.coordinator.form.StorageForms;
-import io.eccache.coordinator.form.WorkersPort;
 import io.eccache.coordinator.form.regional.RegionalForm;
 import io.eccache.coordinator.form.striped.NamespaceSchemes;
 import io.eccache.coordinator.form.striped.SchemeChooser;
 import io.eccache.coordinator.form.striped.StripedForm;
 import io.eccache.policy.PopularityTracker;
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -87,7 +81,11 @@ final class RulesFixture implements AutoCloseable {
         RedundancyScheme.erasureCoded(3, 2), SMALL, 2);
     List<StorageForm> registered = new ArrayList<>();
     if (regional) {
-      registered.add(new RegionalForm(new Context(random), RegionMounts.parse(REGIONS), "agar",
+      FormContext context = new CoordinatorFormContext(ns, ns, random, this::layoutStore, tasks -> {
+        caching.clear();
+        caching.addAll(tasks);
+      });
+      registered.add(new RegionalForm(context, RegionMounts.parse(REGIONS), "agar",
           "rs-2-1", "none", 0, 0));
     }
     registered.add(new StripedForm(chooser, ns, random));
@@ -159,43 +157,7 @@ final class RulesFixture implements AutoCloseable {
     executor.shutdownNow();
   }
 
-  /** What the forms use of the coordinator: the in-memory namespace and the layouts. */
-  private final class Context implements FormContext {
-    private final Random random;
-
-    Context(Random random) {
-      this.random = random;
-    }
-
-    @Override
-    public NamespacePort namespace() {
-      return ns;
-    }
-
-    @Override
-    public WorkersPort workers() {
-      return ns;
-    }
-
-    @Override
-    public Set<HostPort> liveWorkerIds() throws UnavailableException {
-      return layouts.liveWorkerIds();
-    }
-
-    @Override
-    public List<Layout> committed() throws IOException, AlluxioException {
-      return layouts.list("").getObjectsList();
-    }
-
-    @Override
-    public void refillCaching(List<MaintenanceTask> tasks) {
-      caching.clear();
-      caching.addAll(tasks);
-    }
-
-    @Override
-    public Random random() {
-      return random;
-    }
+  private LayoutStore layoutStore() {
+    return layouts;
   }
 }

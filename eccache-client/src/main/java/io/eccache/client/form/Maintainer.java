@@ -3,6 +3,7 @@ package io.eccache.client.form;
 import alluxio.client.file.URIStatus;
 import alluxio.grpc.WorkerNetAddress;
 import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.MaintenanceTask;
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 
@@ -10,6 +11,19 @@ import java.util.concurrent.ExecutorService;
 public interface Maintainer {
   /** The object's layout and splits now, not counted as a read. */
   LookupResponse lookup(String key) throws IOException;
+
+  /**
+   * The object of {@code task} as it is now, if it is still the version the task was planned for.
+   *
+   * @throws IOException when it was replaced (or deleted) since: the task is void
+   */
+  default LookupResponse lookupPlanned(MaintenanceTask task) throws IOException {
+    LookupResponse lookup = lookup(task.getKey());
+    if (!lookup.getLayout().getWriteId().equals(task.getWriteId())) {
+      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
+    }
+    return lookup;
+  }
 
   /** The client's I/O threads, for work that waits on a worker or an under store. */
   ExecutorService io();

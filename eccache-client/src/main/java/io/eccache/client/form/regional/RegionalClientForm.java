@@ -69,7 +69,7 @@ public final class RegionalClientForm implements ClientForm {
    */
   private static long cacheSplits(MaintenanceTask task, Maintainer maintainer)
       throws IOException {
-    LookupResponse lookup = sameVersion(task, maintainer);
+    LookupResponse lookup = maintainer.lookupPlanned(task);
     // All at once, each on an I/O thread: every load waits a round trip to a distant region.
     List<Future<Long>> loads = new ArrayList<>();
     for (int j = 0; j < task.getSplitsCount(); j++) {
@@ -116,7 +116,7 @@ public final class RegionalClientForm implements ClientForm {
    */
   private static long uncacheSplits(MaintenanceTask task, Maintainer maintainer)
       throws IOException {
-    LookupResponse lookup = sameVersion(task, maintainer);
+    LookupResponse lookup = maintainer.lookupPlanned(task);
     for (int j = 0; j < task.getSplitsCount(); j++) {
       Split split = lookup.getSplits(task.getSplits(j));
       if (split.hasStatus()) {
@@ -125,15 +125,5 @@ public final class RegionalClientForm implements ClientForm {
       }
     }
     return 0;
-  }
-
-  /** The object as it is now, if it is still the version the task was planned for. */
-  private static LookupResponse sameVersion(MaintenanceTask task, Maintainer maintainer)
-      throws IOException {
-    LookupResponse lookup = maintainer.lookup(task.getKey());
-    if (!lookup.getLayout().getWriteId().equals(task.getWriteId())) {
-      throw new IOException("'" + task.getKey() + "' was replaced since the task was planned");
-    }
-    return lookup;
   }
 }
