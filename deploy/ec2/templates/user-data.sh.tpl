@@ -16,6 +16,8 @@ ln -sfn /opt/alluxio-2.9.6 /opt/alluxio
 mkdir -p /opt/eccache/lib /opt/eccache/results
 aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-coordinator.jar" /opt/eccache/lib/
 aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-policy.jar" /opt/eccache/lib/
+aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-worker.jar" /opt/eccache/lib/
+aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-lognode.jar" /opt/eccache/lib/
 aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-shell-alluxio.jar" /opt/eccache/lib/
 aws s3 cp --quiet "s3://@@BUCKET@@/eccache/eccache-bench.tar.gz" /opt/eccache/
 tar xzf /opt/eccache/eccache-bench.tar.gz -C /opt/eccache

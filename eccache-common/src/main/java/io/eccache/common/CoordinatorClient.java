@@ -194,4 +194,15 @@ public final class CoordinatorClient extends AbstractMasterClient {
   public StatsResponse stats() throws AlluxioStatusException {
     return call(() -> stub().stats(StatsRequest.getDefaultInstance()), "Stats", "");
   }
+
+  /**
+   * Announces the log node of {@code worker} on {@code port}; returns how soon to announce it
+   * again (ms).
+   */
+  public long registerLogNode(alluxio.grpc.WorkerNetAddress worker, int port)
+      throws AlluxioStatusException {
+    return call(() -> stub().registerLogNode(io.eccache.common.proto.RegisterLogNodeRequest
+        .newBuilder().setWorker(worker).setPort(port).build()), "RegisterLogNode",
+        "worker=%s", worker.getHost()).getReregisterMs();
+  }
 }

@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * The index of eccache's configuration keys, grouped by who reads them: {@link SharedKeys}
  * ({@code alluxio.eccache.*}, coordinator and clients), {@link MasterKeys}
- * ({@code alluxio.master.eccache.*}, the coordinator) and {@link ClientKeys}
- * ({@code alluxio.user.eccache.*}, clients and maintainers). They are ordinary Alluxio property keys
+ * ({@code alluxio.master.eccache.*}, the coordinator), {@link ClientKeys}
+ * ({@code alluxio.user.eccache.*}, clients and maintainers) and {@link WorkerKeys}
+ * ({@code alluxio.worker.eccache.*}, the worker plugin). They are ordinary Alluxio property keys
  * with Alluxio's scopes: set them in {@code alluxio-site.properties}, as {@code -D} options, or with
  * {@code Configuration.set}. docs/configuration.md is generated from them.
  */
@@ -18,7 +19,8 @@ public final class EcCacheKeys {
   public enum Group {
     SHARED("Read by the coordinator and clients", SharedKeys.ALL),
     MASTER("Read by the coordinator (in the Alluxio master)", MasterKeys.ALL),
-    CLIENT("Read by clients and maintainers", ClientKeys.ALL);
+    CLIENT("Read by clients and maintainers", ClientKeys.ALL),
+    WORKER("Read by the worker plugin (log nodes, in Alluxio workers)", WorkerKeys.ALL);
 
     private final String readers;
     private final List<PropertyKey> keys;
@@ -57,7 +59,7 @@ public final class EcCacheKeys {
   /** Whether {@code name} names an eccache key (any group). */
   public static boolean isEcCacheKey(String name) {
     return name.startsWith("alluxio.eccache.") || name.startsWith("alluxio.master.eccache.")
-        || name.startsWith("alluxio.user.eccache.");
+        || name.startsWith("alluxio.user.eccache.") || name.startsWith("alluxio.worker.eccache.");
   }
 
   /**

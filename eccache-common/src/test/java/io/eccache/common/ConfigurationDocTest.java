@@ -51,7 +51,8 @@ class ConfigurationDocTest {
       assertTrue(PropertyKey.isValid(key.getName()), "registered: " + key);
       assertTrue(!key.getDescription().isEmpty(), "described: " + key);
     }
-    for (Class<?> group : List.of(SharedKeys.class, MasterKeys.class, ClientKeys.class)) {
+    for (Class<?> group : List.of(SharedKeys.class, MasterKeys.class, ClientKeys.class,
+        WorkerKeys.class)) {
       for (Field f : group.getDeclaredFields()) {
         if (Modifier.isStatic(f.getModifiers()) && f.getType() == PropertyKey.class) {
           assertTrue(names.contains(((PropertyKey) f.get(null)).getName()),
@@ -66,6 +67,10 @@ class ConfigurationDocTest {
     for (PropertyKey key : ClientKeys.ALL) {
       assertTrue(key.getName().startsWith("alluxio.user.eccache."), key.getName());
       assertEquals(alluxio.grpc.Scope.CLIENT, key.getScope(), key.getName());
+    }
+    for (PropertyKey key : WorkerKeys.ALL) {
+      assertTrue(key.getName().startsWith("alluxio.worker.eccache."), key.getName());
+      assertEquals(alluxio.grpc.Scope.WORKER, key.getScope(), key.getName());
     }
     for (PropertyKey key : SharedKeys.ALL) {
       assertTrue(key.getName().startsWith("alluxio.eccache."), key.getName());

@@ -32,10 +32,14 @@ import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.PlaceSplitRequest;
 import io.eccache.common.proto.PlaceSplitResponse;
 import io.eccache.common.proto.PlanResponse;
+import io.eccache.common.proto.RegisterLogNodeRequest;
+import io.eccache.common.proto.RegisterLogNodeResponse;
 import io.eccache.common.proto.StatsResponse;
 import io.eccache.coordinator.form.FormContext;
+import io.eccache.coordinator.form.HostPort;
 import io.eccache.coordinator.form.StorageForm;
 import io.eccache.coordinator.form.StorageForms;
+import io.eccache.coordinator.form.packed.LogNodes;
 import io.eccache.coordinator.form.regional.RegionalForm;
 import io.eccache.coordinator.form.striped.NamespaceSchemes;
 import io.eccache.coordinator.form.striped.SchemeChooser;
@@ -48,6 +52,7 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -84,6 +89,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   public static final String NAME = "EcCacheCoordinator";
 
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorMaster.class);
+  /** How often a log node announces itself again. */
+  private static final long LOG_NODE_REANNOUNCE_MS = 10_000;
 
   private final BlockMaster blockMaster;
   private final AdjustableClock clock;
@@ -97,6 +104,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final KeyAccess access;
   private final AuditLog auditLog = AuditLog.fromConfiguration();
   private final PrivateDirectories directories;
+  /** The log nodes of packed namespaces, as their workers announce them. */
+  private final LogNodes logNodes;
   private final long retuneIntervalMs;
   private final long sweepIntervalMs;
   /** Whether this master runs as the primary: only then do passes run. */
@@ -131,6 +140,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     // a new form adds (docs/design.md, "Storage forms").
     FormContext formContext = new CoordinatorFormContext(namespace, namespace, random,
         this::layoutStore, this::refillCaching);
+    this.logNodes = new LogNodes(clock, LOG_NODE_REANNOUNCE_MS);
     this.forms = new StorageForms(List.of(
         new RegionalForm(formContext,
             RegionMounts.parse(Configuration.getString(MasterKeys.REGIONS)),
@@ -412,8 +422,33 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   StatsResponse stats(Caller caller) throws IOException, AlluxioException {
     access.checkAdministrator(caller, "read eccache's cluster-wide statistics");
     int pending = queue.pending();
-    return metrics.stats(blockMaster.getWorkerCount(), layouts.list("").getObjectsCount(),
-        pending);
+    StatsResponse stats = metrics.stats(blockMaster.getWorkerCount(),
+        layouts.list("").getObjectsCount(), pending);
+    Set<HostPort> live = new HashSet<>();
+    for (alluxio.wire.WorkerInfo w : blockMaster.getWorkerInfoList()) {
+      live.add(HostPort.of(w.getAddress()));
+    }
+    StatsResponse.Builder out = stats.toBuilder();
+    logNodes.live(live).forEach(node -> out.addLogNodes(node.address()));
+    return out.build();
+  }
+
+  RegisterLogNodeResponse registerLogNode(Caller caller, RegisterLogNodeRequest request)
+      throws IOException, AlluxioException {
+    access.checkAdministrator(caller, "announce a log node (only workers do)");
+    alluxio.grpc.WorkerNetAddress worker = request.getWorker();
+    try {
+      logNodes.announce(new HostPort(worker.getHost(), worker.getRpcPort()), worker.getHost(),
+          request.getPort());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgumentException(e.getMessage());
+    }
+    return RegisterLogNodeResponse.newBuilder().setReregisterMs(logNodes.reannounceMs()).build();
+  }
+
+  /** The log nodes announced so far (tests; the packed form's). */
+  public LogNodes logNodes() {
+    return logNodes;
   }
 
   /** The layout store, for the forms' context (made after the forms). */

@@ -12,6 +12,8 @@ import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.ApplyChangeResponse;
 import io.eccache.common.proto.PlanRequest;
 import io.eccache.common.proto.PlanResponse;
+import io.eccache.common.proto.RegisterLogNodeRequest;
+import io.eccache.common.proto.RegisterLogNodeResponse;
 import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.CommitResponse;
 import io.eccache.common.proto.CoordinatorServiceGrpc;
@@ -165,5 +167,13 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
   @Override
   public void stats(StatsRequest request, StreamObserver<StatsResponse> out) {
     RpcUtils.call(LOG, audited("eccache.stats", null, null, master::stats), "Stats", "", out);
+  }
+
+  @Override
+  public void registerLogNode(RegisterLogNodeRequest request,
+      StreamObserver<RegisterLogNodeResponse> out) {
+    RpcUtils.call(LOG, audited("eccache.registerLogNode", null, null,
+        caller -> master.registerLogNode(caller, request)), "RegisterLogNode", "worker=%s", out,
+        request.getWorker().getHost());
   }
 }
