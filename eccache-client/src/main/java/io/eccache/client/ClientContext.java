@@ -24,6 +24,7 @@ import alluxio.util.FileSystemOptionsUtils;
 import alluxio.wire.FileBlockInfo;
 import alluxio.wire.WorkerNetAddress;
 import com.google.common.base.Ticker;
+import io.eccache.client.form.packed.LogNodeClient;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.EcCacheKeys;
@@ -81,6 +82,8 @@ final class ClientContext implements AutoCloseable {
   private final boolean ownsAlluxio;
   private final FileSystem fs;
   private final CoordinatorClient coordinator;
+  /** Calls to log nodes (packed values): channels opened on first use. */
+  private final LogNodeClient logNodes;
   private final LayoutCache layouts;
   private final ExecutorService io;
   private final ExecutorService readAhead;
@@ -121,6 +124,7 @@ final class ClientContext implements AutoCloseable {
     this.pool = new DirectBufferPool(conf.getBytes(ClientKeys.BUFFER_POOL_SIZE));
     this.underStorePaths = new UnderStorePaths(conf.getString(SharedKeys.UFS_PREFIX));
     this.ioTimeoutMs = conf.getMs(ClientKeys.IO_TIMEOUT);
+    this.logNodes = new LogNodeClient(alluxio.getClientContext(), ioTimeoutMs);
     this.watchdog = new ReadWatchdog(ticker, ReadWatchdog.tickFor(ioTimeoutMs),
         ReadWatchdog.quietFor(ioTimeoutMs));
     this.readChoice = conf.getEnum(ClientKeys.READ_CHOICE, ReadChoice.class);
@@ -261,6 +265,10 @@ final class ClientContext implements AutoCloseable {
 
   CoordinatorClient coordinator() {
     return coordinator;
+  }
+
+  LogNodeClient logNodes() {
+    return logNodes;
   }
 
   /** The layouts GETs reuse, and the reads served from them not yet reported. */
@@ -428,6 +436,7 @@ final class ClientContext implements AutoCloseable {
   private void release() {
     layouts.close(); // its last read report needs the coordinator client
     coordinator.close();
+    logNodes.close();
     FileSystem reads;
     synchronized (this) {
       closed = true;

@@ -5,6 +5,9 @@ import alluxio.conf.AlluxioConfiguration;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
+import io.eccache.client.form.ClientForm;
+import io.eccache.client.form.ClientForms;
+import io.eccache.client.form.ValueReader;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.UnderStorePaths;
@@ -17,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -56,12 +60,15 @@ public final class EcCacheClient implements AutoCloseable {
   private final LateBindingReader reader;
   private final ObjectWriter writer;
   private final UnderStoreSync underStore;
+  /** The I/O of forms that read their objects their own way (packed values). */
+  private final ClientFormIo formIo;
 
   private EcCacheClient(ClientContext context) {
     this.context = context;
     this.reader = new LateBindingReader(context);
     this.writer = new ObjectWriter(context, new SplitRebuilder(context, reader));
     this.underStore = new UnderStoreSync(context, reader, writer);
+    this.formIo = new ClientFormIo(context);
   }
 
   /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
@@ -264,6 +271,20 @@ public final class EcCacheClient implements AutoCloseable {
       return underStore.readThrough(key, notCached);
     }
     LookupResponse lookup = found.lookup;
+    Optional<ValueReader> valueReader =
+        ClientForms.REGISTERED.of(lookup.getLayout()).flatMap(ClientForm::valueReader);
+    if (valueReader.isPresent()) {
+      try {
+        return ObjectReadStream.ofValue(context, key, valueReader.get().read(lookup, formIo));
+      } catch (IOException e) {
+        context.layouts().readFailed(lookup);
+        if (!found.cached) {
+          throw e;
+        }
+        // A layout reused from the cache (its stripe may have moved on): once more, looked up.
+        return open(key, delta, intoArray);
+      }
+    }
     ObjectReadStream.UnderStoreCopy copy = underStore.copyOf(lookup.getLayout());
     ObjectReadStream.UnderStoreCopy dropOnFailure = new ObjectReadStream.UnderStoreCopy() {
       @Override

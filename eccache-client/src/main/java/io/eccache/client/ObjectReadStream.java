@@ -5,6 +5,7 @@ import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,6 +86,8 @@ final class ObjectReadStream extends SeekableObjectStream {
   /** Whether the next window may read ahead: not the first window after a seek. */
   private boolean sequential = true;
   private InputStream fallback;
+  /** A small value read whole by its form ({@link #ofValue}): what {@link #fallback} streams. */
+  private byte[] value;
   private boolean recached;
   private boolean closed;
   /** Window arrays not in use, for the next windows. */
@@ -126,6 +129,18 @@ final class ObjectReadStream extends SeekableObjectStream {
     ObjectReadStream stream = new ObjectReadStream(context, null, null, key, size, 0, copy);
     stream.fallback = in;
     context.statistics().addFallback();
+    return stream;
+  }
+
+  /**
+   * A small value a storage form read whole ({@code ValueReader}): served from memory, seekable
+   * anywhere.
+   */
+  static ObjectReadStream ofValue(ClientContext context, String key, byte[] value) {
+    ObjectReadStream stream = new ObjectReadStream(context, null, null, key, value.length, 0,
+        NO_COPY);
+    stream.value = value;
+    stream.fallback = new ByteArrayInputStream(value);
     return stream;
   }
 
@@ -209,6 +224,10 @@ final class ObjectReadStream extends SeekableObjectStream {
    * the under store as the stream does. The stream's position and window stay as they are.
    */
   private void readRange(long at, byte[] b, int off, int n) throws IOException {
+    if (value != null) {
+      System.arraycopy(value, Math.toIntExact(at), b, off, n);
+      return;
+    }
     if (lookup == null) {
       if (!(fallback instanceof UnderStore.CopyStream)) {
         throw new IOException("cannot read '" + key + "' at a position: its under-store stream"
@@ -274,6 +293,9 @@ final class ObjectReadStream extends SeekableObjectStream {
   private void seekFallback(long target) throws IOException {
     if (fallback instanceof UnderStore.CopyStream) {
       ((UnderStore.CopyStream) fallback).seek(target);
+    } else if (fallback instanceof ByteArrayInputStream) {
+      fallback.reset(); // a value in memory: back to its start, then on
+      com.google.common.io.ByteStreams.skipFully(fallback, target);
     } else if (target >= position) {
       com.google.common.io.ByteStreams.skipFully(fallback, target - position);
     } else {

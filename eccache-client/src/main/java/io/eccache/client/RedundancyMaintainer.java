@@ -7,11 +7,13 @@ import com.google.common.util.concurrent.RateLimiter;
 import io.eccache.client.form.ClientForms;
 import io.eccache.client.form.MaintenanceStep;
 import io.eccache.client.form.Maintainer;
+import io.eccache.client.form.packed.LogNodeClient;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.Split;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -41,6 +43,8 @@ public final class RedundancyMaintainer implements AutoCloseable {
   private final SplitRebuilder rebuilder;
   private final UnderStoreSync underStore;
   private final RateLimiter bandwidth;
+  private final LateBindingReader reader;
+  private final ClientFormIo formIo;
   private final AtomicLong tasksDone = new AtomicLong();
   private final AtomicLong bytesMoved = new AtomicLong();
   private ScheduledExecutorService loop;
@@ -49,6 +53,36 @@ public final class RedundancyMaintainer implements AutoCloseable {
     @Override
     public LookupResponse lookup(String key) throws IOException {
       return context.coordinator().lookup(key, true);
+    }
+
+    @Override
+    public byte[] readObject(LookupResponse lookup) throws IOException {
+      try (ObjectReadStream in = ObjectReadStream.cached(context, reader, lookup, 0,
+          ObjectReadStream.NO_COPY)) {
+        return in.readAll();
+      }
+    }
+
+    @Override
+    public void writeFile(String path, WorkerNetAddress worker, byte[] bytes)
+        throws IOException {
+      formIo.writeFile(path, worker, bytes);
+    }
+
+    @Override
+    public byte[] readRange(Split split, long offset, int length) throws IOException {
+      return formIo.readRange(split, offset, length);
+    }
+
+    @Override
+    public List<byte[]> readRanges(List<Split> splits, long offset, int length,
+        List<IOException> failures) {
+      return formIo.readRanges(splits, offset, length, failures);
+    }
+
+    @Override
+    public LogNodeClient logNodes() {
+      return context.logNodes();
     }
 
     @Override
@@ -79,7 +113,8 @@ public final class RedundancyMaintainer implements AutoCloseable {
 
   private RedundancyMaintainer(ClientContext context) {
     this.context = context;
-    LateBindingReader reader = new LateBindingReader(context);
+    this.reader = new LateBindingReader(context);
+    this.formIo = new ClientFormIo(context);
     this.rebuilder = new SplitRebuilder(context, reader);
     this.underStore = new UnderStoreSync(context, reader, new ObjectWriter(context, rebuilder));
     this.bandwidth = RateLimiter.create(Math.max(1, context.maintenanceBandwidth()));
@@ -114,7 +149,7 @@ public final class RedundancyMaintainer implements AutoCloseable {
             MaintenanceStep step = ClientForms.REGISTERED.step(task.getKind()).orElseThrow(
                 () -> new IOException("unknown task kind " + task.getKind()
                     + ": this client is older than the coordinator; upgrade it"));
-            moved[0] += step.run(task, maintainer);
+            moved[0] += step.run(task, maintainer, report);
             break;
         }
         report.setBytes(moved[0]);

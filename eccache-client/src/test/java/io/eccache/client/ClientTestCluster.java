@@ -6,6 +6,7 @@ import alluxio.conf.PropertyKey;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
 import io.eccache.common.ReadChoice;
+import io.eccache.common.WorkerKeys;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import java.time.Duration;
 final class ClientTestCluster {
   static final int WORKERS = 5;
   static final Duration ALLOCATION_TIMEOUT = Duration.ofMinutes(10);
+  /** The packed namespace: RS(3, 2) stripes of 1 KiB units. */
+  static final String PACKED = "kv";
 
   private ClientTestCluster() {}
 
@@ -37,7 +40,11 @@ final class ClientTestCluster {
         // binding's extra reads.
         .property(ClientKeys.READ_CHOICE, ReadChoice.RANDOM)
         // Alluxio's audit log, so PermissionTest sees eccache's lines in it.
-        .property(PropertyKey.MASTER_AUDIT_LOGGING_ENABLED, true));
+        .property(PropertyKey.MASTER_AUDIT_LOGGING_ENABLED, true)
+        // A log node on every worker, and a packed namespace (PackedValuesTest): units of 1 KiB,
+        // so a few values seal a stripe.
+        .property(WorkerKeys.LOG_NODE_ENABLED, true).property(WorkerKeys.LOG_NODE_FSYNC, false)
+        .property(MasterKeys.PACKED_NAMESPACES, PACKED + "=packed-3-2:1KB"));
   }
 
   /** A client sharing the cluster's Alluxio context (close it after the test). */

@@ -108,6 +108,18 @@ public final class MasterKeys {
               + " and written through to the regions, the cache holding only some of their splits."
               + " Needs alluxio.master.eccache.regions."), null);
 
+  /** The packed namespaces (LogECMem). */
+  public static final PropertyKey PACKED_NAMESPACES = master(
+      PropertyKey.Builder.stringBuilder("alluxio.master.eccache.packed.namespaces")
+          .setDefaultValue("")
+          .setDescription("Packed namespaces (LogECMem, docs/lognode.md), comma separated, each"
+              + " namespace=packed-K-R[:hybrid|inplace|fullstripe][:unit size], e.g."
+              + " kv=packed-4-2:4KB: values up to the unit size (4 KiB by default) are kept as r + 1"
+              + " replicas until k units fill, then packed into an RS(k, r) stripe: k data units"
+              + " and parity P1 in the cache, parities 2..r on log nodes (workers with"
+              + " alluxio.worker.eccache.lognode.enabled). Larger values are striped as usual."),
+      null);
+
   /** The code of regional objects. */
   public static final PropertyKey REGIONAL_SCHEME = master(
       PropertyKey.Builder.stringBuilder("alluxio.master.eccache.regional.scheme")
@@ -195,7 +207,7 @@ public final class MasterKeys {
   /** Every master key, in documentation order. */
   public static final List<PropertyKey> ALL = List.of(COORDINATOR_ENABLED, DEFAULT_K, DEFAULT_R,
       SMALL_OBJECT_REPLICAS, ROOT, ALLOCATION_TIMEOUT, RETIRED_GRACE, CELL_SIZE, NAMESPACE_SCHEMES,
-      REGIONS, REGIONAL_NAMESPACES, REGIONAL_SCHEME, REGIONAL_POLICY, REGIONAL_CACHE_SPLITS,
+      REGIONS, REGIONAL_NAMESPACES, PACKED_NAMESPACES, REGIONAL_SCHEME, REGIONAL_POLICY, REGIONAL_CACHE_SPLITS,
       REGIONAL_PERIOD, MEMORY_OVERHEAD, POPULARITY_PERIOD, POPULARITY_WEIGHT, RETUNE_INTERVAL, MAINTENANCE_LEASE,
       PARTITION_SERVER_BANDWIDTH);
 

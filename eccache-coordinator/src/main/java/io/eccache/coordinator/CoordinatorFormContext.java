@@ -2,6 +2,7 @@ package io.eccache.coordinator;
 
 import alluxio.exception.AlluxioException;
 import alluxio.exception.status.UnavailableException;
+import io.eccache.common.ObjectPaths;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.coordinator.form.FormContext;
@@ -9,10 +10,10 @@ import io.eccache.coordinator.form.HostPort;
 import io.eccache.coordinator.form.NamespacePort;
 import io.eccache.coordinator.form.WorkersPort;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -24,17 +25,23 @@ final class CoordinatorFormContext implements FormContext {
   private final NamespacePort namespace;
   private final WorkersPort workers;
   private final Random random;
+  private final Clock clock;
+  private final ObjectPaths paths;
   private final Supplier<LayoutStore> layouts;
-  private final Consumer<List<MaintenanceTask>> caching;
+  private final Supplier<MaintenanceQueue> queue;
+  private final Supplier<NamespaceSweeper> sweeper;
 
-  /** @param caching takes a form's caching tasks (the maintenance queue's refill) */
-  CoordinatorFormContext(NamespacePort namespace, WorkersPort workers, Random random,
-      Supplier<LayoutStore> layouts, Consumer<List<MaintenanceTask>> caching) {
+  CoordinatorFormContext(NamespacePort namespace, WorkersPort workers, Random random, Clock clock,
+      ObjectPaths paths, Supplier<LayoutStore> layouts, Supplier<MaintenanceQueue> queue,
+      Supplier<NamespaceSweeper> sweeper) {
+    this.paths = paths;
     this.namespace = namespace;
     this.workers = workers;
     this.random = random;
+    this.clock = clock;
     this.layouts = layouts;
-    this.caching = caching;
+    this.queue = queue;
+    this.sweeper = sweeper;
   }
 
   @Override
@@ -59,11 +66,46 @@ final class CoordinatorFormContext implements FormContext {
 
   @Override
   public void refillCaching(List<MaintenanceTask> tasks) {
-    caching.accept(tasks);
+    queue.get().refillCaching(tasks);
   }
 
   @Override
   public Random random() {
     return random;
+  }
+
+  @Override
+  public Clock clock() {
+    return clock;
+  }
+
+  @Override
+  public String root() {
+    return paths.rootDirectory();
+  }
+
+  @Override
+  public <T> T lockedKey(String key, LayoutCall<T> call) throws IOException, AlluxioException {
+    return layouts.get().locked(key, call::call);
+  }
+
+  @Override
+  public Layout layoutOf(String key) throws IOException, AlluxioException {
+    return layouts.get().readIfPresent(paths.objectDirectory(key));
+  }
+
+  @Override
+  public void writeLayout(Layout layout) throws IOException, AlluxioException {
+    layouts.get().write(paths.objectDirectory(layout.getKey()), layout);
+  }
+
+  @Override
+  public void retire(String writeDirectory, String writeId) throws IOException, AlluxioException {
+    sweeper.get().retire(writeDirectory, writeId, clock.millis());
+  }
+
+  @Override
+  public void submit(MaintenanceTask task) {
+    queue.get().submit(task);
   }
 }

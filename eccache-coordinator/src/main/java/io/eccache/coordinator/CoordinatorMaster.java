@@ -40,12 +40,12 @@ import io.eccache.coordinator.form.HostPort;
 import io.eccache.coordinator.form.StorageForm;
 import io.eccache.coordinator.form.StorageForms;
 import io.eccache.coordinator.form.packed.LogNodes;
+import io.eccache.coordinator.form.packed.PackedForm;
 import io.eccache.coordinator.form.regional.RegionalForm;
 import io.eccache.coordinator.form.striped.NamespaceSchemes;
 import io.eccache.coordinator.form.striped.SchemeChooser;
 import io.eccache.coordinator.form.striped.StripedForm;
 import io.eccache.common.proto.Layout;
-import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.policy.PopularityTracker;
 import io.eccache.policy.RedundancyPlanner;
 import java.io.IOException;
@@ -138,9 +138,11 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
         Configuration.getInt(MasterKeys.SMALL_OBJECT_REPLICAS));
     // The storage forms, asked in this order (the last takes every key): the one registration
     // a new form adds (docs/design.md, "Storage forms").
-    FormContext formContext = new CoordinatorFormContext(namespace, namespace, random,
-        this::layoutStore, this::refillCaching);
+    NamespaceSweeper[] sweeperOf = new NamespaceSweeper[1];
+    FormContext formContext = new CoordinatorFormContext(namespace, namespace, random, clock,
+        paths, this::layoutStore, this::maintenanceQueue, () -> sweeperOf[0]);
     this.logNodes = new LogNodes(clock, LOG_NODE_REANNOUNCE_MS);
+    StripedForm striped = new StripedForm(chooser, namespace, random);
     this.forms = new StorageForms(List.of(
         new RegionalForm(formContext,
             RegionMounts.parse(Configuration.getString(MasterKeys.REGIONS)),
@@ -149,11 +151,14 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
             Configuration.getString(MasterKeys.REGIONAL_POLICY),
             Configuration.getInt(MasterKeys.REGIONAL_CACHE_SPLITS),
             Configuration.getMs(MasterKeys.REGIONAL_PERIOD)),
-        new StripedForm(chooser, namespace, random)));
+        new PackedForm(formContext, Configuration.getString(MasterKeys.PACKED_NAMESPACES),
+            striped, logNodes, Configuration.getMs(MasterKeys.MAINTENANCE_LEASE)),
+        striped));
     this.layouts = new LayoutStore(namespace, namespace, paths, forms);
     long graceMs = Configuration.getMs(MasterKeys.RETIRED_GRACE);
     NamespaceSweeper sweeper = new NamespaceSweeper(namespace, paths, underStore,
         layouts.keyLocks(), graceMs, allocationTimeoutMs, forms);
+    sweeperOf[0] = sweeper;
     this.sweepIntervalMs = Math.max(200, Math.min(graceMs, allocationTimeoutMs) / 4);
     // Popularity-driven redundancy: soft state, rebuilt from lookups after a restart.
     PopularityTracker popularity =
@@ -456,8 +461,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     return layouts;
   }
 
-  /** A form's caching tasks into the maintenance queue, for the forms' context. */
-  private void refillCaching(List<MaintenanceTask> tasks) {
-    queue.refillCaching(tasks);
+  /** The maintenance queue, for the forms' context (made after the forms). */
+  private MaintenanceQueue maintenanceQueue() {
+    return queue;
   }
 }

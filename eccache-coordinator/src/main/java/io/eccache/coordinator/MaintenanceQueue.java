@@ -43,6 +43,8 @@ final class MaintenanceQueue {
   private final Deque<MaintenanceTask> queued = new ArrayDeque<>();
   /** Guarded by {@code this}: the regional cache's last period's loads. */
   private final Deque<MaintenanceTask> caching = new ArrayDeque<>();
+  /** Guarded by {@code this}: the forms' own tasks, kept until reported done. */
+  private final Deque<MaintenanceTask> submitted = new ArrayDeque<>();
   private final Map<String, Lease> leases = new HashMap<>();
   private final Set<String> leasedKeys = new HashSet<>();
 
@@ -59,7 +61,16 @@ final class MaintenanceQueue {
 
   /** The tasks queued or handed out. */
   synchronized int pending() {
-    return queued.size() + caching.size() + leases.size();
+    return queued.size() + caching.size() + submitted.size() + leases.size();
+  }
+
+  /**
+   * Queues a form's own task ({@link io.eccache.coordinator.form.FormContext#submit}): unlike a
+   * pass's plan it stays until a maintainer reports it done, and comes back when its lease
+   * expires or the maintainer reports it failed.
+   */
+  synchronized void submit(MaintenanceTask task) {
+    submitted.add(task);
   }
 
   /**
@@ -94,7 +105,7 @@ final class MaintenanceQueue {
   synchronized PlanResponse plan(int max) {
     expireLeases(clock.millis());
     PlanResponse.Builder response = PlanResponse.newBuilder();
-    for (Deque<MaintenanceTask> source : List.of(queued, caching)) {
+    for (Deque<MaintenanceTask> source : List.of(submitted, queued, caching)) {
       for (var it = source.iterator(); it.hasNext() && response.getTasksCount() < max; ) {
         MaintenanceTask task = it.next();
         it.remove();
@@ -102,7 +113,7 @@ final class MaintenanceQueue {
           continue;
         }
         String id = UUID.randomUUID().toString();
-        leases.put(id, new Lease(task, clock.millis() + leaseMs));
+        leases.put(id, new Lease(task, clock.millis() + leaseMs, source == submitted));
         response.addTasks(task.toBuilder().setLease(id));
       }
     }
@@ -115,6 +126,9 @@ final class MaintenanceQueue {
       if (lease.deadlineMs < now) {
         it.remove();
         leasedKeys.remove(lease.task.getKey());
+        if (lease.kept) {
+          submitted.add(lease.task);
+        }
       }
     }
   }
@@ -137,6 +151,9 @@ final class MaintenanceQueue {
     MaintenanceTask task = lease.task;
     if (request.getFailed()) {
       metrics.tasksFailed.incrementAndGet();
+      if (lease.kept) {
+        submit(task);
+      }
       LOG.warn("eccache: {} of '{}' failed in a maintainer: {}", task.getKind(), task.getKey(),
           request.getError());
       return ApplyChangeResponse.newBuilder().setApplied(false).build();
@@ -155,7 +172,17 @@ final class MaintenanceQueue {
         // Nothing to record: where a regional split is cached is where Alluxio says its block is.
         return ApplyChangeResponse.newBuilder().setApplied(true).build();
       default:
-        throw new InvalidArgumentException("unknown task kind " + task.getKind());
+        // A kind only one storage form has (a packed stripe's seal).
+        try {
+          return ApplyChangeResponse.newBuilder().setApplied(layouts.forms()
+              .applyChange(task, request).orElseThrow(() -> new InvalidArgumentException(
+                  "unknown task kind " + task.getKind()))).build();
+        } catch (IOException | AlluxioException | RuntimeException e) {
+          if (lease.kept) {
+            submit(task); // not recorded: to be done again
+          }
+          throw e;
+        }
     }
   }
 
@@ -196,10 +223,13 @@ final class MaintenanceQueue {
   private static final class Lease {
     final MaintenanceTask task;
     final long deadlineMs;
+    /** A form's submitted task: queued again if it is not done. */
+    final boolean kept;
 
-    Lease(MaintenanceTask task, long deadlineMs) {
+    Lease(MaintenanceTask task, long deadlineMs, boolean kept) {
       this.task = task;
       this.deadlineMs = deadlineMs;
+      this.kept = kept;
     }
   }
 }

@@ -155,6 +155,7 @@ final class WriteSessions {
     Layout.Builder layout = Layout.newBuilder().setKey(key).setScheme(SchemeProtos.toProto(scheme))
         .setObjectSize(size).setCellSize(cellSize).setSplitSize(splitSize).setWriteId(writeId)
         .setDirectory(dir).setTuned(plan.tuned).setWriter(writerOf(caller));
+    layout = plan.layoutFields.apply(layout);
     List<String> splitPaths = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       if (plan.writeThrough()) {
@@ -450,6 +451,7 @@ final class WriteSessions {
     Layout previous = layouts.read(objectDir);
     // One xattr update: readers see the old layout or this one, never a mix.
     layouts.write(objectDir, layout);
+    layouts.forms().of(layout).committed(layout);
     if (!layout.getPersisted() && layouts.forms().of(layout).keepsCopyUnderKeyName()
         && mayHaveUnderStoreCopy(write, previous)) {
       // A cache-only version: any copy of the key in S3 (an older THROUGH or ASYNC version,

@@ -10,12 +10,13 @@ import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
 import io.eccache.common.proto.Layout;
-import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.Split;
 import io.eccache.coordinator.form.FormContext;
 import io.eccache.coordinator.form.NamespacePort;
 import io.eccache.coordinator.form.StorageForm;
 import io.eccache.coordinator.form.StorageForms;
+import io.eccache.coordinator.form.packed.LogNodes;
+import io.eccache.coordinator.form.packed.PackedForm;
 import io.eccache.coordinator.form.regional.RegionalForm;
 import io.eccache.coordinator.form.striped.NamespaceSchemes;
 import io.eccache.coordinator.form.striped.SchemeChooser;
@@ -54,8 +55,8 @@ final class RulesFixture implements AutoCloseable {
   final WriteSessions writes;
   final SweepHeartbeat sweep;
   final MaintenanceQueue queue;
-  /** The caching tasks the forms planned last. */
-  final List<MaintenanceTask> caching = new ArrayList<>();
+  /** The log nodes packed namespaces use (none until a test announces one). */
+  final LogNodes logNodes = new LogNodes(clock, 10_000);
   private final ExecutorService executor = Executors.newCachedThreadPool();
 
   /** Regions of the regional namespace {@code agar}, when a fixture has them. */
@@ -72,6 +73,15 @@ final class RulesFixture implements AutoCloseable {
    *     {@link #REGIONS}), its cache holding no split
    */
   RulesFixture(int workers, boolean regional) {
+    this(workers, regional, "");
+  }
+
+  /**
+   * @param regional as above
+   * @param packed the packed namespaces ({@code PackedForm}), "" for none; their log nodes are
+   *     {@link #logNodes}, announced by the tests
+   */
+  RulesFixture(int workers, boolean regional, String packed) {
     for (int i = 1; i <= workers; i++) {
       ns.addWorker("10.0.0." + i);
     }
@@ -81,14 +91,19 @@ final class RulesFixture implements AutoCloseable {
         RedundancyScheme.erasureCoded(3, 2), SMALL, 2);
     List<StorageForm> registered = new ArrayList<>();
     if (regional) {
-      FormContext context = new CoordinatorFormContext(ns, ns, random, this::layoutStore, tasks -> {
-        caching.clear();
-        caching.addAll(tasks);
-      });
+      FormContext context = new CoordinatorFormContext(ns, ns, random, clock, paths,
+          this::layoutStore,
+          this::maintenanceQueue, this::namespaceSweeper);
       registered.add(new RegionalForm(context, RegionMounts.parse(REGIONS), "agar",
           "rs-2-1", "none", 0, 0));
     }
-    registered.add(new StripedForm(chooser, ns, random));
+    StripedForm striped = new StripedForm(chooser, ns, random);
+    if (!packed.isEmpty()) {
+      FormContext context = new CoordinatorFormContext(ns, ns, random, clock, paths,
+          this::layoutStore, this::maintenanceQueue, this::namespaceSweeper);
+      registered.add(new PackedForm(context, packed, striped, logNodes, ALLOCATION_TIMEOUT_MS));
+    }
+    registered.add(striped);
     StorageForms forms = new StorageForms(registered);
     layouts = new LayoutStore(ns, ns, paths, forms);
     sweeper = new NamespaceSweeper(ns, paths, underStore, layouts.keyLocks(), GRACE_MS,
@@ -159,5 +174,13 @@ final class RulesFixture implements AutoCloseable {
 
   private LayoutStore layoutStore() {
     return layouts;
+  }
+
+  private MaintenanceQueue maintenanceQueue() {
+    return queue;
+  }
+
+  private NamespaceSweeper namespaceSweeper() {
+    return sweeper;
   }
 }

@@ -26,6 +26,14 @@ public interface ClientForm {
     return Optional.empty();
   }
 
+  /**
+   * How this form's objects are read whole when they are not read as striped objects (small
+   * values kept in a form of their own); empty to read them as striped objects.
+   */
+  default Optional<ValueReader> valueReader() {
+    return Optional.empty();
+  }
+
   /** The maintenance tasks only this form has, by kind, and how a maintainer carries them out. */
   default Map<MaintenanceTask.Kind, MaintenanceStep> maintenance() {
     return Map.of();

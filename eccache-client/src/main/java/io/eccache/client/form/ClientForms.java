@@ -1,5 +1,6 @@
 package io.eccache.client.form;
 
+import io.eccache.client.form.packed.PackedClientForm;
 import io.eccache.client.form.regional.RegionalClientForm;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
@@ -9,7 +10,8 @@ import java.util.Optional;
 /** The client's registered storage forms (besides striped objects, the client's own). */
 public final class ClientForms {
   /** The one registration a new form adds. */
-  public static final ClientForms REGISTERED = new ClientForms(List.of(new RegionalClientForm()));
+  public static final ClientForms REGISTERED = new ClientForms(
+      List.of(new RegionalClientForm(), new PackedClientForm()));
 
   private final List<ClientForm> forms;
 

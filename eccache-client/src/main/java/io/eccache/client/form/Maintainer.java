@@ -5,10 +5,9 @@ import alluxio.grpc.WorkerNetAddress;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import java.io.IOException;
-import java.util.concurrent.ExecutorService;
 
 /** What a form's maintenance step may use of the maintainer running it. */
-public interface Maintainer {
+public interface Maintainer extends FormIo {
   /** The object's layout and splits now, not counted as a read. */
   LookupResponse lookup(String key) throws IOException;
 
@@ -25,11 +24,14 @@ public interface Maintainer {
     return lookup;
   }
 
-  /** The client's I/O threads, for work that waits on a worker or an under store. */
-  ExecutorService io();
+  /** The committed object {@code lookup} describes, read whole (a small one: into an array). */
+  byte[] readObject(LookupResponse lookup) throws IOException;
 
-  /** The longest one piece of I/O may take ({@code alluxio.user.eccache.io.timeout}). */
-  long ioTimeoutMs();
+  /**
+   * Writes {@code bytes} as a new file at {@code path} (its parents made), cached only, one block
+   * on {@code worker}, readable by its owner only; replaces a file left there by an earlier try.
+   */
+  void writeFile(String path, WorkerNetAddress worker, byte[] bytes) throws IOException;
 
   /** Waits for {@code bytes} of the maintainer's bandwidth. */
   void acquireBandwidth(long bytes);

@@ -5,6 +5,7 @@ import alluxio.exception.status.UnavailableException;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -31,4 +32,33 @@ public interface FormContext {
 
   /** The coordinator's random source, for placement. */
   Random random();
+
+  /** The coordinator's clock. */
+  Clock clock();
+
+  /** eccache's root directory in Alluxio's namespace; a form keeps its own under it. */
+  String root();
+
+  /** A step that may fail as a namespace call does. */
+  interface LayoutCall<T> {
+    T call() throws IOException, AlluxioException;
+  }
+
+  /** Runs {@code call} holding {@code key}'s lock, which every change of its layout takes. */
+  <T> T lockedKey(String key, LayoutCall<T> call) throws IOException, AlluxioException;
+
+  /** {@code key}'s committed layout, or null; under its lock when it is to be changed. */
+  Layout layoutOf(String key) throws IOException, AlluxioException;
+
+  /** Replaces the committed layout of {@code layout}'s key; under the key's lock. */
+  void writeLayout(Layout layout) throws IOException, AlluxioException;
+
+  /** Retires a version's write directory: removed after the grace, readable until then. */
+  void retire(String writeDirectory, String writeId) throws IOException, AlluxioException;
+
+  /**
+   * Queues a task of the form's for maintainers, kept until one reports it done (planned again
+   * when its lease expires or it fails), unlike the re-tuning passes' plans.
+   */
+  void submit(MaintenanceTask task);
 }

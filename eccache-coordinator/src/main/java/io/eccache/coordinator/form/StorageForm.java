@@ -5,8 +5,10 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.heartbeat.HeartbeatExecutor;
 import alluxio.wire.WorkerInfo;
 import io.eccache.common.RedundancyScheme;
+import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.MaintenanceTask;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -78,6 +80,23 @@ public interface StorageForm {
    * form cannot.
    */
   default void checkEvictable(String key) throws InvalidArgumentException {}
+
+  /**
+   * Called when a write of this form committed {@code layout} (under the key's lock, after the
+   * layout was written).
+   */
+  default void committed(Layout layout) throws IOException, AlluxioException {}
+
+  /**
+   * Records what a maintainer did for a task of this form's own kind; empty for a task that is
+   * not this form's.
+   *
+   * @return whether the change was applied (false: the objects changed meanwhile)
+   */
+  default Optional<Boolean> applyChange(MaintenanceTask task, ApplyChangeRequest request)
+      throws IOException, AlluxioException {
+    return Optional.empty();
+  }
 
   /** Counts {@code reads} reads of {@code key} (one lookup, or a client's report). */
   default void recordReads(String key, long reads) {}

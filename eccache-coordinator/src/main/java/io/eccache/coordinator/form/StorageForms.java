@@ -1,6 +1,10 @@
 package io.eccache.coordinator.form;
 
+import alluxio.exception.AlluxioException;
+import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.MaintenanceTask;
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,6 +42,20 @@ public final class StorageForms {
     }
     throw new IllegalStateException("no storage form holds the layout of '" + layout.getKey()
         + "' (write " + layout.getWriteId() + ")");
+  }
+
+  /**
+   * Records a maintainer's report of a task only one form has; empty when no form has its kind.
+   */
+  public Optional<Boolean> applyChange(MaintenanceTask task, ApplyChangeRequest request)
+      throws IOException, AlluxioException {
+    for (StorageForm form : forms) {
+      Optional<Boolean> applied = form.applyChange(task, request);
+      if (applied.isPresent()) {
+        return applied;
+      }
+    }
+    return Optional.empty();
   }
 
   /** Every form, in order. */

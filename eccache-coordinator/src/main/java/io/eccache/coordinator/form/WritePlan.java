@@ -2,7 +2,9 @@ package io.eccache.coordinator.form;
 
 import alluxio.wire.WorkerInfo;
 import io.eccache.common.RedundancyScheme;
+import io.eccache.common.proto.Layout;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * How a new write is laid out, as its form chose: the scheme, a worker per split, and whether the
@@ -17,6 +19,8 @@ public final class WritePlan {
   public final List<WorkerInfo> workers;
   /** Where each split file goes when the writer makes it elsewhere; null: the write's directory. */
   public final ThroughPaths throughPaths;
+  /** What the form adds to the write's layout record (its own fields). */
+  public final UnaryOperator<Layout.Builder> layoutFields;
 
   /** Split files the writer creates outside the write's directory and writes through. */
   public interface ThroughPaths {
@@ -28,17 +32,23 @@ public final class WritePlan {
   }
 
   private WritePlan(RedundancyScheme scheme, boolean tuned, List<WorkerInfo> workers,
-      ThroughPaths throughPaths) {
+      ThroughPaths throughPaths, UnaryOperator<Layout.Builder> layoutFields) {
     this.scheme = scheme;
     this.tuned = tuned;
     this.workers = List.copyOf(workers);
     this.throughPaths = throughPaths;
+    this.layoutFields = layoutFields;
+  }
+
+  /** This plan, its layout record given the form's own fields by {@code fields}. */
+  public WritePlan withLayoutFields(UnaryOperator<Layout.Builder> fields) {
+    return new WritePlan(scheme, tuned, workers, throughPaths, fields);
   }
 
   /** Split files in the write's directory, created by the master, cached only. */
   public static WritePlan inWriteDirectory(RedundancyScheme scheme, boolean tuned,
       List<WorkerInfo> workers) {
-    return new WritePlan(scheme, tuned, workers, null);
+    return new WritePlan(scheme, tuned, workers, null, UnaryOperator.identity());
   }
 
   /**
@@ -47,7 +57,7 @@ public final class WritePlan {
    */
   public static WritePlan writtenThrough(RedundancyScheme scheme, List<WorkerInfo> workers,
       ThroughPaths paths) {
-    return new WritePlan(scheme, false, workers, paths);
+    return new WritePlan(scheme, false, workers, paths, UnaryOperator.identity());
   }
 
   /** Whether the writer creates the split files and writes them through. */

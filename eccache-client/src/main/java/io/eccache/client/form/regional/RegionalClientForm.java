@@ -8,6 +8,7 @@ import io.eccache.client.form.MaintenanceStep;
 import io.eccache.client.form.Maintainer;
 import io.eccache.client.form.SplitOrder;
 import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.Split;
@@ -67,8 +68,8 @@ public final class RegionalClientForm implements ClientForm {
    * Loads the task's splits from their regions into the chosen workers' caches; the regions keep
    * them, and nothing in the layout changes.
    */
-  private static long cacheSplits(MaintenanceTask task, Maintainer maintainer)
-      throws IOException {
+  private static long cacheSplits(MaintenanceTask task, Maintainer maintainer,
+      ApplyChangeRequest.Builder report) throws IOException {
     LookupResponse lookup = maintainer.lookupPlanned(task);
     // All at once, each on an I/O thread: every load waits a round trip to a distant region.
     List<Future<Long>> loads = new ArrayList<>();
@@ -114,8 +115,8 @@ public final class RegionalClientForm implements ClientForm {
    * Alluxio 2.9.6's free often leaves the block on its worker, so the worker is asked directly
    * (Alluxio's RemoveBlock). A block gone already is fine.
    */
-  private static long uncacheSplits(MaintenanceTask task, Maintainer maintainer)
-      throws IOException {
+  private static long uncacheSplits(MaintenanceTask task, Maintainer maintainer,
+      ApplyChangeRequest.Builder report) throws IOException {
     LookupResponse lookup = maintainer.lookupPlanned(task);
     for (int j = 0; j < task.getSplitsCount(); j++) {
       Split split = lookup.getSplits(task.getSplits(j));

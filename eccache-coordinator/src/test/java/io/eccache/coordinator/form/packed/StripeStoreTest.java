@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.AlreadyExistsException;
 import alluxio.exception.status.NotFoundException;
-import io.eccache.common.RedundancyScheme;
-import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Stripe;
 import io.eccache.common.proto.StripeUnit;
 import io.eccache.coordinator.AdjustableClock;
@@ -31,7 +29,7 @@ class StripeStoreTest {
 
   private Stripe sealed(long id) throws Exception {
     Stripe stripe = Stripe.newBuilder().setId(id).setNamespace("kv").setVersion(1)
-        .setCode(SchemeProtos.toProto(RedundancyScheme.erasureCoded(2, 2))).setUnitSize(4096)
+        .setDataUnits(2).setParityUnits(2).setUnitSize(4096)
         .addUnits(StripeUnit.newBuilder().setPath(stripes.directory(id) + "/d0.v1"))
         .addUnits(StripeUnit.newBuilder().setPath(stripes.directory(id) + "/d1.v1"))
         .addUnits(StripeUnit.newBuilder().setPath(stripes.directory(id) + "/p0.v1")).build();

@@ -1,4 +1,4 @@
-package io.eccache.client.form.packed;
+package io.eccache.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +14,6 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.PermissionDeniedException;
 import alluxio.wire.WorkerInfo;
 import com.google.protobuf.ByteString;
-import io.eccache.common.WorkerKeys;
 import io.eccache.common.proto.AppendDeltaRequest;
 import io.eccache.common.proto.DecideRequest;
 import io.eccache.common.proto.LogId;
@@ -27,6 +26,7 @@ import io.eccache.coordinator.form.packed.LogNodes;
 import io.eccache.isal.CodeMatrix;
 import io.eccache.isal.ErasureCoder;
 import io.eccache.isal.ReedSolomon;
+import io.eccache.client.form.packed.LogNodeClient;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
 import io.eccache.testkit.TestUsers;
@@ -42,7 +42,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Log nodes hosted by stock Alluxio workers through the eccache worker plugin: every worker that
+ * Log nodes hosted by stock Alluxio workers through the eccache worker plugin (the shared
+ * five-worker cluster runs one on every worker): every worker that
  * enables one announces it to the coordinator; a node serves parity rows over Alluxio's
  * authenticated gRPC, merges a delta only once its update commits, keeps what it holds across its
  * worker's restart (the node flushes on stop and recovers on its next request), and leaves setting
@@ -53,14 +54,12 @@ class LogNodeHostingTest {
   private static final int K = 3;
   private static final int R = 3;
   private static final int UNIT = 4096;
-  private static final LogId ROW_1 = LogId.newBuilder().setNamespace("kv").setDataUnits(K)
+  private static final LogId ROW_1 = LogId.newBuilder().setNamespace("hosting").setDataUnits(K)
       .setParityUnits(R).setRow(1).setUnitSize(UNIT).build();
 
   @RegisterExtension
-  static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(3)
-      .workerMemoryBytes(16L << 20)
-      .property(WorkerKeys.LOG_NODE_ENABLED, true)
-      .property(WorkerKeys.LOG_NODE_FSYNC, false));
+  static final SharedCluster CLUSTER = ClientTestCluster.fiveWorkers();
+  private static final int WORKERS = ClientTestCluster.WORKERS;
 
   private EmbeddedCluster cluster;
   private LogNodeClient superuser;
@@ -78,7 +77,7 @@ class LogNodeHostingTest {
 
   @Test
   void everyWorkerAnnouncesItsLogNodeOnItsOwnHost() throws Exception {
-    List<LogNodes.Node> nodes = awaitLogNodes(3);
+    List<LogNodes.Node> nodes = awaitLogNodes(WORKERS);
     Set<String> hosts = new HashSet<>();
     for (LogNodes.Node node : nodes) {
       hosts.add(node.host);
@@ -86,7 +85,7 @@ class LogNodeHostingTest {
       assertTrue(superuser.status(node.address()).getLogsList().stream()
           .allMatch(log -> log.getScheme().equals("PLM")), node.address());
     }
-    assertEquals(3, hosts.size(), "one node per worker: " + nodes);
+    assertEquals(WORKERS, hosts.size(), "one node per worker: " + nodes);
   }
 
   @Test
@@ -109,7 +108,7 @@ class LogNodeHostingTest {
     data[2] = changed;
     byte[] updated = parityRow1(coder, data);
 
-    LogNodes.Node node = awaitLogNodes(3).get(0);
+    LogNodes.Node node = awaitLogNodes(WORKERS).get(0);
     long stripe = 1000 + random.nextInt(1000);
     superuser.putBase(node.address(), PutBaseRequest.newBuilder().setLog(ROW_1)
         .setStripe(stripe).setVersion(1).setParity(ByteString.copyFrom(base)).build());
@@ -131,7 +130,7 @@ class LogNodeHostingTest {
     int worker = cluster.workerIndex(node.host);
     cluster.stopWorker(worker);
     cluster.startWorker(worker);
-    cluster.awaitLiveWorkers(3);
+    cluster.awaitLiveWorkers(WORKERS);
     LogNodes.Node again = awaitNodeOn(node.host, node.port);
     assertNotEquals(node.port, again.port);
     ReadParityResponse after = read(again.address(), stripe, 2);
@@ -143,7 +142,7 @@ class LogNodeHostingTest {
 
   @Test
   void onlyAdministratorsSetBasesAndALogKeepsItsCode() throws Exception {
-    LogNodes.Node node = awaitLogNodes(3).get(1);
+    LogNodes.Node node = awaitLogNodes(WORKERS).get(1);
     PutBaseRequest put = PutBaseRequest.newBuilder().setLog(ROW_1).setStripe(5).setVersion(1)
         .setParity(ByteString.copyFrom(new byte[UNIT])).build();
     try (LogNodeClient bob = new LogNodeClient(

@@ -1,0 +1,32 @@
+package io.eccache.client.form;
+
+import io.eccache.client.form.packed.LogNodeClient;
+import io.eccache.common.proto.Split;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+
+/** The I/O a form's own read or maintenance path may do, through the client's shared resources. */
+public interface FormIo {
+  /**
+   * Bytes {@code [offset, offset + length)} of the file of {@code split} (as a lookup described
+   * it), read from the worker caching it; within the I/O timeout, or a typed error.
+   */
+  byte[] readRange(Split split, long offset, int length) throws IOException;
+
+  /**
+   * The same range of several files at once, each on its own I/O thread, all within one I/O
+   * timeout: one entry per split, in order, null where that read failed (its error in
+   * {@code failures}).
+   */
+  List<byte[]> readRanges(List<Split> splits, long offset, int length, List<IOException> failures);
+
+  /** The client's I/O threads, for work that waits on a worker. */
+  ExecutorService io();
+
+  /** The longest one piece of I/O may take ({@code alluxio.user.eccache.io.timeout}). */
+  long ioTimeoutMs();
+
+  /** The client's calls to log nodes. */
+  LogNodeClient logNodes();
+}

@@ -1,0 +1,33 @@
+package io.eccache.client.form.packed;
+
+import io.eccache.client.form.ClientForm;
+import io.eccache.client.form.MaintenanceStep;
+import io.eccache.client.form.ValueReader;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.MaintenanceTask;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Packed values (LogECMem) on the client's side: a packed value is read from its slot
+ * ({@link PackedValueReader}), and maintainers seal stripes ({@link StripeSeal}). A value still
+ * waiting for its stripe is an ordinary replicated object to the client.
+ */
+public final class PackedClientForm implements ClientForm {
+  private static final ValueReader READER = new PackedValueReader();
+
+  @Override
+  public boolean holds(Layout layout) {
+    return layout.hasPacked() && layout.getPacked().getStripe() != 0;
+  }
+
+  @Override
+  public Optional<ValueReader> valueReader() {
+    return Optional.of(READER);
+  }
+
+  @Override
+  public Map<MaintenanceTask.Kind, MaintenanceStep> maintenance() {
+    return Map.of(MaintenanceTask.Kind.SEAL_STRIPE, StripeSeal::run);
+  }
+}

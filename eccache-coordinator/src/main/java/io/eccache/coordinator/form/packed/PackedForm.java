@@ -1,0 +1,331 @@
+package io.eccache.coordinator.form.packed;
+
+import alluxio.exception.AlluxioException;
+import alluxio.exception.FileDoesNotExistException;
+import alluxio.exception.status.FailedPreconditionException;
+import alluxio.exception.status.InvalidArgumentException;
+import alluxio.exception.status.NotFoundException;
+import alluxio.grpc.GrpcUtils;
+import alluxio.wire.FileInfo;
+import alluxio.wire.WorkerInfo;
+import io.eccache.common.ObjectPaths;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
+import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.LogParity;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.PackedSeal;
+import io.eccache.common.proto.PackedSealed;
+import io.eccache.common.proto.PackedSlot;
+import io.eccache.common.proto.PackedValue;
+import io.eccache.common.proto.SealUnit;
+import io.eccache.common.proto.SealValue;
+import io.eccache.common.proto.Split;
+import io.eccache.common.proto.Stripe;
+import io.eccache.common.proto.StripeUnit;
+import io.eccache.coordinator.form.FormContext;
+import io.eccache.coordinator.form.HostPort;
+import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.SplitFiles;
+import io.eccache.coordinator.form.StorageForm;
+import io.eccache.coordinator.form.WritePlan;
+import io.eccache.policy.SplitPlacement;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * LogECMem's packed values as a storage form (docs/lognode.md). A value of a packed namespace up to
+ * the unit size is written as r + 1 replicas (the shared write path) and waits in its worker's unit
+ * queue ({@link UnitQueues}); once k queues hold a full unit, the form submits a SEAL_STRIPE task:
+ * a maintainer packs the values still current into k unit files, writes them and P1 on k + 1
+ * workers and parities 2..r to log nodes, and reports the units; the form then records the stripe
+ * ({@link StripeStore}) and points each value's layout at its slot, retiring its replicas. Larger
+ * values are striped objects ({@code larger}).
+ *
+ * <p>Not yet: updates in place (hybrid, in-place, full-stripe), repair and compaction of stripes;
+ * until then a PUT of a packed key stores a new version as replicas and its old slot is dead.
+ */
+public final class PackedForm implements StorageForm {
+  private static final Logger LOG = LoggerFactory.getLogger(PackedForm.class);
+
+  private final FormContext context;
+  private final Map<String, PackedNamespace> namespaces = new LinkedHashMap<>();
+  private final StorageForm larger;
+  private final LogNodes logNodes;
+  private final StripeStore stripes;
+  /** namespace -> its unit queues; guarded by {@code this}. */
+  private final Map<String, UnitQueues> queues = new HashMap<>();
+
+  /**
+   * @param spec the namespaces, comma separated ({@link PackedNamespace#parse})
+   * @param larger the form of a packed namespace's values larger than a unit
+   * @param leaseMs how long a stripe mutation's lease holds
+   * @throws IllegalArgumentException for a malformed spec, quoting the bad entry
+   */
+  public PackedForm(FormContext context, String spec, StorageForm larger, LogNodes logNodes,
+      long leaseMs) {
+    this.context = context;
+    this.larger = larger;
+    this.logNodes = logNodes;
+    this.stripes = new StripeStore(context.namespace(), context.root() + "/packed",
+        context.clock(), leaseMs);
+    for (String entry : spec.split(",")) {
+      if (!entry.isBlank()) {
+        PackedNamespace ns = PackedNamespace.parse(entry);
+        if (namespaces.put(ns.name(), ns) != null) {
+          throw new IllegalArgumentException("packed namespace '" + ns.name() + "' is named twice");
+        }
+      }
+    }
+  }
+
+  /** The packed namespaces, by name. */
+  public Map<String, PackedNamespace> namespaces() {
+    return namespaces;
+  }
+
+  @Override
+  public String name() {
+    return "packed";
+  }
+
+  @Override
+  public boolean takes(String key) {
+    return namespaces.containsKey(ObjectPaths.namespaceOf(key));
+  }
+
+  @Override
+  public boolean holds(Layout layout) {
+    return layout.hasPacked();
+  }
+
+  @Override
+  public boolean retuned() {
+    return false; // r + 1 replicas until sealed, then the stripe's code
+  }
+
+  @Override
+  public WritePlan plan(String key, long size, Optional<RedundancyScheme> asked, boolean tuned,
+      List<WorkerInfo> live) throws IOException, AlluxioException {
+    PackedNamespace ns = namespaces.get(ObjectPaths.namespaceOf(key));
+    if (size < 1 || size > ns.unitSize()) {
+      return larger.plan(key, size, asked, tuned, live); // not packed: an ordinary object
+    }
+    if (asked.isPresent()) {
+      throw new InvalidArgumentException("'" + ns.name() + "' is a packed namespace (" + ns
+          + "): its values are stored as the namespace says; PUT '" + key + "' without a scheme");
+    }
+    int copies = ns.code().paritySplits() + 1;
+    if (live.size() < copies) {
+      throw new FailedPreconditionException("a value of packed namespace " + ns + " waits for its"
+          + " stripe as " + copies + " replicas on distinct workers, but only " + live.size()
+          + " are live: add workers");
+    }
+    return WritePlan.inWriteDirectory(RedundancyScheme.replicated(copies), false,
+        SplitPlacement.chooseDistinct(live, copies, context.random()))
+        .withLayoutFields(layout -> layout.setPacked(PackedValue.getDefaultInstance()));
+  }
+
+  @Override
+  public LookupResponse.Builder describe(Layout layout, Set<HostPort> live)
+      throws IOException, AlluxioException {
+    long id = layout.getPacked().getStripe();
+    if (id == 0) {
+      return larger.describe(layout, live); // its replicas, read as any replicated object
+    }
+    Stripe stripe = stripes.read(id);
+    if (stripe == null) {
+      throw new NotFoundException("'" + layout.getKey() + "' names stripe " + id + ", which is"
+          + " gone: the value is lost from the cache");
+    }
+    Map<String, FileInfo> files = new HashMap<>();
+    for (FileInfo f : context.namespace().list(stripes.directory(id), NamespacePort.Load.NEVER)) {
+      files.put(f.getPath(), f);
+    }
+    LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout)
+        .setStripe(stripe);
+    for (int i = 0; i < stripe.getUnitsCount(); i++) {
+      Split.Builder split = Split.newBuilder().setIndex(i);
+      FileInfo info = files.get(stripe.getUnits(i).getPath());
+      if (info != null) {
+        SplitFiles.describe(split, info, live);
+      } else {
+        split.setPath(stripe.getUnits(i).getPath());
+      }
+      response.addSplits(split);
+    }
+    return response;
+  }
+
+  @Override
+  public void committed(Layout layout) throws IOException, AlluxioException {
+    if (layout.getPacked().getStripe() != 0) {
+      return;
+    }
+    PackedNamespace ns = namespaces.get(ObjectPaths.namespaceOf(layout.getKey()));
+    if (ns == null) {
+      return; // the namespace is no longer packed: the value stays replicated
+    }
+    List<WorkerInfo> live = context.workers().live();
+    synchronized (this) {
+      UnitQueues q = queues.computeIfAbsent(ns.name(),
+          n -> new UnitQueues(ns.code().dataSplits(), ns.unitSize()));
+      q.add(queueOf(layout.getKey(), live), new UnitQueues.Value(layout.getKey(),
+          layout.getWriteId(), (int) layout.getObjectSize()));
+      sealReady(ns, q, live);
+    }
+  }
+
+  /** The worker whose queue a key's value joins: the key's hash over the live workers. */
+  private static String queueOf(String key, List<WorkerInfo> live) {
+    List<String> ids = new ArrayList<>();
+    for (WorkerInfo w : live) {
+      ids.add(HostPort.of(w.getAddress()).toString());
+    }
+    ids.sort(null);
+    return ids.get(Math.floorMod(key.hashCode(), ids.size()));
+  }
+
+  /** Submits a seal for every stripe's worth of full units, while log nodes and workers allow. */
+  private void sealReady(PackedNamespace ns, UnitQueues q, List<WorkerInfo> live)
+      throws IOException, AlluxioException {
+    int k = ns.code().dataSplits();
+    int r = ns.code().paritySplits();
+    List<LogNodes.Node> nodes = logNodes.live(context.liveWorkerIds());
+    if (nodes.size() < r - 1 || live.size() < k + 1) {
+      return; // the values stay replicated until enough log nodes and workers are live
+    }
+    Map<String, WorkerInfo> byId = new HashMap<>();
+    for (WorkerInfo w : live) {
+      byId.put(HostPort.of(w.getAddress()).toString(), w);
+    }
+    for (Optional<List<UnitQueues.Unit>> units = q.takeStripe(); units.isPresent();
+        units = q.takeStripe()) {
+      long id = 1 + (context.random().nextLong() >>> 2); // random, positive: never reused
+      PackedSeal.Builder seal = PackedSeal.newBuilder().setStripe(id).setNamespace(ns.name())
+          .setDataUnits(k).setParityUnits(r).setUnitSize(ns.unitSize())
+          .setDirectory(stripes.directory(id));
+      List<WorkerInfo> placed = new ArrayList<>();
+      for (UnitQueues.Unit unit : units.get()) {
+        SealUnit.Builder sealUnit = SealUnit.newBuilder();
+        for (UnitQueues.Value v : unit.values) {
+          sealUnit.addValues(SealValue.newBuilder().setKey(v.key).setWriteId(v.writeId));
+        }
+        seal.addUnits(sealUnit);
+        WorkerInfo w = byId.get(unit.worker);
+        if (w != null && !placed.contains(w)) {
+          placed.add(w);
+        } else {
+          placed.add(null); // its worker was lost: placed below on another
+        }
+      }
+      placed.add(null); // P1
+      List<WorkerInfo> free = new ArrayList<>(live);
+      free.removeAll(placed);
+      List<WorkerInfo> spare = SplitPlacement.chooseDistinct(free,
+          (int) placed.stream().filter(w -> w == null).count(), context.random());
+      for (int i = 0, s = 0; i < placed.size(); i++) {
+        WorkerInfo w = placed.get(i) != null ? placed.get(i) : spare.get(s++);
+        seal.addWorkers(GrpcUtils.toProto(w.getAddress()));
+      }
+      for (LogNodes.Node node : SplitPlacement.chooseDistinct(nodes, r - 1, context.random())) {
+        seal.addLogNodes(node.address());
+      }
+      context.submit(MaintenanceTask.newBuilder().setKind(MaintenanceTask.Kind.SEAL_STRIPE)
+          .setKey("stripe:" + id).setSeal(seal).build());
+    }
+  }
+
+  @Override
+  public Optional<Boolean> applyChange(MaintenanceTask task, ApplyChangeRequest request)
+      throws IOException, AlluxioException {
+    if (task.getKind() != MaintenanceTask.Kind.SEAL_STRIPE) {
+      return Optional.empty();
+    }
+    return Optional.of(sealed(task.getSeal(), request.getSealed()));
+  }
+
+  /**
+   * Records a stripe a maintainer sealed, then moves each value it packed from its replicas to
+   * its slot, if the key still holds that version (a slot of a version replaced meanwhile is
+   * dead from the start). Repeating it after a failure part-way is harmless.
+   */
+  private boolean sealed(PackedSeal seal, PackedSealed sealed) throws IOException, AlluxioException {
+    int k = seal.getDataUnits();
+    if (sealed.getUnitsCount() != k + 1) {
+      throw new InvalidArgumentException("the seal of stripe " + seal.getStripe() + " reported "
+          + sealed.getUnitsCount() + " units, not " + (k + 1));
+    }
+    for (StripeUnit unit : sealed.getUnitsList()) {
+      String path = unit.getPath();
+      FileInfo info;
+      try {
+        info = context.namespace().status(path);
+      } catch (FileDoesNotExistException e) {
+        throw new FailedPreconditionException("unit " + path + " of stripe " + seal.getStripe()
+            + " was not written");
+      }
+      if (!path.startsWith(seal.getDirectory() + "/") || !info.isCompleted()
+          || info.getLength() != seal.getUnitSize()) {
+        throw new FailedPreconditionException("unit " + path + " of stripe " + seal.getStripe()
+            + " is not a complete unit of its directory");
+      }
+    }
+    Stripe.Builder stripe = Stripe.newBuilder().setId(seal.getStripe())
+        .setNamespace(seal.getNamespace()).setDataUnits(k).setParityUnits(seal.getParityUnits())
+        .setUnitSize(seal.getUnitSize()).setVersion(1).addAllUnits(sealed.getUnitsList());
+    for (int row = 1; row < seal.getParityUnits(); row++) {
+      stripe.addLogParities(LogParity.newBuilder().setRow(row)
+          .setLogNode(seal.getLogNodes(row - 1)));
+    }
+    Stripe record = stripes.read(seal.getStripe());
+    if (record == null) {
+      stripes.create(stripe.build());
+    } else if (!record.getUnitsList().equals(sealed.getUnitsList())) {
+      throw new FailedPreconditionException("stripe " + seal.getStripe() + " was sealed with"
+          + " other units already");
+    }
+    RedundancyScheme code = RedundancyScheme.erasureCoded(k, seal.getParityUnits());
+    int packed = 0;
+    for (int u = 0; u < k; u++) {
+      List<PackedSlot> slots = sealed.getUnits(u).getSlotsList();
+      for (int s = 0; s < slots.size(); s++) {
+        if (point(slots.get(s), seal, code, u, s)) {
+          packed++;
+        }
+      }
+    }
+    LOG.debug("eccache: stripe {} of {} sealed with {} values", seal.getStripe(),
+        seal.getNamespace(), packed);
+    return true;
+  }
+
+  /** Points a slot's key at it, if the key still holds the slot's version unpacked. */
+  private boolean point(PackedSlot slot, PackedSeal seal, RedundancyScheme code, int unit,
+      int index) throws IOException, AlluxioException {
+    return context.lockedKey(slot.getKey(), () -> {
+      Layout current = context.layoutOf(slot.getKey());
+      if (current == null || !current.getWriteId().equals(slot.getWriteId())
+          || current.getPacked().getStripe() != 0) {
+        return false;
+      }
+      context.writeLayout(current.toBuilder().setScheme(SchemeProtos.toProto(code))
+          .setSplitSize(seal.getUnitSize()).setCellSize(seal.getUnitSize()).clearCrc32C()
+          .addCrc32C(slot.getCrc32C()).setPacked(PackedValue.newBuilder()
+              .setStripe(seal.getStripe()).setUnit(unit).setSlot(index)).build());
+      // Its replicas go after the grace; readers that looked them up finish them.
+      context.retire(current.getDirectory(), current.getWriteId());
+      return true;
+    });
+  }
+}

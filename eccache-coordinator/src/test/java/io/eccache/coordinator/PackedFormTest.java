@@ -1,0 +1,183 @@
+package io.eccache.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import alluxio.exception.status.FailedPreconditionException;
+import alluxio.exception.status.InvalidArgumentException;
+import alluxio.wire.WorkerNetAddress;
+import io.eccache.common.RedundancyScheme;
+import io.eccache.common.SchemeProtos;
+import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.PackedSeal;
+import io.eccache.common.proto.PackedSealed;
+import io.eccache.common.proto.PackedSlot;
+import io.eccache.common.proto.SealValue;
+import io.eccache.common.proto.StripeUnit;
+import io.eccache.coordinator.form.HostPort;
+import io.eccache.coordinator.form.NamespacePort;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packed form's rules (LogECMem) over the in-memory namespace: a small value of a packed
+ * namespace is stored as r + 1 replicas and queued; a full stripe's worth of units becomes one
+ * SEAL_STRIPE task once log nodes are live; a seal's report moves the values still current to
+ * their slots and retires their replicas, leaves a replaced one alone, and is refused, changing
+ * nothing, when a unit is missing.
+ */
+class PackedFormTest {
+  /** RS(2, 2) stripes of 100-byte units: two 50-byte values fill a unit. */
+  private final RulesFixture fixture = new RulesFixture(6, false, "kv=packed-2-2:100B");
+
+  @BeforeEach
+  void setUp() throws Exception {
+    fixture.ns.createDirectory("/kv", NamespacePort.NewDirectory.ensured().mode((short) 0755)
+        .ownedBy("alice", "alice"));
+  }
+
+  @AfterEach
+  void close() {
+    fixture.close();
+  }
+
+  private void announceLogNode(int worker) {
+    String host = "10.0.0." + worker;
+    fixture.logNodes.announce(new HostPort(host, 29999), host, 40000 + worker);
+  }
+
+  @Test
+  void aSmallValueWaitsAsReplicasAndLargerOnesAreStriped() throws Exception {
+    Layout small = fixture.put("alice", "kv/a", 50);
+    assertTrue(small.hasPacked());
+    assertEquals(0, small.getPacked().getStripe());
+    assertEquals(RedundancyScheme.replicated(3), SchemeProtos.of(small));
+    Layout large = fixture.put("alice", "kv/big", 101);
+    assertFalse(large.hasPacked(), "larger than a unit: an ordinary object");
+    InvalidArgumentException named = assertThrows(InvalidArgumentException.class,
+        () -> fixture.writes.allocate(Caller.named("alice"), AllocateRequest.newBuilder()
+            .setKey("kv/b").setObjectSize(50).setScheme(SchemeProtos.toProto(
+                RedundancyScheme.replicated(2))).build()));
+    assertTrue(named.getMessage().contains("packed namespace"), named.getMessage());
+  }
+
+  @Test
+  void fullUnitsBecomeOneSealOnceLogNodesAreLive() throws Exception {
+    // Keys spread over 6 workers' queues; 24 values of 50 bytes close about 6 units.
+    for (int i = 0; i < 24; i++) {
+      fixture.put("alice", "kv/v" + i, 50);
+    }
+    assertTrue(fixture.queue.plan(10).getTasksList().isEmpty(), "no log node yet: no seal");
+    announceLogNode(1);
+    fixture.put("alice", "kv/trigger", 50);
+    List<MaintenanceTask> tasks = fixture.queue.plan(10).getTasksList();
+    assertFalse(tasks.isEmpty(), "a seal once a log node is live");
+    for (MaintenanceTask task : tasks) {
+      assertEquals(MaintenanceTask.Kind.SEAL_STRIPE, task.getKind());
+      PackedSeal seal = task.getSeal();
+      assertEquals(2, seal.getUnitsCount());
+      assertEquals(3, seal.getWorkersCount(), "k data units and P1");
+      Set<String> hosts = new HashSet<>();
+      seal.getWorkersList().forEach(w -> hosts.add(w.getHost()));
+      assertEquals(3, hosts.size(), "on distinct workers");
+      assertEquals(List.of("10.0.0.1:40001"), seal.getLogNodesList());
+      for (int u = 0; u < 2; u++) {
+        assertEquals(2, seal.getUnits(u).getValuesCount(), "a full unit: two values");
+      }
+    }
+  }
+
+  /** Puts values until a seal is planned; returns it (leased). */
+  private MaintenanceTask planSeal() throws Exception {
+    announceLogNode(2);
+    for (int i = 0; i < 60; i++) {
+      fixture.put("alice", "kv/s" + i, 50);
+      List<MaintenanceTask> tasks = fixture.queue.plan(1).getTasksList();
+      if (!tasks.isEmpty()) {
+        return tasks.get(0);
+      }
+    }
+    throw new AssertionError("no seal after 60 values");
+  }
+
+  /** Plays the maintainer: writes the units and reports every value queued, at 50-byte slots. */
+  private PackedSealed writeUnits(PackedSeal seal, int skipUnit) throws Exception {
+    PackedSealed.Builder sealed = PackedSealed.newBuilder();
+    for (int i = 0; i <= seal.getDataUnits(); i++) {
+      String path = seal.getDirectory() + "/u" + i;
+      if (i != skipUnit) {
+        fixture.ns.createFile(path, new NamespacePort.NewFile(100, (short) 0600, null, null));
+        alluxio.grpc.WorkerNetAddress w = seal.getWorkers(i);
+        fixture.ns.write(path, 100, new WorkerNetAddress().setHost(w.getHost())
+            .setRpcPort(w.getRpcPort()));
+      }
+      StripeUnit.Builder unit = StripeUnit.newBuilder().setPath(path).setWorker(seal.getWorkers(i));
+      if (i < seal.getDataUnits()) {
+        int offset = 0;
+        for (SealValue v : seal.getUnits(i).getValuesList()) {
+          unit.addSlots(PackedSlot.newBuilder().setKey(v.getKey()).setWriteId(v.getWriteId())
+              .setOffset(offset).setLength(50).setCrc32C(offset + 1));
+          offset += 50;
+        }
+      }
+      sealed.addUnits(unit);
+    }
+    return sealed.build();
+  }
+
+  @Test
+  void aSealMovesCurrentValuesToTheirSlotsAndLeavesAReplacedOneAlone() throws Exception {
+    MaintenanceTask task = planSeal();
+    PackedSeal seal = task.getSeal();
+    String replaced = seal.getUnits(0).getValues(0).getKey();
+    Layout newer = fixture.put("alice", replaced, 40); // after the seal was planned
+    String moved = seal.getUnits(1).getValues(1).getKey();
+    Layout before = fixture.committed(moved);
+
+    assertTrue(fixture.queue.applyChange(ApplyChangeRequest.newBuilder()
+        .setLease(task.getLease()).setSealed(writeUnits(seal, -1)).build()).getApplied());
+
+    Layout after = fixture.committed(moved);
+    assertEquals(before.getWriteId(), after.getWriteId(), "the same version, packed");
+    assertEquals(seal.getStripe(), after.getPacked().getStripe());
+    assertEquals(1, after.getPacked().getUnit());
+    assertEquals(1, after.getPacked().getSlot());
+    assertEquals(RedundancyScheme.erasureCoded(2, 2), SchemeProtos.of(after));
+    assertEquals(List.of(51), after.getCrc32CList(), "the slot's checksum");
+    assertFalse(fixture.ns.exists(before.getDirectory()), "its replicas are retired");
+
+    assertEquals(newer, fixture.committed(replaced), "a version written since is untouched");
+    LookupResponse lookup = fixture.layouts.describe(moved).build();
+    assertEquals(seal.getStripe(), lookup.getStripe().getId());
+    assertEquals(1, lookup.getStripe().getVersion());
+    assertEquals(3, lookup.getSplitsCount());
+    assertTrue(lookup.getSplits(1).getLive());
+    assertEquals("10.0.0.2:40002", lookup.getStripe().getLogParities(0).getLogNode());
+  }
+
+  @Test
+  void aSealWithAUnitMissingIsRefusedChangesNothingAndComesBack() throws Exception {
+    MaintenanceTask task = planSeal();
+    PackedSeal seal = task.getSeal();
+    String key = seal.getUnits(0).getValues(0).getKey();
+    Layout before = fixture.committed(key);
+    FailedPreconditionException missing = assertThrows(FailedPreconditionException.class,
+        () -> fixture.queue.applyChange(ApplyChangeRequest.newBuilder()
+            .setLease(task.getLease()).setSealed(writeUnits(seal, 2)).build()));
+    assertTrue(missing.getMessage().contains("not written"), missing.getMessage());
+    assertEquals(before, fixture.committed(key));
+    List<MaintenanceTask> again = fixture.queue.plan(10).getTasksList();
+    assertTrue(again.stream().anyMatch(t -> t.getSeal().getStripe() == seal.getStripe()),
+        "the seal is handed out again");
+  }
+}
