@@ -43,6 +43,15 @@ final class Json {
     m.put("popularity", stat.popularity());
     m.put("committed", stat.committed().map(Object::toString).orElse(null));
     m.put("sha256", stat.sha256().orElse(null));
+    stat.packed().ifPresent(p -> {
+      Map<String, Object> packed = new LinkedHashMap<>();
+      packed.put("waiting", p.waiting());
+      packed.put("stripe", p.stripe());
+      packed.put("stripeVersion", p.stripeVersion());
+      packed.put("unit", p.unit());
+      packed.put("slot", p.slot());
+      m.put("packed", packed);
+    });
     return m;
   }
 }

@@ -48,7 +48,11 @@ final class StatCommand implements Callable<Integer>, ClusterCommand {
           : ", fixed");
       out.printf("live splits:  %d of %d (any %d read it)%n", s.liveSplits(), s.scheme().splits(),
           s.scheme().splitsToRead());
-      out.printf("stripes:      %d%n", s.stripes());
+      if (s.packed().isPresent()) {
+        out.printf("packed:       %s%n", s.packed().get());
+      } else {
+        out.printf("stripes:      %d%n", s.stripes());
+      }
       out.printf("memory:       %s (%.2fx)%n", ByteSizes.format(s.cachedBytes()),
           s.size() == 0 ? 0 : (double) s.cachedBytes() / s.size());
       out.printf("in S3:        %s%n", s.persisted() ? "yes" : "no (cache only)");

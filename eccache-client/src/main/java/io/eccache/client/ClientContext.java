@@ -103,6 +103,8 @@ final class ClientContext implements AutoCloseable {
   private final long streamWindowBytes;
   private final long workerListRefreshMs;
   private final long maintenanceBandwidth;
+  /** Made on first use; guarded by this. */
+  private ClientFormIo formIo;
   /** Made on the first under-store read (most clients never make one); guarded by this. */
   private FileSystem underStoreReads;
   private boolean closed; // guarded by this
@@ -269,6 +271,14 @@ final class ClientContext implements AutoCloseable {
 
   LogNodeClient logNodes() {
     return logNodes;
+  }
+
+  /** The storage forms' own I/O (packed values), made on first use. */
+  synchronized ClientFormIo formIo() {
+    if (formIo == null) {
+      formIo = new ClientFormIo(this);
+    }
+    return formIo;
   }
 
   /** The layouts GETs reuse, and the reads served from them not yet reported. */

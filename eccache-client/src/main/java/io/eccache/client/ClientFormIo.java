@@ -6,11 +6,11 @@ import alluxio.exception.AlluxioException;
 import alluxio.exception.status.CancelledException;
 import alluxio.exception.status.DeadlineExceededException;
 import alluxio.grpc.CreateFilePOptions;
-import alluxio.grpc.WorkerNetAddress;
 import alluxio.grpc.WritePType;
 import alluxio.security.authorization.Mode;
 import io.eccache.client.form.FormIo;
 import io.eccache.client.form.packed.LogNodeClient;
+import io.eccache.common.CoordinatorClient;
 import io.eccache.common.proto.Split;
 import java.io.EOFException;
 import java.io.IOException;
@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -36,6 +37,8 @@ final class ClientFormIo implements FormIo {
 
   private final ClientContext context;
   private final AlluxioSplitSource source;
+  private final AtomicLong fileReads = new AtomicLong();
+  private final AtomicLong fileWrites = new AtomicLong();
 
   ClientFormIo(ClientContext context) {
     this.context = context;
@@ -86,6 +89,7 @@ final class ClientFormIo implements FormIo {
 
     @Override
     public byte[] call() throws IOException {
+      fileReads.incrementAndGet();
       byte[] out = new byte[length];
       try (SplitSource.SplitStream in = source.open(split, offset)) {
         open.set(in);
@@ -113,22 +117,49 @@ final class ClientFormIo implements FormIo {
     }
   }
 
-  /** Writes a small file whole, pinned to {@code worker} (see {@code Maintainer#writeFile}). */
-  void writeFile(String path, WorkerNetAddress worker, byte[] bytes) throws IOException {
-    CreateFilePOptions options = CreateFilePOptions.newBuilder()
-        .setWriteType(WritePType.MUST_CACHE).setReplicationMax(1)
-        .setBlockSizeBytes(Math.max(1, bytes.length)).setRecursive(true).setOverwrite(true)
-        .setMode(new Mode(OWNER_ONLY).toProto()).setWorkerLocation(worker).build();
-    Future<Void> writing = context.io().submit(() -> {
-      try (FileOutStream out = context.fs().createFile(new AlluxioURI(path), options)) {
-        out.write(bytes);
-      } catch (AlluxioException e) {
-        throw new IOException("writing " + path + ": " + e.getMessage(), e);
+  @Override
+  public void writeFiles(List<NewFile> files) throws IOException {
+    List<Future<Void>> writing = new ArrayList<>();
+    for (NewFile file : files) {
+      CreateFilePOptions options = CreateFilePOptions.newBuilder()
+          .setWriteType(WritePType.MUST_CACHE).setReplicationMax(1)
+          .setBlockSizeBytes(Math.max(1, file.bytes.length)).setRecursive(true)
+          .setOverwrite(true).setMode(new Mode(OWNER_ONLY).toProto())
+          .setWorkerLocation(file.worker).build();
+      writing.add(context.io().submit(() -> {
+        try (FileOutStream out = context.fs().createFile(new AlluxioURI(file.path), options)) {
+          out.write(file.bytes);
+        } catch (AlluxioException e) {
+          throw new IOException("writing " + file.path + ": " + e.getMessage(), e);
+        }
+        return null;
+      }));
+    }
+    long began = System.nanoTime();
+    IOException failed = null;
+    for (int i = 0; i < files.size(); i++) {
+      NewFile file = files.get(i);
+      try {
+        await(writing.get(i), began, () -> "writing " + file.path + " on "
+            + file.worker.getHost(), () -> { });
+        fileWrites.incrementAndGet();
+      } catch (IOException e) {
+        failed = failed == null ? e : failed;
       }
-      return null;
-    });
-    await(writing, System.nanoTime(), () -> "writing " + path + " on " + worker.getHost(),
-        () -> { });
+    }
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  /** Files read by range reads so far (each range of each file once), for tests' counts. */
+  long fileReads() {
+    return fileReads.get();
+  }
+
+  /** Files written whole so far, for tests' counts. */
+  long fileWrites() {
+    return fileWrites.get();
   }
 
   /**
@@ -172,5 +203,10 @@ final class ClientFormIo implements FormIo {
   @Override
   public LogNodeClient logNodes() {
     return context.logNodes();
+  }
+
+  @Override
+  public CoordinatorClient coordinator() {
+    return context.coordinator();
   }
 }

@@ -60,15 +60,14 @@ public final class EcCacheClient implements AutoCloseable {
   private final LateBindingReader reader;
   private final ObjectWriter writer;
   private final UnderStoreSync underStore;
-  /** The I/O of forms that read their objects their own way (packed values). */
-  private final ClientFormIo formIo;
+
 
   private EcCacheClient(ClientContext context) {
     this.context = context;
     this.reader = new LateBindingReader(context);
     this.writer = new ObjectWriter(context, new SplitRebuilder(context, reader));
     this.underStore = new UnderStoreSync(context, reader, writer);
-    this.formIo = new ClientFormIo(context);
+
   }
 
   /** A client with its own Alluxio context, from an Alluxio configuration (e.g. {@code Configuration.global()}). */
@@ -275,7 +274,8 @@ public final class EcCacheClient implements AutoCloseable {
         ClientForms.REGISTERED.of(lookup.getLayout()).flatMap(ClientForm::valueReader);
     if (valueReader.isPresent()) {
       try {
-        return ObjectReadStream.ofValue(context, key, valueReader.get().read(lookup, formIo));
+        return ObjectReadStream.ofValue(context, key,
+            valueReader.get().read(lookup, context.formIo()));
       } catch (IOException e) {
         context.layouts().readFailed(lookup);
         if (!found.cached) {
@@ -349,8 +349,7 @@ public final class EcCacheClient implements AutoCloseable {
   /** The layout, health, popularity and target redundancy of {@code key} (not counted as a read). */
   public ObjectStat stat(String key) throws AlluxioStatusException {
     LookupResponse l = context.coordinator().lookup(ObjectKeys.check(key), true);
-    return new ObjectStat(l.getLayout(), (int) l.getSplitsList().stream().filter(Split::getLive)
-        .count(), SchemeProtos.fromProto(l.getTarget()), l.getPopularity());
+    return new ObjectStat(l, (int) l.getSplitsList().stream().filter(Split::getLive).count());
   }
 
   /**

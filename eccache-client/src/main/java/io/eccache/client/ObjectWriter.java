@@ -4,10 +4,15 @@ import alluxio.AlluxioURI;
 import alluxio.client.block.BlockWorkerInfo;
 import alluxio.client.file.FileOutStream;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.status.AbortedException;
+import alluxio.exception.status.CancelledException;
+import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.WorkerNetAddress;
 import com.google.protobuf.ByteString;
+import io.eccache.client.form.ClientForms;
+import io.eccache.client.form.ValueUpdater;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
@@ -86,7 +91,26 @@ final class ObjectWriter {
         .setObjectSize(length);
     options.scheme().ifPresent(s -> request.setScheme(SchemeProtos.toProto(s))
         .setTuned(options.tuned()));
-    AllocateResponse allocation = context.coordinator().allocate(request.build());
+    // A user's cache-only PUT of a small array may update the value where it is (a packed value).
+    boolean inPlace = options.writeMode() == WriteMode.CACHE_ONLY && alreadyPersisted == null
+        && replaces == null && options.scheme().isEmpty() && length > 0
+        && length <= MAX_IN_PLACE;
+    AllocateResponse allocation;
+    if (inPlace) {
+      byte[] value = source.readUpTo(Math.toIntExact(length));
+      if (value.length != length || source.readUpTo(1).length != 0) {
+        throw new InvalidArgumentException("PUT of '" + key + "' announced " + length
+            + " bytes but its source held " + (value.length == length ? "more" : value.length));
+      }
+      source = ByteSource.of(value);
+      allocation = updateInPlace(key, value, request, sha256 != NO_DIGEST);
+      if (allocation.hasUpdate()) {
+        context.layouts().invalidate(key); // this client's GETs see its own write at once
+        return allocation;
+      }
+    } else {
+      allocation = context.coordinator().allocate(request.build());
+    }
     awaitWorkersKnown(allocation.getSplitsList());
     // A regional object's splits are written through to its regions: no whole copy to stage.
     boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null
@@ -133,6 +157,55 @@ final class ObjectWriter {
     context.coordinator().commit(commit.build());
     context.layouts().invalidate(key); // this client's GETs see its own write at once
     return allocation;
+  }
+
+  /** The largest PUT that may update a value in place: a packed namespace's largest unit. */
+  private static final long MAX_IN_PLACE = 1 << 20;
+  /** Tries of an update in place whose value another update holds, before a new write instead. */
+  private static final int UPDATE_TRIES = 20;
+
+  /**
+   * Allocates a PUT that may be an update in place: when the coordinator answers with an update,
+   * carries it out and returns that answer; else returns the new write to make. An update that
+   * finds the value busy with another update (its stripe leased), or loses its lease, is tried
+   * again a few times with a short backoff, then made a new write.
+   */
+  private AllocateResponse updateInPlace(String key, byte[] value,
+      AllocateRequest.Builder request, boolean withSha256) throws IOException {
+    byte[] digest = withSha256 ? sha256().digest(value) : new byte[0];
+    for (int attempt = 1; ; attempt++) {
+      boolean last = attempt >= UPDATE_TRIES;
+      AllocateResponse allocation =
+          context.coordinator().allocate(request.setInPlace(!last).build());
+      if (allocation.getRetryAfterMs() > 0) {
+        backoff(key, Math.max(allocation.getRetryAfterMs(), 1L << attempt));
+        continue; // another update of the value's stripe is under way
+      }
+      if (!allocation.hasUpdate()) {
+        return allocation; // a new write
+      }
+      ValueUpdater updater = ClientForms.REGISTERED.updater(allocation).orElseThrow(
+          () -> new IOException("the coordinator answered the PUT of '" + key + "' with an"
+              + " update this client cannot make: upgrade it"));
+      try {
+        updater.update(key, value, digest, allocation, context.formIo());
+        return allocation;
+      } catch (AbortedException lost) {
+        if (last) {
+          throw lost;
+        }
+        backoff(key, 1L << attempt); // its lease expired before the commit: once more
+      }
+    }
+  }
+
+  private static void backoff(String key, long ms) throws IOException {
+    try {
+      Thread.sleep(Math.min(50, ms));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancelledException("interrupted while updating '" + key + "'");
+    }
   }
 
   /** Takes the bytes and keeps nothing: a PUT not computing the SHA-256. */

@@ -8,6 +8,7 @@ import io.eccache.client.form.ClientForms;
 import io.eccache.client.form.MaintenanceStep;
 import io.eccache.client.form.Maintainer;
 import io.eccache.client.form.packed.LogNodeClient;
+import io.eccache.common.CoordinatorClient;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
@@ -44,7 +45,6 @@ public final class RedundancyMaintainer implements AutoCloseable {
   private final UnderStoreSync underStore;
   private final RateLimiter bandwidth;
   private final LateBindingReader reader;
-  private final ClientFormIo formIo;
   private final AtomicLong tasksDone = new AtomicLong();
   private final AtomicLong bytesMoved = new AtomicLong();
   private ScheduledExecutorService loop;
@@ -64,20 +64,24 @@ public final class RedundancyMaintainer implements AutoCloseable {
     }
 
     @Override
-    public void writeFile(String path, WorkerNetAddress worker, byte[] bytes)
-        throws IOException {
-      formIo.writeFile(path, worker, bytes);
+    public void writeFiles(List<NewFile> files) throws IOException {
+      context.formIo().writeFiles(files);
+    }
+
+    @Override
+    public CoordinatorClient coordinator() {
+      return context.coordinator();
     }
 
     @Override
     public byte[] readRange(Split split, long offset, int length) throws IOException {
-      return formIo.readRange(split, offset, length);
+      return context.formIo().readRange(split, offset, length);
     }
 
     @Override
     public List<byte[]> readRanges(List<Split> splits, long offset, int length,
         List<IOException> failures) {
-      return formIo.readRanges(splits, offset, length, failures);
+      return context.formIo().readRanges(splits, offset, length, failures);
     }
 
     @Override
@@ -114,7 +118,6 @@ public final class RedundancyMaintainer implements AutoCloseable {
   private RedundancyMaintainer(ClientContext context) {
     this.context = context;
     this.reader = new LateBindingReader(context);
-    this.formIo = new ClientFormIo(context);
     this.rebuilder = new SplitRebuilder(context, reader);
     this.underStore = new UnderStoreSync(context, reader, new ObjectWriter(context, rebuilder));
     this.bandwidth = RateLimiter.create(Math.max(1, context.maintenanceBandwidth()));

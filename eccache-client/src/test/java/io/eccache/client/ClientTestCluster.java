@@ -24,6 +24,8 @@ final class ClientTestCluster {
   static final Duration ALLOCATION_TIMEOUT = Duration.ofMinutes(10);
   /** The packed namespace: RS(3, 2) stripes of 1 KiB units. */
   static final String PACKED = "kv";
+  /** The packed namespace updated in place (IPMem): RS(2, 2), every parity in the cache. */
+  static final String PACKED_INPLACE = "kvi";
 
   private ClientTestCluster() {}
 
@@ -41,10 +43,11 @@ final class ClientTestCluster {
         .property(ClientKeys.READ_CHOICE, ReadChoice.RANDOM)
         // Alluxio's audit log, so PermissionTest sees eccache's lines in it.
         .property(PropertyKey.MASTER_AUDIT_LOGGING_ENABLED, true)
-        // A log node on every worker, and a packed namespace (PackedValuesTest): units of 1 KiB,
-        // so a few values seal a stripe.
+        // A log node on every worker, and packed namespaces (PackedValuesTest, PackedUpdatesTest):
+        // units of 1 KiB, so a few values seal a stripe; hybrid and in-place updates.
         .property(WorkerKeys.LOG_NODE_ENABLED, true).property(WorkerKeys.LOG_NODE_FSYNC, false)
-        .property(MasterKeys.PACKED_NAMESPACES, PACKED + "=packed-3-2:1KB"));
+        .property(MasterKeys.PACKED_NAMESPACES, PACKED + "=packed-3-2:1KB,"
+            + PACKED_INPLACE + "=packed-2-2:inplace:1KB"));
   }
 
   /** A client sharing the cluster's Alluxio context (close it after the test). */

@@ -205,4 +205,17 @@ public final class CoordinatorClient extends AbstractMasterClient {
         .newBuilder().setWorker(worker).setPort(port).build()), "RegisterLogNode",
         "worker=%s", worker.getHost()).getReregisterMs();
   }
+
+  /** Commits an update of a value where it is kept; the stripe version it made. */
+  public long commitUpdate(io.eccache.common.proto.CommitUpdateRequest request)
+      throws AlluxioStatusException {
+    return call(() -> stub().commitUpdate(request), "CommitUpdate", "key=%s",
+        request.getKey()).getVersion();
+  }
+
+  /** Gives up an update of a value where it is kept. */
+  public void abortUpdate(String key, long updateId) throws AlluxioStatusException {
+    call(() -> stub().abortUpdate(io.eccache.common.proto.AbortUpdateRequest.newBuilder()
+        .setKey(key).setUpdateId(updateId).build()), "AbortUpdate", "key=%s", key);
+  }
 }

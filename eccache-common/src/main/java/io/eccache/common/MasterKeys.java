@@ -120,6 +120,15 @@ public final class MasterKeys {
               + " alluxio.worker.eccache.lognode.enabled). Larger values are striped as usual."),
       null);
 
+  /** How long an update of a packed value may hold its stripe. */
+  public static final PropertyKey PACKED_UPDATE_LEASE = master(
+      PropertyKey.Builder.durationBuilder("alluxio.master.eccache.packed.update.lease")
+          .setDefaultValue("10s")
+          .setDescription("An update of a packed value holds its stripe (one update per stripe at"
+              + " a time) until it commits, or at most this long: a writer that stops mid-update"
+              + " blocks the stripe's other values' updates no longer, and its update then fails"
+              + " its commit (nothing changes). Longer than a few unit reads and writes."), null);
+
   /** The code of regional objects. */
   public static final PropertyKey REGIONAL_SCHEME = master(
       PropertyKey.Builder.stringBuilder("alluxio.master.eccache.regional.scheme")
@@ -207,7 +216,7 @@ public final class MasterKeys {
   /** Every master key, in documentation order. */
   public static final List<PropertyKey> ALL = List.of(COORDINATOR_ENABLED, DEFAULT_K, DEFAULT_R,
       SMALL_OBJECT_REPLICAS, ROOT, ALLOCATION_TIMEOUT, RETIRED_GRACE, CELL_SIZE, NAMESPACE_SCHEMES,
-      REGIONS, REGIONAL_NAMESPACES, PACKED_NAMESPACES, REGIONAL_SCHEME, REGIONAL_POLICY, REGIONAL_CACHE_SPLITS,
+      REGIONS, REGIONAL_NAMESPACES, PACKED_NAMESPACES, PACKED_UPDATE_LEASE, REGIONAL_SCHEME, REGIONAL_POLICY, REGIONAL_CACHE_SPLITS,
       REGIONAL_PERIOD, MEMORY_OVERHEAD, POPULARITY_PERIOD, POPULARITY_WEIGHT, RETUNE_INTERVAL, MAINTENANCE_LEASE,
       PARTITION_SERVER_BANDWIDTH);
 

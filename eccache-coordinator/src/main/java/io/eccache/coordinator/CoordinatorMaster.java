@@ -22,11 +22,14 @@ import io.eccache.common.RegionMounts;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.SharedKeys;
 import io.eccache.common.UnderStorePaths;
+import io.eccache.common.proto.AbortUpdateRequest;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.ApplyChangeResponse;
 import io.eccache.common.proto.CommitRequest;
+import io.eccache.common.proto.CommitUpdateRequest;
+import io.eccache.common.proto.CommitUpdateResponse;
 import io.eccache.common.proto.ListResponse;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.PlaceSplitRequest;
@@ -152,7 +155,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
             Configuration.getInt(MasterKeys.REGIONAL_CACHE_SPLITS),
             Configuration.getMs(MasterKeys.REGIONAL_PERIOD)),
         new PackedForm(formContext, Configuration.getString(MasterKeys.PACKED_NAMESPACES),
-            striped, logNodes, Configuration.getMs(MasterKeys.MAINTENANCE_LEASE)),
+            striped, logNodes, Configuration.getMs(MasterKeys.PACKED_UPDATE_LEASE)),
         striped));
     this.layouts = new LayoutStore(namespace, namespace, paths, forms);
     long graceMs = Configuration.getMs(MasterKeys.RETIRED_GRACE);
@@ -449,6 +452,16 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       throw new InvalidArgumentException(e.getMessage());
     }
     return RegisterLogNodeResponse.newBuilder().setReregisterMs(logNodes.reannounceMs()).build();
+  }
+
+  CommitUpdateResponse commitUpdate(Caller caller, CommitUpdateRequest request)
+      throws IOException, AlluxioException {
+    return writes.commitUpdate(caller, request);
+  }
+
+  void abortUpdate(Caller caller, AbortUpdateRequest request)
+      throws IOException, AlluxioException {
+    writes.abortUpdate(caller, request.getKey(), request.getUpdateId());
   }
 
   /** The log nodes announced so far (tests; the packed form's). */

@@ -11,6 +11,10 @@ import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.ApplyChangeResponse;
 import io.eccache.common.proto.PlanRequest;
+import io.eccache.common.proto.AbortUpdateRequest;
+import io.eccache.common.proto.AbortUpdateResponse;
+import io.eccache.common.proto.CommitUpdateRequest;
+import io.eccache.common.proto.CommitUpdateResponse;
 import io.eccache.common.proto.PlanResponse;
 import io.eccache.common.proto.RegisterLogNodeRequest;
 import io.eccache.common.proto.RegisterLogNodeResponse;
@@ -175,5 +179,21 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
     RpcUtils.call(LOG, audited("eccache.registerLogNode", null, null,
         caller -> master.registerLogNode(caller, request)), "RegisterLogNode", "worker=%s", out,
         request.getWorker().getHost());
+  }
+
+  @Override
+  public void commitUpdate(CommitUpdateRequest request,
+      StreamObserver<CommitUpdateResponse> out) {
+    RpcUtils.call(LOG, audited("eccache.update", request.getKey(), null,
+        caller -> master.commitUpdate(caller, request)), "CommitUpdate", "key=%s", out,
+        request.getKey());
+  }
+
+  @Override
+  public void abortUpdate(AbortUpdateRequest request, StreamObserver<AbortUpdateResponse> out) {
+    RpcUtils.call(LOG, audited("eccache.abortUpdate", request.getKey(), null, caller -> {
+      master.abortUpdate(caller, request);
+      return AbortUpdateResponse.getDefaultInstance();
+    }), "AbortUpdate", "key=%s", out, request.getKey());
   }
 }

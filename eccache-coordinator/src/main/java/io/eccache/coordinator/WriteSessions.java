@@ -23,6 +23,8 @@ import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.CommitRequest;
+import io.eccache.common.proto.CommitUpdateRequest;
+import io.eccache.common.proto.CommitUpdateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.PlaceSplitRequest;
 import io.eccache.common.proto.PlaceSplitResponse;
@@ -145,6 +147,19 @@ final class WriteSessions {
       throw new InvalidArgumentException("PUT of '" + key + "': " + e.getMessage());
     }
     StorageForm form = layouts.forms().forKey(key);
+    if (request.getInPlace() && size > 0 && asked.isEmpty() && form.updatesInPlace()) {
+      // The value may be updated where it is kept (a packed value): its form's instructions.
+      Layout current = layouts.readIfPresent(paths().objectDirectory(key));
+      if (current != null) {
+        Optional<AllocateResponse> update = layouts.forms().of(current).beginUpdate(current, size);
+        if (update.isPresent()) {
+          if (update.get().hasUpdate()) {
+            metrics.allocations.incrementAndGet();
+          }
+          return update.get();
+        }
+      }
+    }
     WritePlan plan = form.plan(key, size, asked, request.getTuned(), workers.live());
     RedundancyScheme scheme = plan.scheme;
     int n = scheme.splits();
@@ -480,6 +495,37 @@ final class WriteSessions {
     String previousWrite = previous == null ? "" : previous.getWriteId();
     return !previousWrite.equals(write.previousWriteId)
         || (previous != null && previous.getPersisted());
+  }
+
+  /**
+   * Commits an update of {@code key}'s value where it is kept, begun by {@link #allocate}: its form
+   * records the new version, under the key's lock.
+   */
+  CommitUpdateResponse commitUpdate(Caller caller, CommitUpdateRequest request)
+      throws IOException, AlluxioException {
+    String key = ObjectKeys.check(request.getKey());
+    access.check(caller, key, KeyAccess.Action.PUT);
+    String objectDir = paths().objectDirectory(key);
+    CommitUpdateResponse response = layouts.locked(key, () -> {
+      Layout current = layouts.read(objectDir);
+      if (current == null) {
+        throw new NotFoundException("'" + key + "' was deleted while update "
+            + request.getUpdateId() + " ran: nothing was changed; PUT it again");
+      }
+      return layouts.forms().of(current).commitUpdate(current, request, writerOf(caller));
+    });
+    metrics.commits.incrementAndGet();
+    return response;
+  }
+
+  /** Gives up an update of {@code key} begun by {@link #allocate}; nothing changes. */
+  void abortUpdate(Caller caller, String key, long updateId) throws IOException, AlluxioException {
+    ObjectKeys.check(key);
+    access.check(caller, key, KeyAccess.Action.PUT);
+    Layout current = layouts.readIfPresent(paths().objectDirectory(key));
+    if (current != null) {
+      layouts.forms().of(current).abortUpdate(current, updateId);
+    }
   }
 
   /**

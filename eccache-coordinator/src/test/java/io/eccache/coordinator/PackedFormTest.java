@@ -5,19 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.AllocateRequest;
+import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.CommitUpdateRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.PackedSeal;
 import io.eccache.common.proto.PackedSealed;
 import io.eccache.common.proto.PackedSlot;
+import io.eccache.common.proto.PackedUpdate;
 import io.eccache.common.proto.SealValue;
 import io.eccache.common.proto.StripeUnit;
 import io.eccache.coordinator.form.HostPort;
@@ -179,5 +183,89 @@ class PackedFormTest {
     List<MaintenanceTask> again = fixture.queue.plan(10).getTasksList();
     assertTrue(again.stream().anyMatch(t -> t.getSeal().getStripe() == seal.getStripe()),
         "the seal is handed out again");
+  }
+
+  /** Plans, writes and applies a seal; returns a key it packed and that key's layout. */
+  private Layout sealOne() throws Exception {
+    MaintenanceTask task = planSeal();
+    PackedSeal seal = task.getSeal();
+    fixture.queue.applyChange(ApplyChangeRequest.newBuilder().setLease(task.getLease())
+        .setSealed(writeUnits(seal, -1)).build());
+    return fixture.committed(seal.getUnits(1).getValues(0).getKey());
+  }
+
+  private AllocateResponse beginUpdate(String key, long size) throws Exception {
+    return fixture.writes.allocate(Caller.named("alice"), AllocateRequest.newBuilder()
+        .setKey(key).setObjectSize(size).setInPlace(true).build());
+  }
+
+  /** Plays the updater: writes the next version's files of the rewritten units. */
+  private void writeRewritten(PackedUpdate update) throws Exception {
+    for (int j = 0; j < update.getRewriteCount(); j++) {
+      String path = update.getRewritePaths(j);
+      fixture.ns.createFile(path, new NamespacePort.NewFile(100, (short) 0600, null, null));
+      alluxio.grpc.WorkerNetAddress w = update.getSplits(update.getRewrite(j)).getWorker();
+      fixture.ns.write(path, 100, new WorkerNetAddress().setHost(w.getHost())
+          .setRpcPort(w.getRpcPort()));
+    }
+  }
+
+  private CommitUpdateRequest commitOf(String key, PackedUpdate update) {
+    CommitUpdateRequest.Builder commit = CommitUpdateRequest.newBuilder().setKey(key)
+        .setUpdateId(update.getUpdateId()).setValueCrc32C(777);
+    for (int j = 0; j < update.getRewriteCount(); j++) {
+      commit.addUnitCrc32C(900 + j);
+    }
+    return commit.build();
+  }
+
+  @Test
+  void anUpdateOfTheSameSizeRewritesItsUnitAndP1AsTheStripesNextVersion() throws Exception {
+    Layout before = sealOne();
+    String key = before.getKey();
+    PackedUpdate update = beginUpdate(key, 50).getUpdate();
+    assertEquals(PackedUpdate.Mode.HYBRID, update.getMode());
+    int unit = before.getPacked().getUnit();
+    assertEquals(List.of(unit, 2), update.getRewriteList(), "the data unit, then P1");
+    assertTrue(update.getRewritePaths(0).endsWith("/d" + unit + ".v2"), update.toString());
+    assertTrue(update.getRewritePaths(1).endsWith("/p1.v2"), update.toString());
+    assertTrue(beginUpdate(key, 50).getRetryAfterMs() > 0, "one update per stripe at a time");
+    assertFalse(beginUpdate(key, 49).hasUpdate(), "another size: a new write");
+
+    String oldUnit = update.getStripe().getUnits(unit).getPath();
+    FailedPreconditionException unwritten = assertThrows(FailedPreconditionException.class,
+        () -> fixture.writes.commitUpdate(Caller.named("alice"), commitOf(key, update)));
+    assertTrue(unwritten.getMessage().contains("not written"), unwritten.getMessage());
+    assertEquals(before, fixture.committed(key), "nothing changed");
+
+    writeRewritten(update);
+    assertEquals(2, fixture.writes.commitUpdate(Caller.named("alice"), commitOf(key, update))
+        .getVersion());
+    Layout after = fixture.committed(key);
+    assertEquals(before.getPacked(), after.getPacked(), "the same slot");
+    assertFalse(after.getWriteId().equals(before.getWriteId()), "a new version of the key");
+    assertEquals(List.of(777), after.getCrc32CList());
+    LookupResponse lookup = fixture.layouts.describe(key).build();
+    assertEquals(2, lookup.getStripe().getVersion());
+    assertEquals(update.getRewritePaths(0), lookup.getStripe().getUnits(unit).getPath());
+    assertEquals(after.getWriteId(), lookup.getStripe().getUnits(unit)
+        .getSlots(after.getPacked().getSlot()).getWriteId());
+    assertFalse(fixture.ns.exists(oldUnit), "the previous unit file is retired");
+    assertTrue(beginUpdate(key, 50).hasUpdate(), "the stripe is free again");
+  }
+
+  @Test
+  void anUpdateWhoseLeaseExpiredCommitsNothing() throws Exception {
+    Layout before = sealOne();
+    PackedUpdate update = beginUpdate(before.getKey(), 50).getUpdate();
+    writeRewritten(update);
+    fixture.clock.advance(java.time.Duration.ofMillis(RulesFixture.ALLOCATION_TIMEOUT_MS + 1));
+    assertThrows(AbortedException.class, () -> fixture.writes.commitUpdate(
+        Caller.named("alice"), commitOf(before.getKey(), update)));
+    assertEquals(before, fixture.committed(before.getKey()));
+    assertThrows(alluxio.exception.status.PermissionDeniedException.class,
+        () -> fixture.writes.allocate(Caller.named("bob"), AllocateRequest.newBuilder()
+            .setKey(before.getKey()).setObjectSize(50).setInPlace(true).build()),
+        "updating takes the right to PUT the key");
   }
 }

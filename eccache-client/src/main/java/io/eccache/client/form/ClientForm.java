@@ -34,6 +34,11 @@ public interface ClientForm {
     return Optional.empty();
   }
 
+  /** How this form updates its values where they are kept, if it does. */
+  default Optional<ValueUpdater> valueUpdater() {
+    return Optional.empty();
+  }
+
   /** The maintenance tasks only this form has, by kind, and how a maintainer carries them out. */
   default Map<MaintenanceTask.Kind, MaintenanceStep> maintenance() {
     return Map.of();

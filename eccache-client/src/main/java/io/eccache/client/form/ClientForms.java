@@ -2,6 +2,7 @@ package io.eccache.client.form;
 
 import io.eccache.client.form.packed.PackedClientForm;
 import io.eccache.client.form.regional.RegionalClientForm;
+import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import java.util.List;
@@ -24,6 +25,17 @@ public final class ClientForms {
     for (ClientForm form : forms) {
       if (form.holds(layout)) {
         return Optional.of(form);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The updater of the form that handles the update {@code allocation}, if one does. */
+  public Optional<ValueUpdater> updater(AllocateResponse allocation) {
+    for (ClientForm form : forms) {
+      Optional<ValueUpdater> updater = form.valueUpdater();
+      if (updater.isPresent() && updater.get().handles(allocation)) {
+        return updater;
       }
     }
     return Optional.empty();

@@ -1,12 +1,14 @@
 package io.eccache.client.form;
 
+import alluxio.grpc.WorkerNetAddress;
 import io.eccache.client.form.packed.LogNodeClient;
+import io.eccache.common.CoordinatorClient;
 import io.eccache.common.proto.Split;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 
-/** The I/O a form's own read or maintenance path may do, through the client's shared resources. */
+/** The I/O a form's own read, write or maintenance path may do, through the client's resources. */
 public interface FormIo {
   /**
    * Bytes {@code [offset, offset + length)} of the file of {@code split} (as a lookup described
@@ -21,6 +23,28 @@ public interface FormIo {
    */
   List<byte[]> readRanges(List<Split> splits, long offset, int length, List<IOException> failures);
 
+  /**
+   * Writes each of {@code files} whole as a new file (parents made), cached only, one block on
+   * its worker, readable by its owner only, replacing a file left there by an earlier try; all at
+   * once, within one I/O timeout.
+   *
+   * @throws IOException the first failure, once every write has ended
+   */
+  void writeFiles(List<NewFile> files) throws IOException;
+
+  /** A small file to write whole: where, on which worker, what. */
+  final class NewFile {
+    public final String path;
+    public final WorkerNetAddress worker;
+    public final byte[] bytes;
+
+    public NewFile(String path, WorkerNetAddress worker, byte[] bytes) {
+      this.path = path;
+      this.worker = worker;
+      this.bytes = bytes;
+    }
+  }
+
   /** The client's I/O threads, for work that waits on a worker. */
   ExecutorService io();
 
@@ -29,4 +53,7 @@ public interface FormIo {
 
   /** The client's calls to log nodes. */
   LogNodeClient logNodes();
+
+  /** The client's calls to the coordinator. */
+  CoordinatorClient coordinator();
 }

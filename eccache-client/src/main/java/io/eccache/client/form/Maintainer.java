@@ -27,12 +27,6 @@ public interface Maintainer extends FormIo {
   /** The committed object {@code lookup} describes, read whole (a small one: into an array). */
   byte[] readObject(LookupResponse lookup) throws IOException;
 
-  /**
-   * Writes {@code bytes} as a new file at {@code path} (its parents made), cached only, one block
-   * on {@code worker}, readable by its owner only; replaces a file left there by an earlier try.
-   */
-  void writeFile(String path, WorkerNetAddress worker, byte[] bytes) throws IOException;
-
   /** Waits for {@code bytes} of the maintainer's bandwidth. */
   void acquireBandwidth(long bytes);
 

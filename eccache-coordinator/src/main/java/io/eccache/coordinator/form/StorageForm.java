@@ -2,10 +2,14 @@ package io.eccache.coordinator.form;
 
 import alluxio.exception.AlluxioException;
 import alluxio.exception.status.InvalidArgumentException;
+import alluxio.exception.status.NotFoundException;
 import alluxio.heartbeat.HeartbeatExecutor;
 import alluxio.wire.WorkerInfo;
 import io.eccache.common.RedundancyScheme;
+import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.CommitUpdateRequest;
+import io.eccache.common.proto.CommitUpdateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
@@ -80,6 +84,40 @@ public interface StorageForm {
    * form cannot.
    */
   default void checkEvictable(String key) throws InvalidArgumentException {}
+
+  /** Whether a PUT of a key this form takes may be an update where the value is kept. */
+  default boolean updatesInPlace() {
+    return false;
+  }
+
+  /**
+   * An update of the key's committed value {@code current} where it is kept, by a writer of
+   * {@code size} bytes who can do one (a cache-only PUT of an array): the writer's instructions;
+   * empty when this form does not, or not for this value (the PUT is then a new write).
+   *
+   * @throws alluxio.exception.status.AbortedException when the value is being changed by another
+   *     update: try again
+   */
+  default Optional<AllocateResponse> beginUpdate(Layout current, long size)
+      throws IOException, AlluxioException {
+    return Optional.empty();
+  }
+
+  /**
+   * Commits an update {@link #beginUpdate} began, under the key's lock: records the new version
+   * (the key's new layout included).
+   *
+   * @throws alluxio.exception.status.AbortedException when the update no longer holds its lease:
+   *     nothing changed
+   */
+  default CommitUpdateResponse commitUpdate(Layout current, CommitUpdateRequest request,
+      String writer) throws IOException, AlluxioException {
+    throw new NotFoundException("'" + current.getKey() + "' is not updated in place: no update "
+        + request.getUpdateId() + " to commit; PUT it again");
+  }
+
+  /** Gives up an update {@link #beginUpdate} began; nothing changed. */
+  default void abortUpdate(Layout current, long updateId) throws IOException, AlluxioException {}
 
   /**
    * Called when a write of this form committed {@code layout} (under the key's lock, after the

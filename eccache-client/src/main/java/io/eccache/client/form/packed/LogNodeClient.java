@@ -21,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -34,6 +35,7 @@ public final class LogNodeClient implements AutoCloseable {
   private final long timeoutMs;
   /** host:port -> its channel. */
   private final Map<String, GrpcChannel> channels = new ConcurrentHashMap<>();
+  private final AtomicLong deltasSent = new AtomicLong();
 
   /**
    * @param context the Alluxio client context whose user and configuration the channels use
@@ -52,7 +54,13 @@ public final class LogNodeClient implements AutoCloseable {
   /** Appends an update's data delta; returns once the node has buffered it (its ack). */
   public void appendDelta(String node, AppendDeltaRequest request)
       throws AlluxioStatusException {
+    deltasSent.incrementAndGet();
     call(node, "AppendDelta", stub -> stub.appendDelta(request));
+  }
+
+  /** Deltas sent so far (each to one node), for tests' counts. */
+  public long deltasSent() {
+    return deltasSent.get();
   }
 
   /** Tells the node an update's outcome; whether that changed anything there. */

@@ -3,6 +3,7 @@ package io.eccache.client.form.packed;
 import io.eccache.client.form.ClientForm;
 import io.eccache.client.form.MaintenanceStep;
 import io.eccache.client.form.ValueReader;
+import io.eccache.client.form.ValueUpdater;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
 import java.util.Map;
@@ -10,11 +11,13 @@ import java.util.Optional;
 
 /**
  * Packed values (LogECMem) on the client's side: a packed value is read from its slot
- * ({@link PackedValueReader}), and maintainers seal stripes ({@link StripeSeal}). A value still
+ * ({@link PackedValueReader}), a PUT of the same size updates it where it is
+ * ({@link PackedValueUpdater}), and maintainers seal stripes ({@link StripeSeal}). A value still
  * waiting for its stripe is an ordinary replicated object to the client.
  */
 public final class PackedClientForm implements ClientForm {
   private static final ValueReader READER = new PackedValueReader();
+  private static final ValueUpdater UPDATER = new PackedValueUpdater();
 
   @Override
   public boolean holds(Layout layout) {
@@ -24,6 +27,11 @@ public final class PackedClientForm implements ClientForm {
   @Override
   public Optional<ValueReader> valueReader() {
     return Optional.of(READER);
+  }
+
+  @Override
+  public Optional<ValueUpdater> valueUpdater() {
+    return Optional.of(UPDATER);
   }
 
   @Override

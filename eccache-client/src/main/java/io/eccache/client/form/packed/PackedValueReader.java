@@ -24,7 +24,8 @@ import java.util.List;
  * checked by the slot's CRC32C. When that unit cannot be read (its worker is lost, or the read
  * fails or comes back wrong), the unit is rebuilt: from the other k - 1 data units and P1 (one
  * failure: no log node touched), else with parity rows the log nodes serve at the stripe's
- * version. A slot that names another key or version is never returned.
+ * version (a node that missed the commit of the update that made it is told it first). A slot
+ * that names another key or version is never returned.
  */
 final class PackedValueReader implements ValueReader {
   @Override
@@ -88,7 +89,7 @@ final class PackedValueReader implements ValueReader {
     int unitSize = (int) stripe.getUnitSize();
     byte[][] units = new byte[k + r][];
     List<Split> cached = new ArrayList<>();
-    for (int i = 0; i <= k && i < lookup.getSplitsCount(); i++) {
+    for (int i = 0; i < stripe.getUnitsCount() && i < lookup.getSplitsCount(); i++) {
       Split s = lookup.getSplits(i);
       if (i != lost && s.getLive() && s.hasStatus()) {
         cached.add(s);
@@ -114,10 +115,19 @@ final class PackedValueReader implements ValueReader {
         break;
       }
       try {
-        ReadParityResponse answer = io.logNodes().readParity(parity.getLogNode(),
-            ReadParityRequest.newBuilder().setLog(StripeCode.log(stripe.getNamespace(), k, r,
-                parity.getRow(), unitSize)).setStripe(stripe.getId())
-                .setVersion(stripe.getVersion()).build());
+        ReadParityRequest request = ReadParityRequest.newBuilder().setLog(StripeCode.log(
+            stripe.getNamespace(), k, r, parity.getRow(), unitSize)).setStripe(stripe.getId())
+            .setVersion(stripe.getVersion()).build();
+        ReadParityResponse answer = io.logNodes().readParity(parity.getLogNode(), request);
+        if (answer.getOutcome() == ReadParityResponse.Outcome.BEHIND
+            && answer.getHeldVersion() == stripe.getVersion() - 1
+            && !stripe.getLastUpdateId().isEmpty()) {
+          // The update that made this version committed, and its writer did not tell this
+          // node (it stopped after the commit): the stripe record says so; then read again.
+          PackedValueUpdater.decide(io, stripe, Long.parseLong(stripe.getLastUpdateId()), true,
+              stripe.getVersion());
+          answer = io.logNodes().readParity(parity.getLogNode(), request);
+        }
         if (answer.getOutcome() == ReadParityResponse.Outcome.AT_VERSION) {
           units[k + parity.getRow()] = answer.getParity().toByteArray();
           known++;

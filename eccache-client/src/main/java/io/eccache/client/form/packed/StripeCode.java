@@ -59,11 +59,6 @@ final class StripeCode {
     return out;
   }
 
-  /** The file of unit {@code index} at {@code version} in the stripe's directory. */
-  static String unitPath(String directory, int index, int k, long version) {
-    return directory + "/" + (index < k ? "d" + index : "p1") + ".v" + version;
-  }
-
   /** The log holding parity row {@code row} of a packed namespace's stripes. */
   static LogId log(String namespace, int k, int r, int row, long unitSize) {
     return LogId.newBuilder().setNamespace(namespace).setDataUnits(k).setParityUnits(r)

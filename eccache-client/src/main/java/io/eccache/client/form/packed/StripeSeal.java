@@ -2,7 +2,9 @@ package io.eccache.client.form.packed;
 
 import alluxio.exception.status.NotFoundException;
 import com.google.protobuf.ByteString;
+import io.eccache.client.form.FormIo;
 import io.eccache.client.form.Maintainer;
+import io.eccache.common.PackedUnits;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
@@ -16,16 +18,13 @@ import io.eccache.common.proto.StripeUnit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.zip.CRC32C;
 
 /**
  * A maintainer's SEAL_STRIPE step: packs the values the coordinator grouped into a new stripe's k
- * units (those still current, in order, whole), encodes them, writes the k data units and P1 as
- * unit files on their workers, hands parities 2..r to their log nodes as the stripe's version 1,
+ * units (those still current, in order, whole), encodes them, writes the k data units and the
+ * cached parities (P1, or all r in an in-place namespace) as unit files on their workers, hands
+ * the other parities to their log nodes as the stripe's version 1,
  * and reports the units and their slots. The coordinator records the stripe only after all of it
  * is written, and moves only the values that are still the version packed.
  */
@@ -58,30 +57,29 @@ final class StripeSeal {
       units.add(unit);
     }
     byte[][] parity = StripeCode.encode(data, r);
-    units.add(StripeUnit.newBuilder());
-    List<Future<Void>> writes = new ArrayList<>();
+    // The cached parities (P1, or all r in an in-place namespace) as unit files; the rest on
+    // the log nodes.
+    int cached = seal.getWorkersCount() - k;
+    List<FormIo.NewFile> files = new ArrayList<>();
     PackedSealed.Builder sealed = PackedSealed.newBuilder();
-    for (int i = 0; i <= k; i++) {
-      byte[] bytes = i < k ? data[i] : parity[0];
-      String path = StripeCode.unitPath(seal.getDirectory(), i, k, 1);
-      alluxio.grpc.WorkerNetAddress worker = seal.getWorkers(i);
+    for (int i = 0; i < k + cached; i++) {
+      byte[] bytes = i < k ? data[i] : parity[i - k];
+      String path = PackedUnits.path(seal.getDirectory(), i, k, 1);
+      files.add(new FormIo.NewFile(path, seal.getWorkers(i), bytes));
+      StripeUnit.Builder unit = i < k ? units.get(i) : StripeUnit.newBuilder();
+      sealed.addUnits(unit.setPath(path).setCrc32C(crc(bytes, 0, bytes.length))
+          .setWorker(seal.getWorkers(i)));
       maintainer.acquireBandwidth(bytes.length);
-      writes.add(maintainer.io().submit(() -> {
-        maintainer.writeFile(path, worker, bytes);
-        return null;
-      }));
-      sealed.addUnits(units.get(i).setPath(path).setCrc32C(crc(bytes, 0, bytes.length))
-          .setWorker(worker));
       moved += bytes.length;
     }
-    for (int row = 1; row < r; row++) {
-      maintainer.logNodes().putBase(seal.getLogNodes(row - 1), PutBaseRequest.newBuilder()
+    maintainer.writeFiles(files);
+    for (int row = cached; row < r; row++) {
+      maintainer.logNodes().putBase(seal.getLogNodes(row - cached), PutBaseRequest.newBuilder()
           .setLog(StripeCode.log(seal.getNamespace(), k, r, row, unitSize))
           .setStripe(seal.getStripe()).setVersion(1)
           .setParity(ByteString.copyFrom(parity[row])).build());
       moved += unitSize;
     }
-    awaitAll(writes, maintainer, seal);
     report.setSealed(sealed);
     return moved;
   }
@@ -99,26 +97,6 @@ final class StripeSeal {
       return null;
     }
     return maintainer.readObject(lookup);
-  }
-
-  private static void awaitAll(List<Future<Void>> writes, Maintainer maintainer, PackedSeal seal)
-      throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maintainer.ioTimeoutMs());
-    for (Future<Void> write : writes) {
-      try {
-        write.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (ExecutionException e) {
-        throw e.getCause() instanceof IOException ? (IOException) e.getCause()
-            : new IOException("writing a unit of stripe " + seal.getStripe() + " failed: "
-                + e.getCause(), e.getCause());
-      } catch (TimeoutException e) {
-        throw new IOException("writing the units of stripe " + seal.getStripe() + " took more"
-            + " than " + maintainer.ioTimeoutMs() + " ms (alluxio.user.eccache.io.timeout)");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while sealing stripe " + seal.getStripe(), e);
-      }
-    }
   }
 
   static int crc(byte[] bytes, int offset, int length) {

@@ -2,6 +2,7 @@ package io.eccache.coordinator.form.packed;
 
 import alluxio.exception.AlluxioException;
 import alluxio.exception.FileDoesNotExistException;
+import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
@@ -9,9 +10,13 @@ import alluxio.grpc.GrpcUtils;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
 import io.eccache.common.ObjectPaths;
+import io.eccache.common.PackedUnits;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
+import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.ApplyChangeRequest;
+import io.eccache.common.proto.CommitUpdateRequest;
+import io.eccache.common.proto.CommitUpdateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LogParity;
 import io.eccache.common.proto.LookupResponse;
@@ -19,6 +24,7 @@ import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.PackedSeal;
 import io.eccache.common.proto.PackedSealed;
 import io.eccache.common.proto.PackedSlot;
+import io.eccache.common.proto.PackedUpdate;
 import io.eccache.common.proto.PackedValue;
 import io.eccache.common.proto.SealUnit;
 import io.eccache.common.proto.SealValue;
@@ -40,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,11 +59,14 @@ import org.slf4j.LoggerFactory;
  * ({@link StripeStore}) and points each value's layout at its slot, retiring its replicas. Larger
  * values are striped objects ({@code larger}).
  *
- * <p>Not yet: updates in place (hybrid, in-place, full-stripe), repair and compaction of stripes;
- * until then a PUT of a packed key stores a new version as replicas and its old slot is dead.
+ * <p>A PUT of a sealed value of the same size updates it where it is ({@link #beginUpdate}); any
+ * other PUT of a packed key stores a new version as replicas, and its old slot is dead. Not yet:
+ * repair and compaction of stripes.
  */
 public final class PackedForm implements StorageForm {
   private static final Logger LOG = LoggerFactory.getLogger(PackedForm.class);
+  /** How soon a writer asks again whose update found the stripe busy with another. */
+  private static final long UPDATE_RETRY_MS = 2;
 
   private final FormContext context;
   private final Map<String, PackedNamespace> namespaces = new LinkedHashMap<>();
@@ -148,12 +158,19 @@ public final class PackedForm implements StorageForm {
       throw new NotFoundException("'" + layout.getKey() + "' names stripe " + id + ", which is"
           + " gone: the value is lost from the cache");
     }
+    return LookupResponse.newBuilder().setLayout(layout).setStripe(stripe)
+        .addAllSplits(unitSplits(stripe, live));
+  }
+
+  /** The stripe's unit files as a lookup describes splits: status, worker, whether live. */
+  private List<Split> unitSplits(Stripe stripe, Set<HostPort> live)
+      throws IOException, AlluxioException {
     Map<String, FileInfo> files = new HashMap<>();
-    for (FileInfo f : context.namespace().list(stripes.directory(id), NamespacePort.Load.NEVER)) {
+    for (FileInfo f : context.namespace().list(stripes.directory(stripe.getId()),
+        NamespacePort.Load.NEVER)) {
       files.put(f.getPath(), f);
     }
-    LookupResponse.Builder response = LookupResponse.newBuilder().setLayout(layout)
-        .setStripe(stripe);
+    List<Split> splits = new ArrayList<>();
     for (int i = 0; i < stripe.getUnitsCount(); i++) {
       Split.Builder split = Split.newBuilder().setIndex(i);
       FileInfo info = files.get(stripe.getUnits(i).getPath());
@@ -162,9 +179,14 @@ public final class PackedForm implements StorageForm {
       } else {
         split.setPath(stripe.getUnits(i).getPath());
       }
-      response.addSplits(split);
+      splits.add(split.build());
     }
-    return response;
+    return splits;
+  }
+
+  /** Parity rows a namespace's stripes keep in the cache: P1 (hybrid), or all r (in-place). */
+  private static int cachedParities(PackedNamespace ns) {
+    return ns.updateMode() == PackedNamespace.UpdateMode.INPLACE ? ns.code().paritySplits() : 1;
   }
 
   @Override
@@ -201,8 +223,9 @@ public final class PackedForm implements StorageForm {
       throws IOException, AlluxioException {
     int k = ns.code().dataSplits();
     int r = ns.code().paritySplits();
+    int cached = cachedParities(ns);
     List<LogNodes.Node> nodes = logNodes.live(context.liveWorkerIds());
-    if (nodes.size() < r - 1 || live.size() < k + 1) {
+    if (nodes.size() < r - cached || live.size() < k + cached) {
       return; // the values stay replicated until enough log nodes and workers are live
     }
     Map<String, WorkerInfo> byId = new HashMap<>();
@@ -229,7 +252,9 @@ public final class PackedForm implements StorageForm {
           placed.add(null); // its worker was lost: placed below on another
         }
       }
-      placed.add(null); // P1
+      for (int p = 0; p < cached; p++) {
+        placed.add(null); // the cached parities: P1, or all r
+      }
       List<WorkerInfo> free = new ArrayList<>(live);
       free.removeAll(placed);
       List<WorkerInfo> spare = SplitPlacement.chooseDistinct(free,
@@ -238,11 +263,152 @@ public final class PackedForm implements StorageForm {
         WorkerInfo w = placed.get(i) != null ? placed.get(i) : spare.get(s++);
         seal.addWorkers(GrpcUtils.toProto(w.getAddress()));
       }
-      for (LogNodes.Node node : SplitPlacement.chooseDistinct(nodes, r - 1, context.random())) {
+      for (LogNodes.Node node : SplitPlacement.chooseDistinct(nodes, r - cached,
+          context.random())) {
         seal.addLogNodes(node.address());
       }
       context.submit(MaintenanceTask.newBuilder().setKind(MaintenanceTask.Kind.SEAL_STRIPE)
           .setKey("stripe:" + id).setSeal(seal).build());
+    }
+  }
+
+  /**
+   * A PUT of a sealed value of the same size, in a hybrid or in-place namespace, is an update
+   * where the value is: the stripe is leased for it, and the writer told which units to rewrite
+   * (the data unit and P1, or the data unit and every parity) and where their next version goes.
+   * A full-stripe namespace's update is a new write (FSMem: appended to an open unit, the old slot
+   * invalidated), as is any other PUT of a packed key.
+   */
+  @Override
+  public boolean updatesInPlace() {
+    return true;
+  }
+
+  @Override
+  public Optional<AllocateResponse> beginUpdate(Layout current, long size)
+      throws IOException, AlluxioException {
+    long id = current.getPacked().getStripe();
+    PackedNamespace ns = namespaces.get(ObjectPaths.namespaceOf(current.getKey()));
+    if (id == 0 || ns == null || ns.updateMode() == PackedNamespace.UpdateMode.FULLSTRIPE) {
+      return Optional.empty();
+    }
+    long updateId = 1 + (context.random().nextLong() >>> 2);
+    Stripe stripe;
+    try {
+      stripe = stripes.lease(id, Long.toString(updateId));
+    } catch (AbortedException busy) {
+      // Another update of the stripe: a normal wait, not an error (no failed RPC, no log line).
+      return Optional.of(AllocateResponse.newBuilder().setRetryAfterMs(UPDATE_RETRY_MS).build());
+    }
+    PackedSlot slot = slotOf(current, stripe);
+    if (slot == null || slot.getLength() != size) {
+      stripes.release(id, Long.toString(updateId));
+      return Optional.empty(); // another size: a new version, the old slot dead
+    }
+    int unit = current.getPacked().getUnit();
+    int k = stripe.getDataUnits();
+    PackedUpdate.Builder update = PackedUpdate.newBuilder().setUpdateId(updateId)
+        .setMode(ns.updateMode() == PackedNamespace.UpdateMode.INPLACE
+            ? PackedUpdate.Mode.INPLACE : PackedUpdate.Mode.HYBRID)
+        .setStripe(stripe).addAllSplits(unitSplits(stripe, context.liveWorkerIds()))
+        .setUnit(unit).setSlot(slot).setLeaseMs(stripes.leaseMs());
+    for (int i : rewritten(stripe, unit)) {
+      update.addRewrite(i).addRewritePaths(PackedUnits.path(stripes.directory(id), i, k,
+          stripe.getVersion() + 1));
+    }
+    return Optional.of(AllocateResponse.newBuilder().setUpdate(update).build());
+  }
+
+  /** The units an update of data unit {@code unit} rewrites: it, then every cached parity. */
+  private static List<Integer> rewritten(Stripe stripe, int unit) {
+    List<Integer> units = new ArrayList<>();
+    units.add(unit);
+    for (int i = stripe.getDataUnits(); i < stripe.getUnitsCount(); i++) {
+      units.add(i);
+    }
+    return units;
+  }
+
+  /** The slot {@code layout} points at, if it still holds that key's version; else null. */
+  private static PackedSlot slotOf(Layout layout, Stripe stripe) {
+    PackedValue at = layout.getPacked();
+    if (at.getUnit() >= stripe.getDataUnits()
+        || at.getSlot() >= stripe.getUnits(at.getUnit()).getSlotsCount()) {
+      return null;
+    }
+    PackedSlot slot = stripe.getUnits(at.getUnit()).getSlots(at.getSlot());
+    return slot.getKey().equals(layout.getKey()) && slot.getWriteId().equals(layout.getWriteId())
+        ? slot : null;
+  }
+
+  /**
+   * Commits an update: checks the rewritten units' next files are written whole, makes the
+   * stripe's next version name them (only while the update holds the lease and the stripe is at
+   * the version it leased), gives the key a new version in its slot, and retires the units'
+   * previous files (readers of the previous version finish them).
+   */
+  @Override
+  public CommitUpdateResponse commitUpdate(Layout current, CommitUpdateRequest request,
+      String writer) throws IOException, AlluxioException {
+    long id = current.getPacked().getStripe();
+    String updateId = Long.toString(request.getUpdateId());
+    Stripe before = stripes.read(id);
+    if (before == null) {
+      throw new NotFoundException("stripe " + id + " of '" + current.getKey() + "' is gone: PUT"
+          + " it again");
+    }
+    List<Integer> units = rewritten(before, current.getPacked().getUnit());
+    if (request.getUnitCrc32CCount() != units.size()) {
+      throw new InvalidArgumentException("update " + updateId + " of '" + current.getKey()
+          + "' reported " + request.getUnitCrc32CCount() + " unit checksums for " + units.size()
+          + " rewritten units");
+    }
+    String writeId = UUID.randomUUID().toString();
+    PackedValue at = current.getPacked();
+    Stripe after = stripes.commit(id, updateId, next -> {
+      for (int j = 0; j < units.size(); j++) {
+        int i = units.get(j);
+        next.getUnitsBuilder(i).setPath(PackedUnits.path(stripes.directory(id), i,
+            next.getDataUnits(), next.getVersion() + 1))
+            .setCrc32C(request.getUnitCrc32C(j));
+      }
+      next.getUnitsBuilder(at.getUnit()).getSlotsBuilder(at.getSlot()).setWriteId(writeId)
+          .setCrc32C(request.getValueCrc32C());
+      return next;
+    }, stripe -> checkWritten(stripe, units));
+    context.writeLayout(current.toBuilder().setWriteId(writeId).clearCrc32C()
+        .addCrc32C(request.getValueCrc32C()).setSha256(request.getSha256())
+        .setCommittedAtMs(context.clock().millis()).setWriter(writer).build());
+    for (int i : units) {
+      // The previous version's file: readers that looked it up finish it within the grace.
+      context.retire(before.getUnits(i).getPath(), "stripe-" + id + "-v" + (after.getVersion() - 1)
+          + "-u" + i);
+    }
+    return CommitUpdateResponse.newBuilder().setVersion(after.getVersion()).build();
+  }
+
+  /** Checks the next version's files of {@code units} are written whole, before it commits. */
+  private void checkWritten(Stripe next, List<Integer> units)
+      throws IOException, AlluxioException {
+    for (int i : units) {
+      String path = next.getUnits(i).getPath();
+      FileInfo info;
+      try {
+        info = context.namespace().status(path);
+      } catch (FileDoesNotExistException e) {
+        throw new FailedPreconditionException("unit " + path + " of the update was not written:"
+            + " write it before committing");
+      }
+      if (!info.isCompleted() || info.getLength() != next.getUnitSize()) {
+        throw new FailedPreconditionException("unit " + path + " of the update is incomplete");
+      }
+    }
+  }
+
+  @Override
+  public void abortUpdate(Layout current, long updateId) {
+    if (current.getPacked().getStripe() != 0) {
+      stripes.release(current.getPacked().getStripe(), Long.toString(updateId));
     }
   }
 
@@ -262,9 +428,10 @@ public final class PackedForm implements StorageForm {
    */
   private boolean sealed(PackedSeal seal, PackedSealed sealed) throws IOException, AlluxioException {
     int k = seal.getDataUnits();
-    if (sealed.getUnitsCount() != k + 1) {
+    int units = seal.getWorkersCount(); // k data units and the cached parities
+    if (sealed.getUnitsCount() != units) {
       throw new InvalidArgumentException("the seal of stripe " + seal.getStripe() + " reported "
-          + sealed.getUnitsCount() + " units, not " + (k + 1));
+          + sealed.getUnitsCount() + " units, not " + units);
     }
     for (StripeUnit unit : sealed.getUnitsList()) {
       String path = unit.getPath();
@@ -284,9 +451,10 @@ public final class PackedForm implements StorageForm {
     Stripe.Builder stripe = Stripe.newBuilder().setId(seal.getStripe())
         .setNamespace(seal.getNamespace()).setDataUnits(k).setParityUnits(seal.getParityUnits())
         .setUnitSize(seal.getUnitSize()).setVersion(1).addAllUnits(sealed.getUnitsList());
-    for (int row = 1; row < seal.getParityUnits(); row++) {
+    int cached = units - k;
+    for (int row = cached; row < seal.getParityUnits(); row++) {
       stripe.addLogParities(LogParity.newBuilder().setRow(row)
-          .setLogNode(seal.getLogNodes(row - 1)));
+          .setLogNode(seal.getLogNodes(row - cached)));
     }
     Stripe record = stripes.read(seal.getStripe());
     if (record == null) {

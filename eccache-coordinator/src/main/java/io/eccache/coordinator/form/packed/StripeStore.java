@@ -63,6 +63,16 @@ final class StripeStore {
     this.leaseMs = leaseMs;
   }
 
+  /** How long a lease holds without its commit. */
+  long leaseMs() {
+    return leaseMs;
+  }
+
+  /** A check of a stripe's next version before it commits (its files are written). */
+  interface Check {
+    void verify(Stripe next) throws IOException, AlluxioException;
+  }
+
   /** The directory of stripe {@code id}: its record and its unit files. */
   String directory(long id) {
     return root + "/" + id;
@@ -148,6 +158,15 @@ final class StripeStore {
    */
   Stripe commit(long id, String updateId, UnaryOperator<Stripe.Builder> change)
       throws IOException, AlluxioException {
+    return commit(id, updateId, change, next -> { });
+  }
+
+  /**
+   * As {@link #commit(long, String, UnaryOperator)}, once {@code check} accepts the next version
+   * (it throws, and nothing changes, when it does not; the lease is kept).
+   */
+  Stripe commit(long id, String updateId, UnaryOperator<Stripe.Builder> change, Check check)
+      throws IOException, AlluxioException {
     Lock lock = locks.get(id);
     lock.lock();
     try {
@@ -167,6 +186,7 @@ final class StripeStore {
       }
       Stripe next = change.apply(current.toBuilder()).setId(id)
           .setVersion(current.getVersion() + 1).setLastUpdateId(updateId).build();
+      check.verify(next);
       ns.putXattr(directory(id), STRIPE_XATTR, next.toByteArray());
       leases.remove(id);
       return next;

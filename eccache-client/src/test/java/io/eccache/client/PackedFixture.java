@@ -1,0 +1,111 @@
+package io.eccache.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import alluxio.AlluxioURI;
+import alluxio.client.file.FileInStream;
+import io.eccache.common.proto.LogId;
+import io.eccache.common.proto.LogParity;
+import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.ReadParityRequest;
+import io.eccache.common.proto.ReadParityResponse;
+import io.eccache.common.proto.Stripe;
+import io.eccache.isal.CodeMatrix;
+import io.eccache.isal.ReedSolomon;
+import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.SharedCluster;
+import io.eccache.testkit.TestData;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/** What the packed-value tests share: values put, stripes sealed, parities checked. */
+final class PackedFixture {
+  private final SharedCluster shared;
+  private final EmbeddedCluster cluster;
+  private final EcCacheClient cache;
+  private final RedundancyMaintainer maintainer;
+
+  PackedFixture(SharedCluster shared, EcCacheClient cache, RedundancyMaintainer maintainer)
+      throws java.io.IOException {
+    this.shared = shared;
+    this.cluster = shared.cluster();
+    this.cache = cache;
+    this.maintainer = maintainer;
+  }
+
+  /** PUTs {@code n} values of 150-350 bytes in {@code namespace}; key -> value, in PUT order. */
+  Map<String, byte[]> putValues(String namespace, int n, long seed) throws Exception {
+    Random random = new Random(seed);
+    Map<String, byte[]> values = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      String key = namespace + "/" + shared.key("v" + i);
+      byte[] value = TestData.randomBytes(150 + random.nextInt(201), seed * 1000 + i);
+      cache.put(key, value);
+      values.put(key, value);
+    }
+    return values;
+  }
+
+  LookupResponse lookup(String key) throws Exception {
+    return cache.context().coordinator().lookup(key, true);
+  }
+
+  /** Runs the maintainer until it finds nothing to do; the keys of {@code values} sealed by then. */
+  List<String> seal(Map<String, byte[]> values) throws Exception {
+    for (int round = 0; round < 20 && maintainer.runOnce() > 0; round++) {
+      // each round seals what the coordinator submitted
+    }
+    List<String> sealed = new ArrayList<>();
+    for (String key : values.keySet()) {
+      if (lookup(key).getLayout().getPacked().getStripe() != 0) {
+        sealed.add(key);
+      }
+    }
+    return sealed;
+  }
+
+  /** Every parity of {@code stripe} (cached and on log nodes) equals a fresh encode of its data. */
+  void checkParities(Stripe stripe) throws Exception {
+    int k = stripe.getDataUnits();
+    int r = stripe.getParityUnits();
+    int unit = (int) stripe.getUnitSize();
+    byte[][] units = new byte[stripe.getUnitsCount()][];
+    for (int i = 0; i < units.length; i++) {
+      units[i] = new byte[unit];
+      try (FileInStream in = cluster.fileSystem().openFile(
+          new AlluxioURI(stripe.getUnits(i).getPath()))) {
+        assertEquals(unit, in.read(units[i]));
+      }
+    }
+    ByteBuffer[] data = new ByteBuffer[k];
+    for (int i = 0; i < k; i++) {
+      data[i] = ByteBuffer.wrap(units[i]);
+    }
+    ByteBuffer[] parity = new ByteBuffer[r];
+    for (int i = 0; i < r; i++) {
+      parity[i] = ByteBuffer.allocate(unit);
+    }
+    ReedSolomon.coder(k, r, CodeMatrix.XOR_FIRST_CAUCHY).encode(data, parity);
+    for (int i = k; i < units.length; i++) {
+      assertArrayEquals(parity[i - k].array(), units[i], "cached parity row " + (i - k)
+          + " of stripe " + stripe.getId() + " v" + stripe.getVersion());
+    }
+    for (LogParity p : stripe.getLogParitiesList()) {
+      ReadParityResponse row = cache.context().logNodes().readParity(p.getLogNode(),
+          ReadParityRequest.newBuilder().setLog(LogId.newBuilder()
+              .setNamespace(stripe.getNamespace()).setDataUnits(k).setParityUnits(r)
+              .setRow(p.getRow()).setUnitSize(unit))
+              .setStripe(stripe.getId()).setVersion(stripe.getVersion()).build());
+      assertEquals(ReadParityResponse.Outcome.AT_VERSION, row.getOutcome(),
+          "row " + p.getRow() + " on " + p.getLogNode());
+      assertArrayEquals(parity[p.getRow()].array(), row.getParity().toByteArray(),
+          "parity row " + p.getRow() + " on its log node, stripe " + stripe.getId() + " v"
+              + stripe.getVersion());
+    }
+  }
+}

@@ -1,0 +1,17 @@
+package io.eccache.common;
+
+/**
+ * The files of a packed stripe's units, as the coordinator and clients both name them: a stripe
+ * keeps its k data units and its first c parity rows in the cache (c = 1 for LogECMem's hybrid
+ * stripes, c = r for in-place ones), unit i being data unit i for i &lt; k and parity row i - k
+ * after; each version of a unit is a file of its own, {@code d<i>.v<version>} or
+ * {@code p<row + 1>.v<version>}, in the stripe's directory.
+ */
+public final class PackedUnits {
+  private PackedUnits() {}
+
+  /** The file of unit {@code index} at {@code version}. */
+  public static String path(String directory, int index, int k, long version) {
+    return directory + "/" + (index < k ? "d" + index : "p" + (index - k + 1)) + ".v" + version;
+  }
+}
