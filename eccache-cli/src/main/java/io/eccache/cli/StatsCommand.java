@@ -78,6 +78,19 @@ final class StatsCommand implements Callable<Integer>, ClusterCommand {
             ByteSizes.format(s.budgetBytes()));
       }
     }
+    if (!stats.packed().isEmpty()) {
+      out.println();
+      out.println("| packed namespace | values | value bytes | stripes | stripe bytes | memory"
+          + " | waiting | waiting bytes |");
+      out.println("|---|---|---|---|---|---|---|---|");
+      for (CacheStats.PackedUsage p : stats.packed()) {
+        out.printf("| %s | %d | %s | %d | %s | %.2fx | %d | %s |%n", p.namespace, p.values,
+            ByteSizes.format(p.valueBytes), p.stripes, ByteSizes.format(p.stripeBytes),
+            p.memory(), p.waitingValues, ByteSizes.format(p.waitingBytes));
+      }
+      out.printf("log nodes: %s%n", stats.logNodes().isEmpty() ? "none"
+          : String.join(", ", stats.logNodes()));
+    }
     if (!metrics.isEmpty()) {
       out.println();
       out.println("master metrics:");
@@ -114,6 +127,20 @@ final class StatsCommand implements Callable<Integer>, ClusterCommand {
       schemes.add(row);
     }
     m.put("schemes", schemes);
+    List<Map<String, Object>> packed = new ArrayList<>();
+    for (CacheStats.PackedUsage p : s.packed()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("namespace", p.namespace);
+      row.put("values", p.values);
+      row.put("valueBytes", p.valueBytes);
+      row.put("stripes", p.stripes);
+      row.put("stripeBytes", p.stripeBytes);
+      row.put("waitingValues", p.waitingValues);
+      row.put("waitingBytes", p.waitingBytes);
+      packed.add(row);
+    }
+    m.put("packed", packed);
+    m.put("logNodes", s.logNodes());
     m.put("metrics", metrics);
     return m;
   }

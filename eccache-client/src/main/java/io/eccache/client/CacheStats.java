@@ -101,6 +101,57 @@ public final class CacheStats {
     return stats.getRetunePasses();
   }
 
+  /** The live log nodes of packed namespaces (host:port). */
+  public List<String> logNodes() {
+    return stats.getLogNodesList();
+  }
+
+  /** Memory of each packed namespace (docs/packed.md). */
+  public List<PackedUsage> packed() {
+    List<PackedUsage> out = new ArrayList<>();
+    for (io.eccache.common.proto.PackedStats p : stats.getPackedList()) {
+      out.add(new PackedUsage(p.getNamespace(), p.getValues(), p.getValueBytes(), p.getStripes(),
+          p.getStripeBytes(), p.getWaitingValues(), p.getWaitingBytes()));
+    }
+    return out;
+  }
+
+  /** One packed namespace's values and the memory they take. */
+  public static final class PackedUsage {
+    public final String namespace;
+    /** Sealed values, and their bytes. */
+    public final long values;
+    public final long valueBytes;
+    /** Stripes holding them, and their cached units' bytes. */
+    public final long stripes;
+    public final long stripeBytes;
+    /** Values waiting for their stripe, and the bytes of all their replicas. */
+    public final long waitingValues;
+    public final long waitingBytes;
+
+    PackedUsage(String namespace, long values, long valueBytes, long stripes, long stripeBytes,
+        long waitingValues, long waitingBytes) {
+      this.namespace = namespace;
+      this.values = values;
+      this.valueBytes = valueBytes;
+      this.stripes = stripes;
+      this.stripeBytes = stripeBytes;
+      this.waitingValues = waitingValues;
+      this.waitingBytes = waitingBytes;
+    }
+
+    /** Cached bytes per byte of sealed value ((k + 1)/k when units are full). */
+    public double memory() {
+      return valueBytes == 0 ? 0 : (double) stripeBytes / valueBytes;
+    }
+
+    @Override
+    public String toString() {
+      return namespace + ": " + values + " values in " + stripes + " stripes ("
+          + String.format("%.2fx", memory()) + "), " + waitingValues + " waiting";
+    }
+  }
+
   /** Memory per kind of scheme, one entry per kind in use. */
   public List<SchemeUsage> schemes() {
     return schemes;

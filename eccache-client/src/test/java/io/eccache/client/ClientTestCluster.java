@@ -26,6 +26,8 @@ final class ClientTestCluster {
   static final String PACKED = "kv";
   /** The packed namespace updated in place (IPMem): RS(2, 2), every parity in the cache. */
   static final String PACKED_INPLACE = "kvi";
+  /** A packed namespace as {@link #PACKED}, for the memory test alone. */
+  static final String PACKED_MEMORY = "kvm";
 
   private ClientTestCluster() {}
 
@@ -47,7 +49,7 @@ final class ClientTestCluster {
         // units of 1 KiB, so a few values seal a stripe; hybrid and in-place updates.
         .property(WorkerKeys.LOG_NODE_ENABLED, true).property(WorkerKeys.LOG_NODE_FSYNC, false)
         .property(MasterKeys.PACKED_NAMESPACES, PACKED + "=packed-3-2:1KB,"
-            + PACKED_INPLACE + "=packed-2-2:inplace:1KB"));
+            + PACKED_INPLACE + "=packed-2-2:inplace:1KB," + PACKED_MEMORY + "=packed-3-2:1KB"));
   }
 
   /** A client sharing the cluster's Alluxio context (close it after the test). */

@@ -430,14 +430,15 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   StatsResponse stats(Caller caller) throws IOException, AlluxioException {
     access.checkAdministrator(caller, "read eccache's cluster-wide statistics");
     int pending = queue.pending();
-    StatsResponse stats = metrics.stats(blockMaster.getWorkerCount(),
-        layouts.list("").getObjectsCount(), pending);
+    List<Layout> committed = layouts.list("").getObjectsList();
+    StatsResponse stats = metrics.stats(blockMaster.getWorkerCount(), committed.size(), pending);
     Set<HostPort> live = new HashSet<>();
     for (alluxio.wire.WorkerInfo w : blockMaster.getWorkerInfoList()) {
       live.add(HostPort.of(w.getAddress()));
     }
     StatsResponse.Builder out = stats.toBuilder();
     logNodes.live(live).forEach(node -> out.addLogNodes(node.address()));
+    forms.all().forEach(form -> form.addStats(committed, out));
     return out.build();
   }
 

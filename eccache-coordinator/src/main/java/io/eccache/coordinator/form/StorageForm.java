@@ -13,6 +13,7 @@ import io.eccache.common.proto.CommitUpdateResponse;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
+import io.eccache.common.proto.StatsResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -135,6 +136,9 @@ public interface StorageForm {
       throws IOException, AlluxioException {
     return Optional.empty();
   }
+
+  /** Adds this form's own figures to the cluster's statistics, from every committed layout. */
+  default void addStats(List<Layout> committed, StatsResponse.Builder stats) {}
 
   /** Counts {@code reads} reads of {@code key} (one lookup, or a client's report). */
   default void recordReads(String key, long reads) {}

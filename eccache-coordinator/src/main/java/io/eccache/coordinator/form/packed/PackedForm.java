@@ -22,6 +22,7 @@ import io.eccache.common.proto.LogParity;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.PackedSeal;
+import io.eccache.common.proto.PackedStats;
 import io.eccache.common.proto.PackedSealed;
 import io.eccache.common.proto.PackedSlot;
 import io.eccache.common.proto.PackedUpdate;
@@ -30,6 +31,7 @@ import io.eccache.common.proto.SealUnit;
 import io.eccache.common.proto.SealValue;
 import io.eccache.common.proto.Split;
 import io.eccache.common.proto.Stripe;
+import io.eccache.common.proto.StatsResponse;
 import io.eccache.common.proto.StripeUnit;
 import io.eccache.coordinator.form.FormContext;
 import io.eccache.coordinator.form.HostPort;
@@ -41,6 +43,7 @@ import io.eccache.policy.SplitPlacement;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -409,6 +412,36 @@ public final class PackedForm implements StorageForm {
   public void abortUpdate(Layout current, long updateId) {
     if (current.getPacked().getStripe() != 0) {
       stripes.release(current.getPacked().getStripe(), Long.toString(updateId));
+    }
+  }
+
+  @Override
+  public void addStats(List<Layout> committed, StatsResponse.Builder stats) {
+    Map<String, PackedStats.Builder> byNamespace = new LinkedHashMap<>();
+    Map<String, Set<Long>> stripesOf = new HashMap<>();
+    for (String name : namespaces.keySet()) {
+      byNamespace.put(name, PackedStats.newBuilder().setNamespace(name));
+      stripesOf.put(name, new HashSet<>());
+    }
+    for (Layout layout : committed) {
+      String name = ObjectPaths.namespaceOf(layout.getKey());
+      PackedStats.Builder s = byNamespace.get(name);
+      if (s == null || !layout.hasPacked()) {
+        continue;
+      }
+      if (layout.getPacked().getStripe() == 0) {
+        s.setWaitingValues(s.getWaitingValues() + 1).setWaitingBytes(s.getWaitingBytes()
+            + layout.getObjectSize() * SchemeProtos.of(layout).splits());
+      } else {
+        s.setValues(s.getValues() + 1).setValueBytes(s.getValueBytes() + layout.getObjectSize());
+        stripesOf.get(name).add(layout.getPacked().getStripe());
+      }
+    }
+    for (Map.Entry<String, PackedStats.Builder> e : byNamespace.entrySet()) {
+      PackedNamespace ns = namespaces.get(e.getKey());
+      long stripes = stripesOf.get(e.getKey()).size();
+      stats.addPacked(e.getValue().setStripes(stripes).setStripeBytes(stripes
+          * (ns.code().dataSplits() + cachedParities(ns)) * ns.unitSize()));
     }
   }
 
