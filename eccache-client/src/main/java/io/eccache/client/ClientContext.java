@@ -34,7 +34,10 @@ import io.eccache.common.UnderStorePaths;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -267,6 +270,34 @@ final class ClientContext implements AutoCloseable {
 
   CoordinatorClient coordinator() {
     return coordinator;
+  }
+
+  /**
+   * Waits (at most two worker-list refreshes) until this client knows every worker of
+   * {@code workers} (the coordinator placed something there): a pinned write to a worker missing
+   * from the client's list (one just started) fails with "no worker with enough space".
+   */
+  void awaitWorkersKnown(Collection<alluxio.grpc.WorkerNetAddress> workers) throws IOException {
+    Set<String> wanted = new HashSet<>();
+    for (alluxio.grpc.WorkerNetAddress w : workers) {
+      wanted.add(w.getHost() + ":" + w.getRpcPort());
+    }
+    long deadline = ticker.read() + TimeUnit.MILLISECONDS.toNanos(2 * workerListRefreshMs + 1000);
+    while (true) {
+      Set<String> known = new HashSet<>();
+      for (BlockWorkerInfo w : cachedWorkers()) {
+        known.add(w.getNetAddress().getHost() + ":" + w.getNetAddress().getRpcPort());
+      }
+      if (known.containsAll(wanted) || ticker.read() - deadline > 0) {
+        return; // past the deadline the write itself reports what is wrong
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for the worker list", e);
+      }
+    }
   }
 
   LogNodeClient logNodes() {

@@ -119,6 +119,9 @@ final class ClientFormIo implements FormIo {
 
   @Override
   public void writeFiles(List<NewFile> files) throws IOException {
+    List<alluxio.grpc.WorkerNetAddress> workers = new ArrayList<>();
+    files.forEach(f -> workers.add(f.worker));
+    context.awaitWorkersKnown(workers);
     List<Future<Void>> writing = new ArrayList<>();
     for (NewFile file : files) {
       CreateFilePOptions options = CreateFilePOptions.newBuilder()

@@ -1,7 +1,6 @@
 package io.eccache.client;
 
 import alluxio.AlluxioURI;
-import alluxio.client.block.BlockWorkerInfo;
 import alluxio.client.file.FileOutStream;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.status.AbortedException;
@@ -26,10 +25,7 @@ import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,7 +107,9 @@ final class ObjectWriter {
     } else {
       allocation = context.coordinator().allocate(request.build());
     }
-    awaitWorkersKnown(allocation.getSplitsList());
+    List<WorkerNetAddress> placed = new ArrayList<>();
+    allocation.getSplitsList().forEach(s -> placed.add(s.getWorker()));
+    context.awaitWorkersKnown(placed);
     // A regional object's splits are written through to its regions: no whole copy to stage.
     boolean through = options.writeMode() == WriteMode.THROUGH && alreadyPersisted == null
         && !allocation.getWriteThrough();
@@ -195,6 +193,12 @@ final class ObjectWriter {
           throw lost;
         }
         backoff(key, 1L << attempt); // its lease expired before the commit: once more
+      } catch (IOException failed) {
+        // A unit or log node of the stripe cannot be reached: the value is written anew (as a
+        // new version, replicated until sealed), as a PUT's split would be placed elsewhere.
+        LOG.debug("eccache: updating '{}' in place failed ({}); writing it anew", key,
+            failed.toString());
+        return context.coordinator().allocate(request.setInPlace(false).build());
       }
     }
   }
@@ -280,32 +284,4 @@ final class ObjectWriter {
     ClientMetrics.SPLITS_REPLACED.inc(written.failed.size());
   }
 
-  /**
-   * Waits (at most two worker-list refreshes) until this client knows every worker the coordinator
-   * placed a split on: a pinned write to a worker missing from the client's list (one just started)
-   * fails with "no worker with enough space".
-   */
-  private void awaitWorkersKnown(List<Split> splits) throws IOException {
-    Set<String> wanted = new HashSet<>();
-    for (Split s : splits) {
-      wanted.add(s.getWorker().getHost() + ":" + s.getWorker().getRpcPort());
-    }
-    long deadline = context.ticker().read()
-        + TimeUnit.MILLISECONDS.toNanos(2 * context.workerListRefreshMs() + 1000);
-    while (true) {
-      Set<String> known = new HashSet<>();
-      for (BlockWorkerInfo w : context.cachedWorkers()) {
-        known.add(w.getNetAddress().getHost() + ":" + w.getNetAddress().getRpcPort());
-      }
-      if (known.containsAll(wanted) || context.ticker().read() - deadline > 0) {
-        return; // past the deadline the write itself reports what is wrong
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for the worker list", e);
-      }
-    }
-  }
 }

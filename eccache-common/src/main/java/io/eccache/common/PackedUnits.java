@@ -14,4 +14,13 @@ public final class PackedUnits {
   public static String path(String directory, int index, int k, long version) {
     return directory + "/" + (index < k ? "d" + index : "p" + (index - k + 1)) + ".v" + version;
   }
+
+  /**
+   * The file a repair rebuilds unit {@code index} at {@code version} into (the same bytes, on
+   * another worker), unique to repair {@code repair}.
+   */
+  public static String repairedPath(String directory, int index, int k, long version,
+      long repair) {
+    return path(directory, index, k, version) + ".r" + repair;
+  }
 }

@@ -106,6 +106,11 @@ final class CoordinatorFormContext implements FormContext {
 
   @Override
   public void submit(MaintenanceTask task) {
-    queue.get().submit(task);
+    queue.get().submit(task, true);
+  }
+
+  @Override
+  public void submitOnce(MaintenanceTask task) {
+    queue.get().submit(task, false);
   }
 }

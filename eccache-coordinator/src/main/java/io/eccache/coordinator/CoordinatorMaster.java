@@ -465,6 +465,11 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     writes.abortUpdate(caller, request.getKey(), request.getUpdateId());
   }
 
+  /** The registered storage form of class {@code type}, if any (tests run its work directly). */
+  public <T extends StorageForm> java.util.Optional<T> form(Class<T> type) {
+    return forms.find(type);
+  }
+
   /** The log nodes announced so far (tests; the packed form's). */
   public LogNodes logNodes() {
     return logNodes;

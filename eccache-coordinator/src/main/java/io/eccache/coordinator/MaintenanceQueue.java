@@ -45,6 +45,8 @@ final class MaintenanceQueue {
   private final Deque<MaintenanceTask> caching = new ArrayDeque<>();
   /** Guarded by {@code this}: the forms' own tasks, kept until reported done. */
   private final Deque<MaintenanceTask> submitted = new ArrayDeque<>();
+  /** Guarded by {@code this}: the forms' own tasks handed out once (the form plans them again). */
+  private final Deque<MaintenanceTask> submittedOnce = new ArrayDeque<>();
   private final Map<String, Lease> leases = new HashMap<>();
   private final Set<String> leasedKeys = new HashSet<>();
 
@@ -61,7 +63,8 @@ final class MaintenanceQueue {
 
   /** The tasks queued or handed out. */
   synchronized int pending() {
-    return queued.size() + caching.size() + submitted.size() + leases.size();
+    return queued.size() + caching.size() + submitted.size() + submittedOnce.size()
+        + leases.size();
   }
 
   /**
@@ -69,8 +72,8 @@ final class MaintenanceQueue {
    * pass's plan it stays until a maintainer reports it done, and comes back when its lease
    * expires or the maintainer reports it failed.
    */
-  synchronized void submit(MaintenanceTask task) {
-    submitted.add(task);
+  synchronized void submit(MaintenanceTask task, boolean kept) {
+    (kept ? submitted : submittedOnce).add(task);
   }
 
   /**
@@ -105,7 +108,7 @@ final class MaintenanceQueue {
   synchronized PlanResponse plan(int max) {
     expireLeases(clock.millis());
     PlanResponse.Builder response = PlanResponse.newBuilder();
-    for (Deque<MaintenanceTask> source : List.of(submitted, queued, caching)) {
+    for (Deque<MaintenanceTask> source : List.of(submitted, submittedOnce, queued, caching)) {
       for (var it = source.iterator(); it.hasNext() && response.getTasksCount() < max; ) {
         MaintenanceTask task = it.next();
         it.remove();
@@ -113,7 +116,8 @@ final class MaintenanceQueue {
           continue;
         }
         String id = UUID.randomUUID().toString();
-        leases.put(id, new Lease(task, clock.millis() + leaseMs, source == submitted));
+        leases.put(id, new Lease(task, clock.millis() + leaseMs, source == submitted,
+            source == submittedOnce));
         response.addTasks(task.toBuilder().setLease(id));
       }
     }
@@ -128,6 +132,8 @@ final class MaintenanceQueue {
         leasedKeys.remove(lease.task.getKey());
         if (lease.kept) {
           submitted.add(lease.task);
+        } else if (lease.once && layouts != null) {
+          layouts.forms().expired(lease.task); // its form plans it again
         }
       }
     }
@@ -152,7 +158,9 @@ final class MaintenanceQueue {
     if (request.getFailed()) {
       metrics.tasksFailed.incrementAndGet();
       if (lease.kept) {
-        submit(task);
+        submit(task, true);
+      } else if (lease.once) {
+        layouts.forms().applyChange(task, request); // its form hears of the failure
       }
       LOG.warn("eccache: {} of '{}' failed in a maintainer: {}", task.getKind(), task.getKey(),
           request.getError());
@@ -179,7 +187,7 @@ final class MaintenanceQueue {
                   "unknown task kind " + task.getKind()))).build();
         } catch (IOException | AlluxioException | RuntimeException e) {
           if (lease.kept) {
-            submit(task); // not recorded: to be done again
+            submit(task, true); // not recorded: to be done again
           }
           throw e;
         }
@@ -225,11 +233,14 @@ final class MaintenanceQueue {
     final long deadlineMs;
     /** A form's submitted task: queued again if it is not done. */
     final boolean kept;
+    /** A form's task handed out once: its form hears if it is not done. */
+    final boolean once;
 
-    Lease(MaintenanceTask task, long deadlineMs, boolean kept) {
+    Lease(MaintenanceTask task, long deadlineMs, boolean kept, boolean once) {
       this.task = task;
       this.deadlineMs = deadlineMs;
       this.kept = kept;
+      this.once = once;
     }
   }
 }

@@ -61,4 +61,11 @@ public interface FormContext {
    * when its lease expires or it fails), unlike the re-tuning passes' plans.
    */
   void submit(MaintenanceTask task);
+
+  /**
+   * Queues a task of the form's for maintainers once: if it fails or its lease expires, the form
+   * hears of it ({@link StorageForm#applyChange} with a failed report, or {@link
+   * StorageForm#expired}) and plans again itself.
+   */
+  void submitOnce(MaintenanceTask task);
 }

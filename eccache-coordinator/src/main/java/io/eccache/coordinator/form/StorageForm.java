@@ -137,6 +137,12 @@ public interface StorageForm {
     return Optional.empty();
   }
 
+  /**
+   * A task of this form's handed out once ({@link FormContext#submitOnce}) was not reported
+   * before its lease expired (its maintainer stopped): plan it again if it is still needed.
+   */
+  default void expired(MaintenanceTask task) {}
+
   /** Adds this form's own figures to the cluster's statistics, from every committed layout. */
   default void addStats(List<Layout> committed, StatsResponse.Builder stats) {}
 

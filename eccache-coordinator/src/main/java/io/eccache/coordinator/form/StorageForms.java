@@ -58,6 +58,11 @@ public final class StorageForms {
     return Optional.empty();
   }
 
+  /** Tells the forms a task handed out once was not reported before its lease expired. */
+  public void expired(MaintenanceTask task) {
+    forms.forEach(form -> form.expired(task));
+  }
+
   /** Every form, in order. */
   public List<StorageForm> all() {
     return forms;

@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * Packed values (LogECMem) on the client's side: a packed value is read from its slot
  * ({@link PackedValueReader}), a PUT of the same size updates it where it is
- * ({@link PackedValueUpdater}), and maintainers seal stripes ({@link StripeSeal}). A value still
+ * ({@link PackedValueUpdater}), and maintainers seal stripes ({@link StripeSeal}) and repair
+ * them ({@link StripeRepair}). A value still
  * waiting for its stripe is an ordinary replicated object to the client.
  */
 public final class PackedClientForm implements ClientForm {
@@ -36,6 +37,7 @@ public final class PackedClientForm implements ClientForm {
 
   @Override
   public Map<MaintenanceTask.Kind, MaintenanceStep> maintenance() {
-    return Map.of(MaintenanceTask.Kind.SEAL_STRIPE, StripeSeal::run);
+    return Map.of(MaintenanceTask.Kind.SEAL_STRIPE, StripeSeal::run,
+        MaintenanceTask.Kind.REPAIR_STRIPE, StripeRepair::run);
   }
 }

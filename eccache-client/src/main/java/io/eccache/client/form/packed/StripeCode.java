@@ -46,6 +46,11 @@ final class StripeCode {
    * where unknown, at least k known).
    */
   static byte[] decode(byte[][] units, int k, int r, int lost) {
+    return decode(units, k, r, new int[] {lost})[0];
+  }
+
+  /** Rebuilds units {@code lost} (each null in {@code units}), in that order. */
+  static byte[][] decode(byte[][] units, int k, int r, int[] lost) {
     ByteBuffer[] in = new ByteBuffer[k + r];
     int unitSize = 0;
     for (int i = 0; i < k + r; i++) {
@@ -54,8 +59,12 @@ final class StripeCode {
         unitSize = units[i].length;
       }
     }
-    byte[] out = new byte[unitSize];
-    coder(k, r).decode(in, new int[] {lost}, new ByteBuffer[] {ByteBuffer.wrap(out)});
+    byte[][] out = new byte[lost.length][unitSize];
+    ByteBuffer[] outputs = new ByteBuffer[lost.length];
+    for (int j = 0; j < lost.length; j++) {
+      outputs[j] = ByteBuffer.wrap(out[j]);
+    }
+    coder(k, r).decode(in, lost, outputs);
     return out;
   }
 

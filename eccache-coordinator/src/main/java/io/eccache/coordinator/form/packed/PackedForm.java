@@ -70,12 +70,15 @@ public final class PackedForm implements StorageForm {
   private static final Logger LOG = LoggerFactory.getLogger(PackedForm.class);
   /** How soon a writer asks again whose update found the stripe busy with another. */
   private static final long UPDATE_RETRY_MS = 2;
+  /** How often the repair heartbeat looks whether workers or log nodes changed. */
+  private static final long REPAIR_PERIOD_MS = 2000;
 
   private final FormContext context;
   private final Map<String, PackedNamespace> namespaces = new LinkedHashMap<>();
   private final StorageForm larger;
   private final LogNodes logNodes;
   private final StripeStore stripes;
+  private final StripeRepairs repairs;
   /** namespace -> its unit queues; guarded by {@code this}. */
   private final Map<String, UnitQueues> queues = new HashMap<>();
 
@@ -92,6 +95,7 @@ public final class PackedForm implements StorageForm {
     this.logNodes = logNodes;
     this.stripes = new StripeStore(context.namespace(), context.root() + "/packed",
         context.clock(), leaseMs);
+    this.repairs = new StripeRepairs(context, stripes, logNodes);
     for (String entry : spec.split(",")) {
       if (!entry.isBlank()) {
         PackedNamespace ns = PackedNamespace.parse(entry);
@@ -448,10 +452,38 @@ public final class PackedForm implements StorageForm {
   @Override
   public Optional<Boolean> applyChange(MaintenanceTask task, ApplyChangeRequest request)
       throws IOException, AlluxioException {
-    if (task.getKind() != MaintenanceTask.Kind.SEAL_STRIPE) {
-      return Optional.empty();
+    switch (task.getKind()) {
+      case SEAL_STRIPE:
+        return Optional.of(!request.getFailed() && sealed(task.getSeal(), request.getSealed()));
+      case REPAIR_STRIPE:
+        return Optional.of(repairs.repaired(task.getRepair(), request));
+      default:
+        return Optional.empty();
     }
-    return Optional.of(sealed(task.getSeal(), request.getSealed()));
+  }
+
+  @Override
+  public void expired(MaintenanceTask task) {
+    if (task.getKind() == MaintenanceTask.Kind.REPAIR_STRIPE) {
+      repairs.forget(task.getRepair().getStripe().getId());
+    }
+  }
+
+  /** The name of the heartbeat that finds stripes with lost parts. */
+  public static final String REPAIR_HEARTBEAT = "EcCache Packed Repair";
+
+  @Override
+  public List<Periodic> periodic() {
+    return namespaces.isEmpty() ? List.of()
+        : List.of(new Periodic(REPAIR_HEARTBEAT, repairs, REPAIR_PERIOD_MS));
+  }
+
+  /**
+   * Scans every stripe for lost parts now and submits their repairs (tests; the heartbeat scans
+   * only when the live workers or log nodes changed); how many it submitted.
+   */
+  public int scanForRepairs() throws IOException, AlluxioException {
+    return repairs.scan(true);
   }
 
   /**

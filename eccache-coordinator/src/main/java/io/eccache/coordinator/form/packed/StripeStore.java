@@ -73,6 +73,11 @@ final class StripeStore {
     void verify(Stripe next) throws IOException, AlluxioException;
   }
 
+  /** The directory of every stripe. */
+  String root() {
+    return root;
+  }
+
   /** The directory of stripe {@code id}: its record and its unit files. */
   String directory(long id) {
     return root + "/" + id;
@@ -190,6 +195,35 @@ final class StripeStore {
       ns.putXattr(directory(id), STRIPE_XATTR, next.toByteArray());
       leases.remove(id);
       return next;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Changes where stripe {@code id}'s parts are (a repair: the same bytes on other workers or log
+   * nodes) without a new version: only while it is still at {@code version} and no update holds
+   * it, once {@code check} accepts the change.
+   *
+   * @return false when the stripe moved on or an update holds it (nothing changes: plan again)
+   */
+  boolean relocate(long id, long version, UnaryOperator<Stripe.Builder> change, Check check)
+      throws IOException, AlluxioException {
+    Lock lock = locks.get(id);
+    lock.lock();
+    try {
+      Lease held = leases.get(id);
+      if (held != null && held.deadlineMs > clock.millis()) {
+        return false; // an update in flight read the old parts, and its deltas go to old nodes
+      }
+      Stripe current = read(id);
+      if (current == null || current.getVersion() != version) {
+        return false;
+      }
+      Stripe next = change.apply(current.toBuilder()).setId(id).setVersion(version).build();
+      check.verify(next);
+      ns.putXattr(directory(id), STRIPE_XATTR, next.toByteArray());
+      return true;
     } finally {
       lock.unlock();
     }
