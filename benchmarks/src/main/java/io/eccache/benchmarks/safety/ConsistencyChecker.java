@@ -52,6 +52,15 @@ public final class ConsistencyChecker {
     public String keyPrefix = "check/";
     /** How long past the deadline a thread may still be inside one operation before it is a hang. */
     public long hangBoundMs = 120_000;
+    /**
+     * Above 0: every version of a key has exactly this many bytes and PUTs leave the scheme to the
+     * coordinator (mostly cache-only arrays), so in a packed namespace a PUT of a sealed value
+     * updates it where it is (docs/packed.md), and keys sharing stripes are updated concurrently.
+     */
+    public int valueBytes;
+    /** Run every {@link #backgroundEveryMs} on a thread of its own until the deadline (a maintainer). */
+    public Runnable background;
+    public long backgroundEveryMs = 200;
   }
 
   /** What a run saw. */
@@ -154,6 +163,25 @@ public final class ConsistencyChecker {
       threads.add(thread);
       thread.start();
     }
+    if (settings.background != null) {
+      Thread side = new Thread(() -> {
+        while (System.currentTimeMillis() < deadline) {
+          try {
+            settings.background.run();
+          } catch (RuntimeException e) {
+            report.errors.add("background: " + e);
+          }
+          try {
+            Thread.sleep(settings.backgroundEveryMs);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }, "consistency-checker-background");
+      side.setDaemon(true);
+      threads.add(side);
+      side.start();
+    }
     long lastProgress = began;
     for (Thread thread : threads) {
       while (thread.isAlive()) {
@@ -225,9 +253,11 @@ public final class ConsistencyChecker {
     byte[] content = content(i, version);
     boolean ok = false;
     try {
-      PutOptions options = (random.nextInt(4) == 0 ? PutOptions.code(2, 1) : PutOptions.code(3, 1))
-          .writeMode(random.nextInt(5) == 0 ? WriteMode.THROUGH : WriteMode.CACHE_ONLY);
-      if (random.nextBoolean()) {
+      PutOptions options = settings.valueBytes > 0 ? PutOptions.defaults()
+          .writeMode(random.nextInt(10) == 0 ? WriteMode.THROUGH : WriteMode.CACHE_ONLY)
+          : (random.nextInt(4) == 0 ? PutOptions.code(2, 1) : PutOptions.code(3, 1))
+              .writeMode(random.nextInt(5) == 0 ? WriteMode.THROUGH : WriteMode.CACHE_ONLY);
+      if (settings.valueBytes > 0 || random.nextBoolean()) {
         cache.put(key(i), content, options);
       } else {
         cache.put(key(i), new ByteArrayInputStream(content), content.length, options);
@@ -236,7 +266,7 @@ public final class ConsistencyChecker {
       report.puts.incrementAndGet();
     } catch (IOException | RuntimeException e) {
       report.failedPuts.incrementAndGet();
-      report.errors.add("PUT " + key(i) + " v" + version + ": " + e);
+      report.errors.add("PUT " + key(i) + " v" + version + ": " + stackOf(e));
     } finally {
       completed(i, ok, alone, epoch, version);
     }
@@ -378,7 +408,8 @@ public final class ConsistencyChecker {
   /** Version {@code version} of key {@code i}: its header, then bytes only (i, version) give. */
   byte[] content(int i, long version) {
     Random random = new Random(settings.seed ^ (i * 0x9E3779B97F4A7C15L) ^ (version * 31));
-    int length = HEADER + random.nextInt(settings.maxObjectBytes);
+    int length = settings.valueBytes > 0 ? Math.max(HEADER, settings.valueBytes)
+        : HEADER + random.nextInt(settings.maxObjectBytes);
     byte[] bytes = new byte[length];
     random.nextBytes(bytes);
     ByteBuffer.wrap(bytes).putInt(MAGIC).putInt(i).putLong(version);

@@ -99,6 +99,9 @@ class DeploymentTest {
     assertEquals("/opt/eccache/lib/*", master.at("/environment/ALLUXIO_CLASSPATH").asText());
     assertTrue(master.get("volumes").toString().contains("/opt/eccache/lib/eccache-coordinator.jar:ro"),
         master.toString());
+    JsonNode worker = services.get("worker1");
+    assertTrue(worker.get("volumes").toString().contains("/opt/eccache/lib/eccache-worker.jar:ro"),
+        "the worker plugin (log nodes) on the workers: " + worker);
     String opts = master.at("/environment/ALLUXIO_JAVA_OPTS").asText();
     assertTrue(opts.contains("-Dalluxio.master.mount.table.root.ufs=s3://eccache/"), opts);
     assertTrue(opts.contains("-Dalluxio.master.eccache.namespace.schemes=sr=replica,sp=partition"), opts);

@@ -111,6 +111,8 @@ class Ec2TeardownTest {
       for (String jar : new String[] {
           "eccache-coordinator/target/eccache-coordinator-0.1.0-SNAPSHOT.jar",
           "eccache-policy/target/eccache-policy-0.1.0-SNAPSHOT.jar",
+          "eccache-worker/target/eccache-worker-0.1.0-SNAPSHOT.jar",
+          "eccache-lognode/target/eccache-lognode-0.1.0-SNAPSHOT.jar",
           "eccache-shell/target/eccache-shell-0.1.0-SNAPSHOT-alluxio.jar",
           "benchmarks/target/classes/Stub.class", "benchmarks/target/lib/stub.jar"}) {
         Files.createDirectories(root.resolve(jar).getParent());
