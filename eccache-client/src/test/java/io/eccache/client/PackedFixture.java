@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import alluxio.AlluxioURI;
 import alluxio.client.file.FileInStream;
+import alluxio.client.file.FileSystem;
 import io.eccache.common.proto.LogId;
 import io.eccache.common.proto.LogParity;
 import io.eccache.common.proto.LookupResponse;
@@ -13,7 +14,6 @@ import io.eccache.common.proto.ReadParityResponse;
 import io.eccache.common.proto.Stripe;
 import io.eccache.isal.CodeMatrix;
 import io.eccache.isal.ReedSolomon;
-import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
 import io.eccache.testkit.TestData;
 import java.nio.ByteBuffer;
@@ -22,18 +22,29 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 
 /** What the packed-value tests share: values put, stripes sealed, parities checked. */
 final class PackedFixture {
-  private final SharedCluster shared;
-  private final EmbeddedCluster cluster;
+  private final FileSystem fs;
+  private final Function<String, String> keyOf;
   private final EcCacheClient cache;
   private final RedundancyMaintainer maintainer;
 
+  /** On the shared in-process cluster, keys of the running test. */
   PackedFixture(SharedCluster shared, EcCacheClient cache, RedundancyMaintainer maintainer)
       throws java.io.IOException {
-    this.shared = shared;
-    this.cluster = shared.cluster();
+    this(shared.cluster().fileSystem(), shared::key, cache, maintainer);
+  }
+
+  /**
+   * @param fs a superuser's Alluxio client, to read unit files
+   * @param keyOf a test's own key for a name
+   */
+  PackedFixture(FileSystem fs, Function<String, String> keyOf, EcCacheClient cache,
+      RedundancyMaintainer maintainer) {
+    this.fs = fs;
+    this.keyOf = keyOf;
     this.cache = cache;
     this.maintainer = maintainer;
   }
@@ -43,7 +54,7 @@ final class PackedFixture {
     Random random = new Random(seed);
     Map<String, byte[]> values = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
-      String key = namespace + "/" + shared.key("v" + i);
+      String key = namespace + "/" + keyOf.apply("v" + i);
       byte[] value = TestData.randomBytes(150 + random.nextInt(201), seed * 1000 + i);
       cache.put(key, value);
       values.put(key, value);
@@ -77,7 +88,7 @@ final class PackedFixture {
     byte[][] units = new byte[stripe.getUnitsCount()][];
     for (int i = 0; i < units.length; i++) {
       units[i] = new byte[unit];
-      try (FileInStream in = cluster.fileSystem().openFile(
+      try (FileInStream in = fs.openFile(
           new AlluxioURI(stripe.getUnits(i).getPath()))) {
         assertEquals(unit, in.read(units[i]));
       }

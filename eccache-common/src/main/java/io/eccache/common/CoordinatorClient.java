@@ -196,13 +196,13 @@ public final class CoordinatorClient extends AbstractMasterClient {
   }
 
   /**
-   * Announces the log node of {@code worker} on {@code port}; returns how soon to announce it
-   * again (ms).
+   * Announces the log node of {@code worker} on {@code port}, started as {@code boot}; returns how
+   * soon to announce it again (ms).
    */
-  public long registerLogNode(alluxio.grpc.WorkerNetAddress worker, int port)
+  public long registerLogNode(alluxio.grpc.WorkerNetAddress worker, int port, String boot)
       throws AlluxioStatusException {
     return call(() -> stub().registerLogNode(io.eccache.common.proto.RegisterLogNodeRequest
-        .newBuilder().setWorker(worker).setPort(port).build()), "RegisterLogNode",
+        .newBuilder().setWorker(worker).setPort(port).setBoot(boot).build()), "RegisterLogNode",
         "worker=%s", worker.getHost()).getReregisterMs();
   }
 

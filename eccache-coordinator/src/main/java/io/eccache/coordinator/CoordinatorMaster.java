@@ -448,7 +448,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     alluxio.grpc.WorkerNetAddress worker = request.getWorker();
     try {
       logNodes.announce(new HostPort(worker.getHost(), worker.getRpcPort()), worker.getHost(),
-          request.getPort());
+          request.getPort(), request.getBoot());
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException(e.getMessage());
     }

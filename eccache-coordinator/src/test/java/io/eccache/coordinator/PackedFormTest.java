@@ -57,7 +57,7 @@ class PackedFormTest {
 
   private void announceLogNode(int worker) {
     String host = "10.0.0." + worker;
-    fixture.logNodes.announce(new HostPort(host, 29999), host, 40000 + worker);
+    fixture.logNodes.announce(new HostPort(host, 29999), host, 40000 + worker, "");
   }
 
   @Test

@@ -22,6 +22,8 @@ final class Announcer {
   private final AlluxioConfiguration conf;
   private final alluxio.grpc.WorkerNetAddress worker;
   private final int port;
+  /** This start of the node: a restarted node is another boot, without the old one's buffer. */
+  private final String boot = java.util.UUID.randomUUID().toString();
   private final ScheduledExecutorService timer;
   private CoordinatorClient client;
   private boolean warned;
@@ -53,7 +55,7 @@ final class Announcer {
         client = new CoordinatorClient(MasterClientContext.newBuilder(ClientContext.create(conf))
             .build());
       }
-      next = client.registerLogNode(worker, port);
+      next = client.registerLogNode(worker, port, boot);
       if (warned) {
         LOG.info("eccache log node {}:{} announced to the coordinator", worker.getHost(), port);
         warned = false;

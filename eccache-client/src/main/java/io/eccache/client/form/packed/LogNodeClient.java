@@ -112,14 +112,16 @@ public final class LogNodeClient implements AutoCloseable {
     if (open != null) {
       return open;
     }
-    int colon = node.lastIndexOf(':');
+    // host:port, or host:port@boot as stripe records name a node.
+    String address = node.contains("@") ? node.substring(0, node.indexOf('@')) : node;
+    int colon = address.lastIndexOf(':');
     int port;
     try {
-      port = Integer.parseInt(node.substring(colon + 1));
+      port = Integer.parseInt(address.substring(colon + 1));
     } catch (NumberFormatException | IndexOutOfBoundsException e) {
       throw new InvalidArgumentException("'" + node + "' is not a log node's host:port");
     }
-    String host = node.substring(0, colon);
+    String host = address.substring(0, colon);
     GrpcChannel made = GrpcChannelBuilder.newBuilder(
         GrpcServerAddress.create(host, new InetSocketAddress(host, port)),
         context.getClusterConf()).setSubject(context.getSubject()).build();

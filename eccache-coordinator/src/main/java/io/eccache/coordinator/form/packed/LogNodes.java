@@ -16,21 +16,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * within three periods (a worker whose plugin stopped, or was turned off, drops out).
  */
 public final class LogNodes {
-  /** A log node: the worker hosting it and the node's own port on that worker's host. */
+  /**
+   * A log node: the worker hosting it, the node's own port on that worker's host, and its boot
+   * (one per start of the node).
+   */
   public static final class Node {
     public final HostPort worker;
     public final String host;
     public final int port;
+    public final String boot;
 
-    Node(HostPort worker, String host, int port) {
+    Node(HostPort worker, String host, int port, String boot) {
       this.worker = worker;
       this.host = host;
       this.port = port;
+      this.boot = boot;
     }
 
-    /** host:port, as a stripe record names it. */
+    /**
+     * {@code host:port@boot}, as a stripe record names the node holding its parity: a node that
+     * restarted (even on the same port) is another, without what the old one only buffered.
+     * Clients connect to the part before the {@code @}.
+     */
     public String address() {
-      return host + ":" + port;
+      return host + ":" + port + (boot.isEmpty() ? "" : "@" + boot);
     }
 
     @Override
@@ -64,12 +73,18 @@ public final class LogNodes {
     return reannounceMs;
   }
 
-  /** Records that {@code worker}'s log node serves on {@code port} of the worker's host. */
-  public void announce(HostPort worker, String host, int port) {
+  /**
+   * Records that {@code worker}'s log node serves on {@code port} of the worker's host, started as
+   * {@code boot}.
+   */
+  public void announce(HostPort worker, String host, int port, String boot) {
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("log node port " + port + " is not a port");
     }
-    nodes.put(worker, new Announced(new Node(worker, host, port), clock.millis()));
+    if (boot.contains("@") || boot.contains(":")) {
+      throw new IllegalArgumentException("log node boot '" + boot + "' has '@' or ':'");
+    }
+    nodes.put(worker, new Announced(new Node(worker, host, port, boot), clock.millis()));
   }
 
   /** The usable nodes: on a live worker, recently announced; in a stable (host) order. */
