@@ -5,19 +5,16 @@ import alluxio.exception.status.AlluxioStatusException;
 import alluxio.grpc.WorkerNetAddress;
 import com.google.common.util.concurrent.RateLimiter;
 import io.eccache.client.form.ClientForms;
+import io.eccache.client.form.ForwardingFormIo;
 import io.eccache.client.form.MaintenanceStep;
 import io.eccache.client.form.Maintainer;
-import io.eccache.client.form.packed.LogNodeClient;
-import io.eccache.common.CoordinatorClient;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
-import io.eccache.common.proto.Split;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +46,14 @@ public final class RedundancyMaintainer implements AutoCloseable {
   private final AtomicLong bytesMoved = new AtomicLong();
   private ScheduledExecutorService loop;
   /** This maintainer as its own steps and a storage form's maintenance steps use it. */
-  private final Maintainer maintainer = new Maintainer() {
+  private final Maintainer maintainer;
+
+  /** The maintainer a step is given: the client's form I/O, and what only maintainers do. */
+  private final class StepMaintainer extends ForwardingFormIo implements Maintainer {
+    StepMaintainer() {
+      super(context.formIo());
+    }
+
     @Override
     public LookupResponse lookup(String key) throws IOException {
       return context.coordinator().lookup(key, true);
@@ -61,42 +65,6 @@ public final class RedundancyMaintainer implements AutoCloseable {
           ObjectReadStream.NO_COPY)) {
         return in.readAll();
       }
-    }
-
-    @Override
-    public void writeFiles(List<NewFile> files) throws IOException {
-      context.formIo().writeFiles(files);
-    }
-
-    @Override
-    public CoordinatorClient coordinator() {
-      return context.coordinator();
-    }
-
-    @Override
-    public byte[] readRange(Split split, long offset, int length) throws IOException {
-      return context.formIo().readRange(split, offset, length);
-    }
-
-    @Override
-    public List<byte[]> readRanges(List<Split> splits, long offset, int length,
-        List<IOException> failures) {
-      return context.formIo().readRanges(splits, offset, length, failures);
-    }
-
-    @Override
-    public LogNodeClient logNodes() {
-      return context.logNodes();
-    }
-
-    @Override
-    public ExecutorService io() {
-      return context.io();
-    }
-
-    @Override
-    public long ioTimeoutMs() {
-      return context.ioTimeoutMs();
     }
 
     @Override
@@ -113,11 +81,12 @@ public final class RedundancyMaintainer implements AutoCloseable {
     public void uncacheOn(URIStatus status, WorkerNetAddress worker) throws IOException {
       context.uncacheOn(status, worker);
     }
-  };
+  }
 
   private RedundancyMaintainer(ClientContext context) {
     this.context = context;
     this.reader = new LateBindingReader(context);
+    this.maintainer = new StepMaintainer();
     this.rebuilder = new SplitRebuilder(context, reader);
     this.underStore = new UnderStoreSync(context, reader, new ObjectWriter(context, rebuilder));
     this.bandwidth = RateLimiter.create(Math.max(1, context.maintenanceBandwidth()));

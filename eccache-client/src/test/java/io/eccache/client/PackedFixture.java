@@ -24,17 +24,38 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 
-/** What the packed-value tests share: values put, stripes sealed, parities checked. */
-final class PackedFixture {
+/**
+ * What the packed-value tests share: a client and a maintainer, values put, stripes sealed,
+ * parities checked.
+ */
+final class PackedFixture implements AutoCloseable {
   private final FileSystem fs;
   private final Function<String, String> keyOf;
   private final EcCacheClient cache;
   private final RedundancyMaintainer maintainer;
 
-  /** On the shared in-process cluster, keys of the running test. */
-  PackedFixture(SharedCluster shared, EcCacheClient cache, RedundancyMaintainer maintainer)
-      throws java.io.IOException {
-    this(shared.cluster().fileSystem(), shared::key, cache, maintainer);
+  /**
+   * A client of the shared in-process cluster and a maintainer made from it, with keys of the
+   * running test; closing the fixture closes both.
+   */
+  static PackedFixture open(SharedCluster shared) throws java.io.IOException {
+    EcCacheClient cache = ClientTestCluster.client(shared.cluster());
+    return new PackedFixture(shared.cluster().fileSystem(), shared::key, cache,
+        RedundancyMaintainer.create(cache));
+  }
+
+  EcCacheClient cache() {
+    return cache;
+  }
+
+  RedundancyMaintainer maintainer() {
+    return maintainer;
+  }
+
+  @Override
+  public void close() {
+    maintainer.close();
+    cache.close();
   }
 
   /**

@@ -41,15 +41,14 @@ class PackedRepairTest {
   @BeforeEach
   void start() throws Exception {
     cluster = CLUSTER.cluster();
-    cache = ClientTestCluster.client(cluster);
-    maintainer = RedundancyMaintainer.create(cache);
-    packed = new PackedFixture(CLUSTER, cache, maintainer);
+    packed = PackedFixture.open(CLUSTER);
+    cache = packed.cache();
+    maintainer = packed.maintainer();
   }
 
   @AfterEach
-  void stop() throws Exception {
-    maintainer.close();
-    cache.close();
+  void stop() {
+    packed.close();
   }
 
   /** Stops the workers on {@code hosts} and waits until the master counts them lost. */

@@ -1,20 +1,16 @@
 package io.eccache.client;
 
 import alluxio.conf.Configuration;
+import io.eccache.client.form.ForwardingFormIo;
 import io.eccache.client.form.FormIo;
-import io.eccache.client.form.packed.LogNodeClient;
 import io.eccache.client.form.packed.PackedClientForm;
 import io.eccache.common.CoordinatorClient;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
-import io.eccache.common.proto.Split;
-import java.io.IOException;
 import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
 
 /**
- * A client JVM for {@code PackedCrashTest}: updates a packed value in place and stops right after
+ * A client JVM for {@code CrashPackedValuesTest}: updates a packed value in place and stops right after
  * its deltas reached the log nodes, before its commit (it prints {@value #MARK} and waits), so the
  * test can SIGKILL it there. Arguments: the key and the new value in Base64.
  */
@@ -35,39 +31,7 @@ public final class PackedUpdateKiller {
         System.out.println("NO UPDATE: " + allocation);
         System.exit(3);
       }
-      FormIo io = context.formIo();
-      FormIo stopsBeforeCommit = new FormIo() {
-        @Override
-        public byte[] readRange(Split split, long offset, int length) throws IOException {
-          return io.readRange(split, offset, length);
-        }
-
-        @Override
-        public List<byte[]> readRanges(List<Split> splits, long offset, int length,
-            List<IOException> failures) {
-          return io.readRanges(splits, offset, length, failures);
-        }
-
-        @Override
-        public void writeFiles(List<NewFile> files) throws IOException {
-          io.writeFiles(files);
-        }
-
-        @Override
-        public ExecutorService io() {
-          return io.io();
-        }
-
-        @Override
-        public long ioTimeoutMs() {
-          return io.ioTimeoutMs();
-        }
-
-        @Override
-        public LogNodeClient logNodes() {
-          return io.logNodes();
-        }
-
+      FormIo stopsBeforeCommit = new ForwardingFormIo(context.formIo()) {
         @Override
         public CoordinatorClient coordinator() {
           // The updater asks for the coordinator only to commit (or abort): stop here.

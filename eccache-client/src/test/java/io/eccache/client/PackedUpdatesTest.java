@@ -43,15 +43,14 @@ class PackedUpdatesTest {
   @BeforeEach
   void start() throws Exception {
     cluster = CLUSTER.cluster();
-    cache = ClientTestCluster.client(cluster);
-    maintainer = RedundancyMaintainer.create(cache);
-    packed = new PackedFixture(CLUSTER, cache, maintainer);
+    packed = PackedFixture.open(CLUSTER);
+    cache = packed.cache();
+    maintainer = packed.maintainer();
   }
 
   @AfterEach
-  void stop() throws Exception {
-    maintainer.close();
-    cache.close();
+  void stop() {
+    packed.close();
   }
 
   /** Operation counts of one PUT: {file reads, file writes, delta sends}. */

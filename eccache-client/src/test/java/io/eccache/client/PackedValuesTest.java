@@ -49,15 +49,14 @@ class PackedValuesTest {
   @BeforeEach
   void start() throws Exception {
     cluster = CLUSTER.cluster();
-    cache = ClientTestCluster.client(cluster);
-    maintainer = RedundancyMaintainer.create(cache);
-    packed = new PackedFixture(CLUSTER, cache, maintainer);
+    packed = PackedFixture.open(CLUSTER);
+    cache = packed.cache();
+    maintainer = packed.maintainer();
   }
 
   @AfterEach
-  void stop() throws Exception {
-    maintainer.close();
-    cache.close();
+  void stop() {
+    packed.close();
   }
 
   private Map<String, byte[]> putValues(int n, long seed) throws Exception {

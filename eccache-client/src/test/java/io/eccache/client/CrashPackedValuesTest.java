@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * previous version; every parity, after the repairs, equals a fresh encode at the stripe's version.
  */
 @Timeout(300)
-class PackedCrashTest {
+class CrashPackedValuesTest {
   @RegisterExtension
   static final SharedCluster NO_SHARED_CLUSTER = SharedCluster.none();
   private static final int WORKERS = 6;
