@@ -10,7 +10,6 @@ import alluxio.exception.status.NotFoundException;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Layout;
-import io.eccache.coordinator.form.packed.PackedForm;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
@@ -157,69 +156,5 @@ class PackedValuesTest {
     cache.put(large, big);
     assertFalse(lookup(large).getLayout().hasPacked(), "larger than a unit: striped");
     assertArrayEquals(big, cache.get(large));
-  }
-
-  /**
-   * Sealed values take (k + 1)/k of their bytes in Alluxio's tiers, counted by Alluxio itself
-   * (the block master's used bytes), once their replicas are swept; values still waiting take
-   * their r + 1 replicas. Values of 256 bytes fill 1 KiB units exactly.
-   */
-  @Test
-  void sealedValuesTakeKPlusOneOverKOfTheirBytesInAlluxiosTiers() throws Exception {
-    // Other tests' seals and repairs first, so their writes and retired versions are counted
-    // before, not during, this measurement.
-    cluster.coordinator().form(PackedForm.class).orElseThrow().scanForRepairs();
-    for (int round = 0; round < 20 && maintainer.runOnce() > 0; round++) {
-      // until nothing is left
-    }
-    long before = settledUsedBytes();
-    int n = 120;
-    for (int i = 0; i < n; i++) {
-      cache.put(ClientTestCluster.PACKED_MEMORY + "/" + CLUSTER.key("m" + i),
-          TestData.randomBytes(256, 500 + i));
-    }
-    maintainer.runOnce();
-    for (int round = 0; round < 20 && maintainer.runOnce() > 0; round++) {
-      // until every submitted seal is done
-    }
-    long used = settledUsedBytes() - before;
-    CacheStats.PackedUsage usage = cache.stats().packed().stream()
-        .filter(p -> p.namespace.equals(ClientTestCluster.PACKED_MEMORY)).findFirst()
-        .orElseThrow();
-    assertEquals(n, usage.values + usage.waitingValues);
-    assertTrue(usage.values >= n / 2, "most are sealed: " + usage);
-    double measured = (double) (used - usage.waitingBytes) / usage.valueBytes;
-    System.out.printf("packed memory: %d bytes used in Alluxio's tiers, %d of them waiting"
-        + " replicas, %d sealed value bytes: %.4fx (k + 1)/k = %.4f%n", used, usage.waitingBytes,
-        usage.valueBytes, measured, (K + 1) / (double) K);
-    assertEquals((K + 1) / (double) K, measured, 0.02, "Alluxio's used bytes beyond the waiting"
-        + " replicas, per sealed byte (" + used + " used, " + usage + ")");
-    assertEquals((K + 1) / (double) K, usage.memory(), 0.001, "stats: " + usage);
-  }
-
-  /**
-   * Alluxio's used bytes once retired versions are swept (the coordinator's clock past the grace
-   * for one sweep, then put back) and the workers have reported their freed blocks.
-   */
-  private long settledUsedBytes() throws Exception {
-    io.eccache.coordinator.CoordinatorMaster coordinator = cluster.coordinator();
-    java.time.Duration past = java.time.Duration.ofSeconds(61);
-    coordinator.clock().advance(past);
-    try {
-      coordinator.sweep().heartbeat(Long.MAX_VALUE);
-    } finally {
-      coordinator.clock().advance(past.negated());
-    }
-    long last = -1;
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (System.currentTimeMillis() < deadline) {
-      Thread.sleep(1500); // past a worker heartbeat, which reports used bytes
-      long used = cluster.blockMaster().getUsedBytes();
-      if (used == last) {
-        return used;
-      }
-      last = used;
-    }
-    throw new AssertionError("Alluxio's used bytes did not settle within 30 s");
   }
 }

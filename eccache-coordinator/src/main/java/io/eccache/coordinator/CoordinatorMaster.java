@@ -144,7 +144,9 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     NamespaceSweeper[] sweeperOf = new NamespaceSweeper[1];
     FormContext formContext = new CoordinatorFormContext(namespace, namespace, random, clock,
         paths, this::layoutStore, this::maintenanceQueue, () -> sweeperOf[0]);
-    this.logNodes = new LogNodes(clock, LOG_NODE_REANNOUNCE_MS);
+    // Announcements are wall-clock events: a test moving the coordinator's clock ahead must not
+    // make every log node look silent (and every stripe's log parity lost).
+    this.logNodes = new LogNodes(java.time.Clock.systemUTC(), LOG_NODE_REANNOUNCE_MS);
     StripedForm striped = new StripedForm(chooser, namespace, random);
     this.forms = new StorageForms(List.of(
         new RegionalForm(formContext,
