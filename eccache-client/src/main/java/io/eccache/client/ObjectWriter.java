@@ -13,6 +13,7 @@ import com.google.protobuf.ByteString;
 import io.eccache.client.form.ClientForms;
 import io.eccache.client.form.ValueUpdater;
 import io.eccache.common.ObjectKeys;
+import io.eccache.common.PackedUnits;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.StripeGeometry;
 import io.eccache.common.proto.AllocateRequest;
@@ -93,12 +94,17 @@ final class ObjectWriter {
         && length <= MAX_IN_PLACE;
     AllocateResponse allocation;
     if (inPlace) {
-      byte[] value = source.readUpTo(Math.toIntExact(length));
-      if (value.length != length || source.readUpTo(1).length != 0) {
-        throw new InvalidArgumentException("PUT of '" + key + "' announced " + length
-            + " bytes but its source held " + (value.length == length ? "more" : value.length));
+      // The caller's array as it is (the usual small PUT: no copy); a stream's bytes read whole.
+      byte[] value = ByteSource.wholeArray(source);
+      if (value == null) {
+        value = source.readUpTo(Math.toIntExact(length));
+        if (value.length != length || source.readUpTo(1).length != 0) {
+          throw new InvalidArgumentException("PUT of '" + key + "' announced " + length
+              + " bytes but its source held " + (value.length == length ? "more"
+                  : value.length));
+        }
+        source = ByteSource.of(value);
       }
-      source = ByteSource.of(value);
       allocation = updateInPlace(key, value, request, sha256 != NO_DIGEST);
       if (allocation.hasUpdate()) {
         context.layouts().invalidate(key); // this client's GETs see its own write at once
@@ -158,7 +164,7 @@ final class ObjectWriter {
   }
 
   /** The largest PUT that may update a value in place: a packed namespace's largest unit. */
-  private static final long MAX_IN_PLACE = 1 << 20;
+  private static final long MAX_IN_PLACE = PackedUnits.MAX_UNIT_SIZE;
   /** Tries of an update in place whose value another update holds, before a new write instead. */
   private static final int UPDATE_TRIES = 20;
 

@@ -8,6 +8,9 @@ package io.eccache.common;
  * {@code p<row + 1>.v<version>}, in the stripe's directory.
  */
 public final class PackedUnits {
+  /** The largest unit: a unit is one small file, read and written whole by an update. */
+  public static final long MAX_UNIT_SIZE = 1 << 20;
+
   private PackedUnits() {}
 
   /** The file of unit {@code index} at {@code version}. */

@@ -1,6 +1,7 @@
 package io.eccache.coordinator.form.packed;
 
 import alluxio.util.FormatUtils;
+import io.eccache.common.PackedUnits;
 import io.eccache.common.RedundancyScheme;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -16,7 +17,7 @@ public final class PackedNamespace {
   /** A unit's size when a namespace names none: the paper's 4 KiB. */
   public static final long DEFAULT_UNIT_SIZE = 4096;
   /** The largest unit: a unit is one small file, read and written whole by an update. */
-  public static final long MAX_UNIT_SIZE = 1 << 20;
+  public static final long MAX_UNIT_SIZE = PackedUnits.MAX_UNIT_SIZE;
 
   private static final Pattern SPEC =
       Pattern.compile("([^=\\s]+)=packed-(\\d{1,3})-(\\d{1,3})((?::[^:,]+){0,2})");
