@@ -65,7 +65,10 @@ class DemoCommandTest {
       double p99 = Double.parseDouble(cells[5].trim());
       double lambda = Double.parseDouble(cells[7].trim().replace("%", ""));
       assertTrue(mean > 0 && p99 >= Double.parseDouble(cells[4].trim()), row);
-      assertTrue(lambda >= 0 && lambda <= 300, "λ of 4 workers is at most 300%: " + row);
+      // At most (4 − 1) × 100% over bytes read; over the kernel's counters (when tc shapes),
+      // a worker that sent every byte also sent its packets' headers: 5% slack.
+      assertTrue(lambda >= 0 && lambda <= 4 * 1.05 * 100 - 100,
+          "λ of 4 workers is at most 320%: " + row);
     }
     assertTrue(memory[0] >= 1.5, "RS(2,1) keeps at least its base parity: " + out);
     assertTrue(memory[1] >= 1.0 && memory[1] <= 1.5, "one copy each plus at most the budget "
