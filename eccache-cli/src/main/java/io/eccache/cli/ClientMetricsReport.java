@@ -26,7 +26,8 @@ final class ClientMetricsReport {
       EcCacheMetrics.READS_DISCARDED,
       EcCacheMetrics.READS_FAILED, EcCacheMetrics.BYTES_READ, EcCacheMetrics.BYTES_WRITTEN,
       EcCacheMetrics.SPLITS_REPLACED, EcCacheMetrics.DECODE_TIME, EcCacheMetrics.ENCODE_TIME,
-      EcCacheMetrics.UNDER_STORE_FALLBACKS, EcCacheMetrics.MAINTENANCE_TASKS);
+      EcCacheMetrics.UNDER_STORE_FALLBACKS, EcCacheMetrics.MAINTENANCE_TASKS,
+      EcCacheMetrics.UPDATES_IN_PLACE);
 
   private ClientMetricsReport() {}
 

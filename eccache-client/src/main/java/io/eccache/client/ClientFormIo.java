@@ -130,7 +130,9 @@ final class ClientFormIo implements FormIo {
           .setOverwrite(true).setMode(new Mode(OWNER_ONLY).toProto())
           .setWorkerLocation(file.worker).build();
       writing.add(context.io().submit(() -> {
-        try (FileOutStream out = context.fs().createFile(new AlluxioURI(file.path), options)) {
+        AlluxioURI uri = new AlluxioURI(file.path);
+        try (FileOutStream out = file.created ? context.openCreated(uri, options)
+            : context.fs().createFile(uri, options)) {
           out.write(file.bytes);
         } catch (AlluxioException e) {
           throw new IOException("writing " + file.path + ": " + e.getMessage(), e);

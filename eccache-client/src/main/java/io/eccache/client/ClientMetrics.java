@@ -27,6 +27,7 @@ final class ClientMetrics {
   static final Counter UNDER_STORE_FALLBACKS =
       MetricsSystem.counter(EcCacheMetrics.UNDER_STORE_FALLBACKS);
   static final Counter MAINTENANCE_TASKS = MetricsSystem.counter(EcCacheMetrics.MAINTENANCE_TASKS);
+  static final Counter UPDATES_IN_PLACE = MetricsSystem.counter(EcCacheMetrics.UPDATES_IN_PLACE);
 
   private ClientMetrics() {}
 }

@@ -193,6 +193,7 @@ final class ObjectWriter {
               + " update this client cannot make: upgrade it"));
       try {
         updater.update(key, value, digest, allocation, context.formIo());
+        ClientMetrics.UPDATES_IN_PLACE.inc();
         return allocation;
       } catch (AbortedException lost) {
         if (last) {

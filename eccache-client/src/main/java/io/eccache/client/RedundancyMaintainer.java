@@ -2,12 +2,15 @@ package io.eccache.client;
 
 import alluxio.client.file.URIStatus;
 import alluxio.exception.status.AlluxioStatusException;
+import alluxio.exception.status.UnimplementedException;
 import alluxio.grpc.WorkerNetAddress;
 import com.google.common.util.concurrent.RateLimiter;
+import io.eccache.client.form.ClientForm;
 import io.eccache.client.form.ClientForms;
 import io.eccache.client.form.ForwardingFormIo;
 import io.eccache.client.form.MaintenanceStep;
 import io.eccache.client.form.Maintainer;
+import io.eccache.client.form.RedundancyCheck;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
@@ -15,6 +18,7 @@ import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -137,6 +141,27 @@ public final class RedundancyMaintainer implements AutoCloseable {
       bytesMoved.addAndGet(moved[0]);
     }
     return done;
+  }
+
+  /**
+   * Scrubs {@code key}: checks the parities its form keeps against a fresh encode of its data
+   * (for a packed value, its stripe's cached parities and its log nodes' rows at the stripe's
+   * version). Changes nothing.
+   *
+   * @return the disagreements found, one line each; empty when every parity agrees
+   * @throws UnimplementedException when the key's form has no scrub (striped and regional
+   *     objects have none yet)
+   * @throws IOException when a unit or a parity cannot be read
+   */
+  public List<String> scrub(String key) throws IOException {
+    LookupResponse lookup = context.coordinator().lookup(key, true);
+    Optional<RedundancyCheck> check = ClientForms.REGISTERED.of(lookup.getLayout())
+        .flatMap(ClientForm::redundancyCheck);
+    if (check.isEmpty()) {
+      throw new UnimplementedException("'" + key + "' is not kept in a form with a scrub (only"
+          + " sealed packed values have one)");
+    }
+    return check.get().check(lookup, maintainer);
   }
 
   /** Runs {@link #runOnce()} every {@code periodMs} in a background thread until closed. */

@@ -2,6 +2,7 @@ package io.eccache.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eccache.common.proto.Layout;
@@ -10,6 +11,7 @@ import io.eccache.common.proto.Stripe;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
 import io.eccache.testkit.TestData;
+import io.eccache.testkit.TestUsers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,13 +57,19 @@ class PackedUpdatesTest {
 
   /** Operation counts of one PUT: {file reads, file writes, delta sends}. */
   private long[] counted(String key, byte[] value) throws Exception {
-    ClientFormIo io = cache.context().formIo();
+    return counted(cache, key, value);
+  }
+
+  /** Operation counts of one PUT by {@code client}: {file reads, file writes, delta sends}. */
+  private static long[] counted(EcCacheClient client, String key, byte[] value)
+      throws Exception {
+    ClientFormIo io = client.context().formIo();
     long reads = io.fileReads();
     long writes = io.fileWrites();
-    long deltas = cache.context().logNodes().deltasSent();
-    cache.put(key, value);
+    long deltas = client.context().logNodes().deltasSent();
+    client.put(key, value);
     return new long[] {io.fileReads() - reads, io.fileWrites() - writes,
-        cache.context().logNodes().deltasSent() - deltas};
+        client.context().logNodes().deltasSent() - deltas};
   }
 
   @Test
@@ -81,6 +89,7 @@ class PackedUpdatesTest {
     assertEquals(before.getStripe().getVersion() + 1, after.getStripe().getVersion());
     assertArrayEquals(next, cache.get(key));
     packed.checkParities(after.getStripe());
+    assertEquals(List.of(), maintainer.scrub(key), "the maintainer's scrub agrees");
     for (String other : sealed.subList(1, sealed.size())) {
       assertArrayEquals(values.get(other), cache.get(other), other);
     }
@@ -102,6 +111,83 @@ class PackedUpdatesTest {
       try (EcCacheClient fresh = ClientTestCluster.client(cluster)) {
         assertArrayEquals(next, fresh.get(key), "rebuilt at the new version");
       }
+    }
+  }
+
+  @Test
+  void aUserUpdatesHerOwnValuesWhereTheyAreAndNoOneElseCan() throws Exception {
+    // alice's 700 directory in the packed namespace; eccache's own directories are closed to her.
+    String dir = ClientTestCluster.PACKED + "/" + CLUSTER.key("alice");
+    TestUsers.directory(cluster.fileSystem(), "/" + dir, TestUsers.ALICE, 0700);
+    try (EcCacheClient alice = EcCacheClient.create(TestUsers.as(TestUsers.ALICE));
+        EcCacheClient bob = EcCacheClient.create(TestUsers.as(TestUsers.BOB))) {
+      Map<String, byte[]> values = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < 40; i++) {
+        byte[] value = TestData.randomBytes(150 + 5 * i, 41_000 + i);
+        alice.put(dir + "/v" + i, value);
+        values.put(dir + "/v" + i, value);
+      }
+      List<String> sealed = packed.seal(values);
+      assertTrue(!sealed.isEmpty(), "the administrator's maintainer sealed alice's values");
+      String key = sealed.get(0);
+      long version = packed.lookup(key).getStripe().getVersion();
+      byte[] next = TestData.randomBytes(values.get(key).length, 42);
+
+      assertArrayEquals(new long[] {2, 2, 1}, counted(alice, key, next),
+          "a hybrid update in place: into the unit files the coordinator made hers");
+      assertEquals(version + 1, packed.lookup(key).getStripe().getVersion());
+      assertArrayEquals(next, alice.get(key));
+      packed.checkParities(packed.lookup(key).getStripe());
+
+      assertThrows(alluxio.exception.status.PermissionDeniedException.class,
+          () -> bob.put(key, TestData.randomBytes(next.length, 43)), "bob may not update it");
+      assertThrows(alluxio.exception.status.PermissionDeniedException.class,
+          () -> bob.get(key), "nor read it");
+      assertEquals(version + 1, packed.lookup(key).getStripe().getVersion(), "nothing changed");
+      assertArrayEquals(next, alice.get(key));
+    }
+  }
+
+  @Test
+  void aScrubFindsAParityThatDisagreesWithTheData() throws Exception {
+    Map<String, byte[]> values = packed.putValues(ClientTestCluster.PACKED, 40, 51);
+    String key = packed.seal(values).get(0);
+    LookupResponse lookup = packed.lookup(key);
+    Stripe stripe = lookup.getStripe();
+    int p1 = stripe.getDataUnits();
+    alluxio.AlluxioURI path = new alluxio.AlluxioURI(stripe.getUnits(p1).getPath());
+    byte[] good = new byte[(int) stripe.getUnitSize()];
+    try (alluxio.client.file.FileInStream in = cluster.fileSystem().openFile(path)) {
+      assertEquals(good.length, in.read(good));
+    }
+    assertEquals(List.of(), maintainer.scrub(key));
+    byte[] bad = good.clone();
+    bad[7] ^= 1;
+    replace(path, lookup.getSplits(p1).getWorker(), bad);
+    try {
+      List<String> found = maintainer.scrub(key);
+      assertEquals(2, found.size(), "its checksum and its encode: " + found);
+      assertTrue(found.get(0).contains("unit " + p1) && found.get(0).contains("CRC32C"), found
+          .toString());
+      assertTrue(found.get(1).contains("cached parity row 0 differs"), found.toString());
+    } finally {
+      replace(path, lookup.getSplits(p1).getWorker(), good); // the stripe whole again
+    }
+    assertEquals(List.of(), maintainer.scrub(key));
+    String large = ClientTestCluster.PACKED + "/" + CLUSTER.key("large");
+    cache.put(large, TestData.randomBytes(5000, 52)); // above the unit: a striped object
+    assertThrows(alluxio.exception.status.UnimplementedException.class,
+        () -> maintainer.scrub(large), "no scrub for other forms yet");
+  }
+
+  /** Puts {@code bytes} in place of the file at {@code path}, cached on {@code worker}. */
+  private void replace(alluxio.AlluxioURI path, alluxio.grpc.WorkerNetAddress worker,
+      byte[] bytes) throws Exception {
+    cluster.fileSystem().delete(path);
+    try (alluxio.client.file.FileOutStream out = cluster.fileSystem().createFile(path,
+        alluxio.grpc.CreateFilePOptions.newBuilder().setWriteType(alluxio.grpc.WritePType
+            .MUST_CACHE).setWorkerLocation(worker).setBlockSizeBytes(bytes.length).build())) {
+      out.write(bytes);
     }
   }
 

@@ -49,6 +49,8 @@ public final class EcCacheMetrics {
   public static final String UNDER_STORE_FALLBACKS = "EcCacheUnderStoreFallbacks";
   /** Counter: maintenance tasks (add, repair, repartition) a client carried out. */
   public static final String MAINTENANCE_TASKS = "EcCacheMaintenanceTasks";
+  /** Counter: PUTs that updated a packed value where it is (not written anew). */
+  public static final String UPDATES_IN_PLACE = "EcCacheUpdatesInPlace";
 
   // Coordinator (master): gauges over its counters and its last re-tuning pass.
   /** Gauge: objects stored. */

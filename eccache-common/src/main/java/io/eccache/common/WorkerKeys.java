@@ -56,6 +56,14 @@ public final class WorkerKeys {
           .setDescription("The longest committed deltas stay only in the log node's memory: a"
               + " log is flushed at this interval, or sooner when half its buffer is used."));
 
+  /** When PLM merges its log. */
+  public static final PropertyKey LOG_NODE_MERGE_SIZE = worker(
+      PropertyKey.Builder.dataSizeBuilder("alluxio.worker.eccache.lognode.merge.size")
+          .setDefaultValue("64MB")
+          .setDescription("PLM: the size a log's segments on disk reach before a flush merges"
+              + " them into the stripes' reserved spaces (and deletes them). Smaller merges"
+              + " more often: fewer log reads for a degraded read, more disk writes."));
+
   /** Whether flushes are synced to the disk. */
   public static final PropertyKey LOG_NODE_FSYNC = worker(
       PropertyKey.Builder.booleanBuilder("alluxio.worker.eccache.lognode.fsync")
@@ -65,7 +73,8 @@ public final class WorkerKeys {
 
   /** Every worker key, in documentation order. */
   public static final List<PropertyKey> ALL = List.of(LOG_NODE_ENABLED, LOG_NODE_PORT,
-      LOG_NODE_DIR, LOG_NODE_SCHEME, LOG_NODE_BUFFER, LOG_NODE_FLUSH_INTERVAL, LOG_NODE_FSYNC);
+      LOG_NODE_DIR, LOG_NODE_SCHEME, LOG_NODE_BUFFER, LOG_NODE_FLUSH_INTERVAL,
+      LOG_NODE_MERGE_SIZE, LOG_NODE_FSYNC);
 
   private WorkerKeys() {}
 

@@ -131,7 +131,8 @@ final class AlluxioNamespace implements NamespacePort, WorkersPort {
     return asMaster(() -> {
       CreateFileContext context = CreateFileContext.mergeFrom(CreateFilePOptions.newBuilder()
           .setWriteType(WritePType.MUST_CACHE).setReplicationMax(1).setRecursive(true)
-          .setMode(new Mode(options.mode).toProto()).setBlockSizeBytes(options.blockSizeBytes));
+          .setMode(new Mode(options.mode).toProto()).setBlockSizeBytes(options.blockSizeBytes)
+          .setOverwrite(options.replaces));
       if (options.owner != null) {
         context.setOwner(options.owner).setGroup(options.group);
       }

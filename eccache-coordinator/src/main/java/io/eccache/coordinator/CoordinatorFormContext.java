@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 
 /**
@@ -30,10 +31,12 @@ final class CoordinatorFormContext implements FormContext {
   private final Supplier<LayoutStore> layouts;
   private final Supplier<MaintenanceQueue> queue;
   private final Supplier<NamespaceSweeper> sweeper;
+  private final FileCreator files;
 
   CoordinatorFormContext(NamespacePort namespace, WorkersPort workers, Random random, Clock clock,
       ObjectPaths paths, Supplier<LayoutStore> layouts, Supplier<MaintenanceQueue> queue,
-      Supplier<NamespaceSweeper> sweeper) {
+      Supplier<NamespaceSweeper> sweeper, Supplier<ExecutorService> executor) {
+    this.files = new FileCreator(namespace, executor);
     this.paths = paths;
     this.namespace = namespace;
     this.workers = workers;
@@ -82,6 +85,12 @@ final class CoordinatorFormContext implements FormContext {
   @Override
   public String root() {
     return paths.rootDirectory();
+  }
+
+  @Override
+  public void createFiles(String what, List<String> paths, NamespacePort.NewFile options)
+      throws IOException, AlluxioException {
+    files.create(what, paths, options, null);
   }
 
   @Override

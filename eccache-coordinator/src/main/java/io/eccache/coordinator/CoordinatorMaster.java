@@ -143,7 +143,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     // a new form adds (docs/design.md, "Storage forms").
     NamespaceSweeper[] sweeperOf = new NamespaceSweeper[1];
     FormContext formContext = new CoordinatorFormContext(namespace, namespace, random, clock,
-        paths, this::layoutStore, this::maintenanceQueue, () -> sweeperOf[0]);
+        paths, this::layoutStore, this::maintenanceQueue, () -> sweeperOf[0],
+        this::getExecutorService);
     // Announcements are wall-clock events: a test moving the coordinator's clock ahead must not
     // make every log node look silent (and every stripe's log parity lost).
     this.logNodes = new LogNodes(java.time.Clock.systemUTC(), LOG_NODE_REANNOUNCE_MS);

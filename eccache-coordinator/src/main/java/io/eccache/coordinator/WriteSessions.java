@@ -68,8 +68,6 @@ import java.util.function.Supplier;
  * ({@link StorageForm}).
  */
 final class WriteSessions {
-  /** The longest an allocation waits for its split files to be created (journaled). */
-  private static final long SPLIT_FILES_TIMEOUT_MS = 30_000;
   /** S3 probes running at once, at most (see {@link #probeUnderStore}). */
   private static final int MAX_PROBES = 16;
   /** Most cells one layout may hold: their checksums live in one xattr. */
@@ -88,8 +86,10 @@ final class WriteSessions {
   private final long allocationTimeoutMs;
   private final long maxCellSize;
   private final Random random;
-  /** The master's executor (exists while it runs): split files are created on it in parallel. */
+  /** The master's executor (exists while it runs): under-store probes run on it. */
   private final Supplier<ExecutorService> executor;
+  /** Split files, created on the master's executor all at once. */
+  private final FileCreator files;
   private final Semaphore probes = new Semaphore(MAX_PROBES);
   /** write id -> the allocation awaiting its commit, and when it was made. */
   private final ConcurrentHashMap<String, PendingWrite> pending = new ConcurrentHashMap<>();
@@ -113,6 +113,7 @@ final class WriteSessions {
     this.maxCellSize = maxCellSize;
     this.random = random;
     this.executor = executor;
+    this.files = new FileCreator(ns, executor);
   }
 
   private ObjectPaths paths() {
@@ -151,7 +152,9 @@ final class WriteSessions {
       // The value may be updated where it is kept (a packed value): its form's instructions.
       Layout current = layouts.readIfPresent(paths().objectDirectory(key));
       if (current != null) {
-        Optional<AllocateResponse> update = layouts.forms().of(current).beginUpdate(current, size);
+        Optional<AllocateResponse> update = layouts.forms().of(current).beginUpdate(current, size,
+            new NamespacePort.Owner(caller.checked() ? caller.user() : null,
+                access.primaryGroup(caller)));
         if (update.isPresent()) {
           if (update.get().hasUpdate()) {
             metrics.allocations.incrementAndGet();
@@ -205,7 +208,7 @@ final class WriteSessions {
         String owner = caller.checked() ? caller.user() : null;
         String group = access.primaryGroup(caller);
         directories.createWriteDirectory(dir, owner, group);
-        createSplitFiles(writeId, splitPaths, new NamespacePort.NewFile(
+        files.create("write " + writeId, splitPaths, new NamespacePort.NewFile(
             StripeGeometry.splitBlockSize(splitSize), OWNER_ONLY, owner, group), current == null
                 ? () -> directories.closeObjectDirectory(paths().objectDirectory(key)) : null);
       }
@@ -228,60 +231,6 @@ final class WriteSessions {
       response.addSplits(split);
     }
     return response.build();
-  }
-
-  /**
-   * Creates the split files all at once, each on a thread of the master's executor: their journal
-   * entries then go out in one flush (one after another, each would wait for a flush of its own,
-   * an fsync and with the embedded journal a Raft commit each). They belong to {@code owner} (its
-   * group {@code group}), who writes them; the master's own when null. {@code alongside}, when
-   * not null, is one more namespace change to make in the same round.
-   */
-  private void createSplitFiles(String writeId, List<String> paths,
-      NamespacePort.NewFile options, MasterCalls.MasterCall<?> alongside)
-      throws IOException, AlluxioException {
-    ExecutorService pool = executor.get();
-    if (pool == null) {
-      throw new UnavailableException("the coordinator is not running on this master (a standby"
-          + " or one stopping): PUT again, to the primary master");
-    }
-    List<CompletableFuture<Void>> creating = new ArrayList<>();
-    if (alongside != null) {
-      creating.add(CompletableFuture.runAsync(() -> {
-        try {
-          alongside.call();
-        } catch (IOException | AlluxioException e) {
-          throw new CompletionException(e);
-        }
-      }, pool));
-    }
-    for (String path : paths) {
-      creating.add(CompletableFuture.runAsync(() -> {
-        try {
-          ns.createFile(path, options);
-        } catch (IOException | AlluxioException e) {
-          throw new CompletionException(e);
-        }
-      }, pool));
-    }
-    try {
-      CompletableFuture.allOf(creating.toArray(new CompletableFuture<?>[0]))
-          .get(SPLIT_FILES_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause() instanceof CompletionException && e.getCause().getCause()
-          != null ? e.getCause().getCause() : e.getCause();
-      Throwables.propagateIfPossible(cause, IOException.class, AlluxioException.class);
-      throw new IOException("creating the split files of write " + writeId + " failed: "
-          + cause, cause);
-    } catch (TimeoutException e) {
-      throw new DeadlineExceededException("creating the split files of write " + writeId
-          + " took more than " + SPLIT_FILES_TIMEOUT_MS + " ms: the master's journal does not"
-          + " keep up; check the master, then PUT again");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CancelledException("interrupted while creating the split files of write "
-          + writeId);
-    }
   }
 
   /**

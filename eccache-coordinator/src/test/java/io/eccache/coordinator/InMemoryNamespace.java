@@ -190,7 +190,8 @@ public final class InMemoryNamespace implements NamespacePort, WorkersPort, Acce
   public synchronized FileInfo createFile(String path, NewFile options)
       throws FileAlreadyExistsException, FileDoesNotExistException, InvalidPathException {
     count("createFile");
-    if (nodes.containsKey(path)) {
+    Node there = nodes.get(path);
+    if (there != null && (!options.replaces || there.folder)) {
       throw new FileAlreadyExistsException(path + " already exists");
     }
     makeParents(path, true);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.FailedPreconditionException;
 import alluxio.exception.status.InvalidArgumentException;
+import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerNetAddress;
 import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
@@ -199,11 +200,10 @@ class PackedFormTest {
         .setKey(key).setObjectSize(size).setInPlace(true).build());
   }
 
-  /** Plays the updater: writes the next version's files of the rewritten units. */
+  /** Plays the updater: writes the next version's files (created for it) of the rewritten units. */
   private void writeRewritten(PackedUpdate update) throws Exception {
     for (int j = 0; j < update.getRewriteCount(); j++) {
       String path = update.getRewritePaths(j);
-      fixture.ns.createFile(path, new NamespacePort.NewFile(100, (short) 0600, null, null));
       alluxio.grpc.WorkerNetAddress w = update.getSplits(update.getRewrite(j)).getWorker();
       fixture.ns.write(path, 100, new WorkerNetAddress().setHost(w.getHost())
           .setRpcPort(w.getRpcPort()));
@@ -229,6 +229,12 @@ class PackedFormTest {
     assertEquals(List.of(unit, 2), update.getRewriteList(), "the data unit, then P1");
     assertTrue(update.getRewritePaths(0).endsWith("/d" + unit + ".v2"), update.toString());
     assertTrue(update.getRewritePaths(1).endsWith("/p1.v2"), update.toString());
+    assertTrue(update.getFilesCreated());
+    for (String path : update.getRewritePathsList()) {
+      FileInfo created = fixture.ns.status(path);
+      assertEquals("alice", created.getOwner(), "the writer's, who may not create files there");
+      assertFalse(created.isCompleted(), path);
+    }
     assertTrue(beginUpdate(key, 50).getRetryAfterMs() > 0, "one update per stripe at a time");
     assertFalse(beginUpdate(key, 49).hasUpdate(), "another size: a new write");
 
@@ -267,5 +273,24 @@ class PackedFormTest {
         () -> fixture.writes.allocate(Caller.named("bob"), AllocateRequest.newBuilder()
             .setKey(before.getKey()).setObjectSize(50).setInPlace(true).build()),
         "updating takes the right to PUT the key");
+  }
+
+  @Test
+  void anAbortedUpdatesFilesAreReplacedByTheNextUpdateOfThatVersion() throws Exception {
+    Layout before = sealOne();
+    String key = before.getKey();
+    PackedUpdate aborted = beginUpdate(key, 50).getUpdate();
+    writeRewritten(aborted);
+    fixture.writes.abortUpdate(Caller.named("alice"), key, aborted.getUpdateId());
+    assertEquals(before, fixture.committed(key), "nothing changed");
+
+    PackedUpdate next = beginUpdate(key, 50).getUpdate();
+    assertEquals(aborted.getRewritePathsList(), next.getRewritePathsList(), "the same version's");
+    for (String path : next.getRewritePathsList()) {
+      assertFalse(fixture.ns.status(path).isCompleted(), "made anew, empty: " + path);
+    }
+    writeRewritten(next);
+    assertEquals(2, fixture.writes.commitUpdate(Caller.named("alice"), commitOf(key, next))
+        .getVersion());
   }
 }

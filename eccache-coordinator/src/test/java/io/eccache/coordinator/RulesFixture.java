@@ -92,15 +92,14 @@ final class RulesFixture implements AutoCloseable {
     List<StorageForm> registered = new ArrayList<>();
     if (regional) {
       FormContext context = new CoordinatorFormContext(ns, ns, random, clock, paths,
-          this::layoutStore,
-          this::maintenanceQueue, this::namespaceSweeper);
+          this::layoutStore, this::maintenanceQueue, this::namespaceSweeper, () -> executor);
       registered.add(new RegionalForm(context, RegionMounts.parse(REGIONS), "agar",
           "rs-2-1", "none", 0, 0));
     }
     StripedForm striped = new StripedForm(chooser, ns, random);
     if (!packed.isEmpty()) {
       FormContext context = new CoordinatorFormContext(ns, ns, random, clock, paths,
-          this::layoutStore, this::maintenanceQueue, this::namespaceSweeper);
+          this::layoutStore, this::maintenanceQueue, this::namespaceSweeper, () -> executor);
       registered.add(new PackedForm(context, packed, striped, logNodes, ALLOCATION_TIMEOUT_MS));
     }
     registered.add(striped);

@@ -62,7 +62,7 @@ final class LogNodeHost implements AutoCloseable {
           .directory(settings.directory.resolve(n)).code(id.getDataUnits(), id.getParityUnits())
           .row(id.getRow()).unitSize(id.getUnitSize()).scheme(settings.scheme)
           .bufferBytes(settings.bufferBytes).flushInterval(settings.flushInterval)
-          .fsync(settings.fsync).build());
+          .mergeLogBytes(settings.mergeBytes).fsync(settings.fsync).build());
       LOG.info("eccache log node: opened {} in {} ({}); recovered {}", n, settings.directory,
           settings.scheme, node.recovery());
       return new Opened(id, node);

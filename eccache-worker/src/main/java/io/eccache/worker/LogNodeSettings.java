@@ -19,17 +19,19 @@ final class LogNodeSettings {
   final LogScheme scheme;
   final long bufferBytes;
   final Duration flushInterval;
+  final long mergeBytes;
   final boolean fsync;
   /** The whole configuration as it was, for the channel to the coordinator. */
   final AlluxioConfiguration conf;
 
   private LogNodeSettings(Path directory, int port, LogScheme scheme, long bufferBytes,
-      Duration flushInterval, boolean fsync, AlluxioConfiguration conf) {
+      Duration flushInterval, long mergeBytes, boolean fsync, AlluxioConfiguration conf) {
     this.directory = directory;
     this.port = port;
     this.scheme = scheme;
     this.bufferBytes = bufferBytes;
     this.flushInterval = flushInterval;
+    this.mergeBytes = mergeBytes;
     this.fsync = fsync;
     this.conf = conf;
   }
@@ -66,6 +68,7 @@ final class LogNodeSettings {
     }
     return new LogNodeSettings(directory, port, parsed, conf.getBytes(WorkerKeys.LOG_NODE_BUFFER),
         conf.getDuration(WorkerKeys.LOG_NODE_FLUSH_INTERVAL),
+        Math.max(1, conf.getBytes(WorkerKeys.LOG_NODE_MERGE_SIZE)),
         conf.getBoolean(WorkerKeys.LOG_NODE_FSYNC), conf);
   }
 }

@@ -39,6 +39,11 @@ public interface ClientForm {
     return Optional.empty();
   }
 
+  /** How a maintainer checks this form's parities against its data (a scrub), if it can. */
+  default Optional<RedundancyCheck> redundancyCheck() {
+    return Optional.empty();
+  }
+
   /** The maintenance tasks only this form has, by kind, and how a maintainer carries them out. */
   default Map<MaintenanceTask.Kind, MaintenanceStep> maintenance() {
     return Map.of();

@@ -25,8 +25,8 @@ public interface FormIo {
 
   /**
    * Writes each of {@code files} whole as a new file (parents made), cached only, one block on
-   * its worker, readable by its owner only, replacing a file left there by an earlier try; all at
-   * once, within one I/O timeout.
+   * its worker, readable by its owner only, replacing a file left there by an earlier try (or
+   * into the empty file the coordinator created); all at once, within one I/O timeout.
    *
    * @throws IOException the first failure, once every write has ended
    */
@@ -37,11 +37,24 @@ public interface FormIo {
     public final String path;
     public final WorkerNetAddress worker;
     public final byte[] bytes;
+    /** Whether the coordinator created it already (empty, the writer's): opened, not created. */
+    public final boolean created;
 
+    /** A file the writer creates. */
     public NewFile(String path, WorkerNetAddress worker, byte[] bytes) {
+      this(path, worker, bytes, false);
+    }
+
+    private NewFile(String path, WorkerNetAddress worker, byte[] bytes, boolean created) {
       this.path = path;
       this.worker = worker;
       this.bytes = bytes;
+      this.created = created;
+    }
+
+    /** A file the coordinator created for the writer (a writer may not create it there). */
+    public static NewFile created(String path, WorkerNetAddress worker, byte[] bytes) {
+      return new NewFile(path, worker, bytes, true);
     }
   }
 

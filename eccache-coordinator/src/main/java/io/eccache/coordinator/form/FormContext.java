@@ -39,6 +39,15 @@ public interface FormContext {
   /** eccache's root directory in Alluxio's namespace; a form keeps its own under it. */
   String root();
 
+  /**
+   * Creates the files at {@code paths} with {@code options} all at once (their journal entries
+   * in one flush), within a bound.
+   *
+   * @param what what the files are for, as errors name it
+   */
+  void createFiles(String what, List<String> paths, NamespacePort.NewFile options)
+      throws IOException, AlluxioException;
+
   /** A step that may fail as a namespace call does. */
   interface LayoutCall<T> {
     T call() throws IOException, AlluxioException;

@@ -149,6 +149,21 @@ public interface NamespacePort {
     }
   }
 
+  /** Who a new file or directory belongs to: a user and group, or the master's own user. */
+  final class Owner {
+    /** The master's own user (Alluxio's superuser). */
+    public static final Owner MASTER = new Owner(null, null);
+
+    /** Null: the master's. */
+    public final String user;
+    public final String group;
+
+    public Owner(String user, String group) {
+      this.user = user;
+      this.group = group;
+    }
+  }
+
   /** A split file to create. */
   final class NewFile {
     public final long blockSizeBytes;
@@ -156,12 +171,29 @@ public interface NamespacePort {
     /** Null: the master's. */
     public final String owner;
     public final String group;
+    /** Whether a file already at the path is replaced (else the creation fails). */
+    public final boolean replaces;
 
     public NewFile(long blockSizeBytes, short mode, String owner, String group) {
+      this(blockSizeBytes, mode, owner, group, false);
+    }
+
+    public NewFile(long blockSizeBytes, short mode, Owner owner) {
+      this(blockSizeBytes, mode, owner.user, owner.group, false);
+    }
+
+    private NewFile(long blockSizeBytes, short mode, String owner, String group,
+        boolean replaces) {
       this.blockSizeBytes = blockSizeBytes;
       this.mode = mode;
       this.owner = owner;
       this.group = group;
+      this.replaces = replaces;
+    }
+
+    /** The same, replacing a file left at the path (by a write that never completed it). */
+    public NewFile replacing() {
+      return new NewFile(blockSizeBytes, mode, owner, group, true);
     }
   }
 }

@@ -94,12 +94,15 @@ public interface StorageForm {
   /**
    * An update of the key's committed value {@code current} where it is kept, by a writer of
    * {@code size} bytes who can do one (a cache-only PUT of an array): the writer's instructions;
-   * empty when this form does not, or not for this value (the PUT is then a new write).
+   * empty when this form does not, or not for this value (the PUT is then a new write). Files the
+   * writer is to write belong to {@code writer}, created here as a new write's split files are
+   * (the writer may not create files in eccache's directories).
    *
    * @throws alluxio.exception.status.AbortedException when the value is being changed by another
    *     update: try again
    */
-  default Optional<AllocateResponse> beginUpdate(Layout current, long size)
+  default Optional<AllocateResponse> beginUpdate(Layout current, long size,
+      NamespacePort.Owner writer)
       throws IOException, AlluxioException {
     return Optional.empty();
   }

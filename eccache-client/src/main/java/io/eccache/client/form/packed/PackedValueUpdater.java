@@ -91,8 +91,9 @@ final class PackedValueUpdater implements ValueUpdater {
           .setUpdateId(u.getUpdateId()).setValueCrc32C(StripeSeal.crc(value, 0, value.length))
           .setSha256(ByteString.copyFrom(sha256));
       for (int j = 0; j < old.size(); j++) {
-        files.add(new FormIo.NewFile(u.getRewritePaths(j), rewritten.get(j).getWorker(),
-            old.get(j)));
+        files.add(u.getFilesCreated()
+            ? FormIo.NewFile.created(u.getRewritePaths(j), rewritten.get(j).getWorker(), old.get(j))
+            : new FormIo.NewFile(u.getRewritePaths(j), rewritten.get(j).getWorker(), old.get(j)));
         commit.addUnitCrc32C(StripeSeal.crc(old.get(j), 0, unitSize));
       }
       io.writeFiles(files);

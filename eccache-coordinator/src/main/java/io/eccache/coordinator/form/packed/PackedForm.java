@@ -70,6 +70,8 @@ public final class PackedForm implements StorageForm {
   private static final Logger LOG = LoggerFactory.getLogger(PackedForm.class);
   /** How soon a writer asks again whose update found the stripe busy with another. */
   private static final long UPDATE_RETRY_MS = 2;
+  /** A unit file: its writer's alone, as split files (readers read its block after a lookup). */
+  private static final short UNIT_MODE = 0600;
   /** How often the repair heartbeat looks whether workers or log nodes changed. */
   private static final long REPAIR_PERIOD_MS = 2000;
 
@@ -292,8 +294,8 @@ public final class PackedForm implements StorageForm {
   }
 
   @Override
-  public Optional<AllocateResponse> beginUpdate(Layout current, long size)
-      throws IOException, AlluxioException {
+  public Optional<AllocateResponse> beginUpdate(Layout current, long size,
+      NamespacePort.Owner writer) throws IOException, AlluxioException {
     long id = current.getPacked().getStripe();
     PackedNamespace ns = namespaces.get(ObjectPaths.namespaceOf(current.getKey()));
     if (id == 0 || ns == null || ns.updateMode() == PackedNamespace.UpdateMode.FULLSTRIPE) {
@@ -318,10 +320,20 @@ public final class PackedForm implements StorageForm {
         .setMode(ns.updateMode() == PackedNamespace.UpdateMode.INPLACE
             ? PackedUpdate.Mode.INPLACE : PackedUpdate.Mode.HYBRID)
         .setStripe(stripe).addAllSplits(unitSplits(stripe, context.liveWorkerIds()))
-        .setUnit(unit).setSlot(slot).setLeaseMs(stripes.leaseMs());
+        .setUnit(unit).setSlot(slot).setLeaseMs(stripes.leaseMs()).setFilesCreated(true);
     for (int i : rewritten(stripe, unit)) {
       update.addRewrite(i).addRewritePaths(PackedUnits.path(stripes.directory(id), i, k,
           stripe.getVersion() + 1));
+    }
+    try {
+      // The writer's, as a new write's split files are; replacing those of an update of this
+      // version that never committed.
+      context.createFiles("update " + updateId + " of stripe " + id,
+          update.getRewritePathsList(),
+          new NamespacePort.NewFile(stripe.getUnitSize(), UNIT_MODE, writer).replacing());
+    } catch (IOException | AlluxioException | RuntimeException e) {
+      stripes.release(id, Long.toString(updateId));
+      throw e;
     }
     return Optional.of(AllocateResponse.newBuilder().setUpdate(update).build());
   }
@@ -407,7 +419,8 @@ public final class PackedForm implements StorageForm {
             + " write it before committing");
       }
       if (!info.isCompleted() || info.getLength() != next.getUnitSize()) {
-        throw new FailedPreconditionException("unit " + path + " of the update is incomplete");
+        throw new FailedPreconditionException("unit " + path + " of the update was not written"
+            + " whole: write it before committing");
       }
     }
   }
