@@ -14,11 +14,14 @@ import io.eccache.client.form.RedundancyCheck;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
+import io.eccache.common.proto.LogNodeStatusResponse;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.MaintenanceTask;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -162,6 +165,20 @@ public final class RedundancyMaintainer implements AutoCloseable {
           + " sealed packed values have one)");
     }
     return check.get().check(lookup, maintainer);
+  }
+
+  /**
+   * The live log nodes' own status, by address ({@code host:port@boot}): each log's buffered
+   * bytes, bytes in its log on disk and disk I/O counts.
+   *
+   * @throws AlluxioStatusException when the coordinator or a log node does not answer
+   */
+  public Map<String, LogNodeStatusResponse> logNodeStatus() throws AlluxioStatusException {
+    Map<String, LogNodeStatusResponse> status = new TreeMap<>();
+    for (String node : context.coordinator().stats().getLogNodesList()) {
+      status.put(node, context.logNodes().status(node));
+    }
+    return status;
   }
 
   /** Runs {@link #runOnce()} every {@code periodMs} in a background thread until closed. */

@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
     description = "EC-Cache on Alluxio: the demo, the cluster benchmark, the simulator, the"
         + " consistency checker and the data-path benchmark.",
     subcommands = {DemoCommand.class, BenchCommand.class, SimCommand.class, CheckCommand.class,
-        DatapathCommand.class, AgarSimCommand.class, AgarCommand.class})
+        DatapathCommand.class, AgarSimCommand.class, AgarCommand.class,
+        PackedCheckCommand.class})
 public final class EcCacheBench implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
