@@ -1,6 +1,7 @@
 package io.eccache.client;
 
 import alluxio.client.file.URIStatus;
+import alluxio.exception.status.AbortedException;
 import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.UnimplementedException;
 import alluxio.grpc.WorkerNetAddress;
@@ -46,6 +47,8 @@ public final class RedundancyMaintainer implements AutoCloseable {
 
   private final ClientContext context;
   private final SplitRebuilder rebuilder;
+  /** Writes a form's values anew (a compaction's). */
+  private final ObjectWriter writer;
   private final UnderStoreSync underStore;
   private final RateLimiter bandwidth;
   private final LateBindingReader reader;
@@ -75,6 +78,17 @@ public final class RedundancyMaintainer implements AutoCloseable {
     }
 
     @Override
+    public boolean rewrite(String key, byte[] value, String expectedWriteId) throws IOException {
+      try {
+        writer.put(key, ByteSource.of(value), value.length, PutOptions.defaults(), null,
+            expectedWriteId);
+        return true;
+      } catch (AbortedException replaced) {
+        return false; // a user's PUT or delete came first: it wins
+      }
+    }
+
+    @Override
     public void acquireBandwidth(long bytes) {
       bandwidth.acquire((int) Math.min(Integer.MAX_VALUE, Math.max(1, bytes)));
     }
@@ -95,7 +109,8 @@ public final class RedundancyMaintainer implements AutoCloseable {
     this.reader = new LateBindingReader(context);
     this.maintainer = new StepMaintainer();
     this.rebuilder = new SplitRebuilder(context, reader);
-    this.underStore = new UnderStoreSync(context, reader, new ObjectWriter(context, rebuilder));
+    this.writer = new ObjectWriter(context, rebuilder);
+    this.underStore = new UnderStoreSync(context, reader, writer);
     this.bandwidth = RateLimiter.create(Math.max(1, context.maintenanceBandwidth()));
   }
 

@@ -26,7 +26,10 @@ final class ClientTestCluster {
   static final String PACKED = "kv";
   /** The packed namespace updated in place (IPMem): RS(2, 2), every parity in the cache. */
   static final String PACKED_INPLACE = "kvi";
-  /** A packed namespace as {@link #PACKED}, for the memory test alone. */
+  /**
+   * A packed namespace as {@link #PACKED}, for the tests that need its stripes to hold their
+   * values alone (compaction; the memory test, on a cluster of its own).
+   */
   static final String PACKED_MEMORY = "kvm";
 
   private ClientTestCluster() {}

@@ -11,6 +11,8 @@ import io.eccache.common.RedundancyScheme;
 import io.eccache.common.SchemeProtos;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
+import io.eccache.common.proto.Stripe;
+import io.eccache.coordinator.form.packed.PackedForm;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.SharedCluster;
 import io.eccache.testkit.TestData;
@@ -156,5 +158,62 @@ class PackedValuesTest {
     cache.put(large, big);
     assertFalse(lookup(large).getLayout().hasPacked(), "larger than a unit: striped");
     assertArrayEquals(big, cache.get(large));
+  }
+
+  @Test
+  void aSparseStripeIsCompactedThenDroppedAndItsLiveValueStaysReadable() throws Exception {
+    Map<String, byte[]> values = packed.putValues(ClientTestCluster.PACKED_MEMORY, 40, 71);
+    List<String> sealed = packed.seal(values);
+    Stripe stripe = lookup(sealed.get(0)).getStripe();
+    List<String> inStripe = new java.util.ArrayList<>();
+    for (int u = 0; u < stripe.getDataUnits(); u++) {
+      stripe.getUnits(u).getSlotsList().forEach(slot -> inStripe.add(slot.getKey()));
+    }
+    String survivor = inStripe.get(0);
+    for (String key : inStripe.subList(1, inStripe.size())) {
+      assertTrue(cache.delete(key), key);
+    }
+    PackedForm form = cluster.coordinator().form(PackedForm.class).orElseThrow();
+    long logStripes = logStripes();
+
+    assertTrue(form.scanForCompactions() >= 1, "the stripe is sparse: compacted");
+    drain();
+    Layout moved = lookup(survivor).getLayout();
+    assertTrue(moved.getPacked().getStripe() != stripe.getId(), "written anew: " + moved);
+    assertArrayEquals(values.get(survivor), cache.get(survivor), "the same bytes");
+
+    assertTrue(form.scanForCompactions() >= 1, "then empty: dropped");
+    drain();
+    assertEquals(logStripes - 1, logStripes(), "its log node forgot it");
+    for (String key : inStripe.subList(1, inStripe.size())) {
+      assertThrows(NotFoundException.class, () -> cache.get(key));
+    }
+    for (String key : sealed) {
+      if (!inStripe.contains(key)) {
+        assertArrayEquals(values.get(key), cache.get(key), "other stripes' values: " + key);
+      }
+    }
+    assertArrayEquals(values.get(survivor), cache.get(survivor));
+  }
+
+  /** Runs the maintainer until it finds nothing to do. */
+  private void drain() throws Exception {
+    for (int round = 0; round < 20 && maintainer.runOnce() > 0; round++) {
+      // each round carries out what the coordinator submitted
+    }
+  }
+
+  /** Stripes the log nodes hold for the namespace of this test's values. */
+  private long logStripes() throws Exception {
+    long stripes = 0;
+    for (io.eccache.common.proto.LogNodeStatusResponse node
+        : maintainer.logNodeStatus().values()) {
+      for (io.eccache.common.proto.LogStatus log : node.getLogsList()) {
+        if (log.getLog().getNamespace().equals(ClientTestCluster.PACKED_MEMORY)) {
+          stripes += log.getStripes();
+        }
+      }
+    }
+    return stripes;
   }
 }

@@ -24,6 +24,7 @@ import io.eccache.common.proto.PackedSealed;
 import io.eccache.common.proto.PackedSlot;
 import io.eccache.common.proto.PackedUpdate;
 import io.eccache.common.proto.SealValue;
+import io.eccache.common.proto.Stripe;
 import io.eccache.common.proto.StripeUnit;
 import io.eccache.coordinator.form.HostPort;
 import io.eccache.coordinator.form.NamespacePort;
@@ -292,5 +293,66 @@ class PackedFormTest {
     writeRewritten(next);
     assertEquals(2, fixture.writes.commitUpdate(Caller.named("alice"), commitOf(key, next))
         .getVersion());
+  }
+
+  @Test
+  void aStripeOfFewLiveValuesIsCompactedThenDroppedOnceEmpty() throws Exception {
+    Layout one = sealOne();
+    Stripe stripe = fixture.layouts.describe(one.getKey()).build().getStripe();
+    List<String> keys = new java.util.ArrayList<>();
+    for (int u = 0; u < stripe.getDataUnits(); u++) {
+      stripe.getUnits(u).getSlotsList().forEach(slot -> keys.add(slot.getKey()));
+    }
+    assertEquals(4, keys.size(), "two full units of two 50-byte values");
+    assertEquals(0, fixture.packedForm.scanForCompactions(), "a full stripe stays");
+
+    // Three of four values replaced (new versions elsewhere): 50 of 200 bytes live.
+    for (String key : keys.subList(1, 4)) {
+      fixture.put("alice", key, 40);
+    }
+    assertEquals(1, fixture.packedForm.scanForCompactions());
+    assertEquals(0, fixture.packedForm.scanForCompactions(), "one task per stripe at a time");
+    MaintenanceTask compact = planned(MaintenanceTask.Kind.COMPACT_STRIPE);
+    assertEquals(List.of(keys.get(0)), compact.getCompaction().getLiveList().stream()
+        .map(PackedSlot::getKey).collect(java.util.stream.Collectors.toList()));
+    fixture.put("alice", keys.get(0), 50); // the maintainer writes the live value anew
+    assertTrue(fixture.queue.applyChange(ApplyChangeRequest.newBuilder()
+        .setLease(compact.getLease()).build()).getApplied());
+
+    assertEquals(1, fixture.packedForm.scanForCompactions(), "now empty: dropped");
+    MaintenanceTask drop = planned(MaintenanceTask.Kind.DROP_STRIPE);
+    assertEquals(stripe, drop.getCompaction().getStripe());
+    String dir = stripe.getUnits(0).getPath().substring(0,
+        stripe.getUnits(0).getPath().lastIndexOf('/'));
+    assertTrue(fixture.queue.applyChange(ApplyChangeRequest.newBuilder()
+        .setLease(drop.getLease()).build()).getApplied());
+    assertFalse(fixture.ns.exists(dir), "its record and unit files are retired");
+    assertEquals(0, fixture.packedForm.scanForCompactions(), "nothing left to do");
+  }
+
+  @Test
+  void aStripeAnUpdateHoldsIsNotDropped() throws Exception {
+    Layout one = sealOne();
+    Stripe stripe = fixture.layouts.describe(one.getKey()).build().getStripe();
+    PackedUpdate update = beginUpdate(one.getKey(), 50).getUpdate();
+    for (int u = 0; u < stripe.getDataUnits(); u++) {
+      for (PackedSlot slot : stripe.getUnits(u).getSlotsList()) {
+        fixture.put("alice", slot.getKey(), 40);
+      }
+    }
+    assertEquals(1, fixture.packedForm.scanForCompactions());
+    MaintenanceTask drop = planned(MaintenanceTask.Kind.DROP_STRIPE);
+    assertFalse(fixture.queue.applyChange(ApplyChangeRequest.newBuilder()
+        .setLease(drop.getLease()).build()).getApplied(), "the update's lease holds it");
+    fixture.writes.abortUpdate(Caller.named("alice"), one.getKey(), update.getUpdateId());
+    assertEquals(1, fixture.packedForm.scanForCompactions(), "planned again");
+  }
+
+  /** The one task of {@code kind} the queue hands out now. */
+  private MaintenanceTask planned(MaintenanceTask.Kind kind) {
+    List<MaintenanceTask> tasks = fixture.queue.plan(10).getTasksList().stream()
+        .filter(t -> t.getKind() == kind).collect(java.util.stream.Collectors.toList());
+    assertEquals(1, tasks.size(), kind + ": " + tasks);
+    return tasks.get(0);
   }
 }

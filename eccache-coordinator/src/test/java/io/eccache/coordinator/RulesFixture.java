@@ -57,6 +57,8 @@ final class RulesFixture implements AutoCloseable {
   final MaintenanceQueue queue;
   /** The log nodes packed namespaces use (none until a test announces one). */
   final LogNodes logNodes = new LogNodes(clock, 10_000);
+  /** The packed form, when the fixture has packed namespaces; else null. */
+  PackedForm packedForm;
   private final ExecutorService executor = Executors.newCachedThreadPool();
 
   /** Regions of the regional namespace {@code agar}, when a fixture has them. */
@@ -100,7 +102,8 @@ final class RulesFixture implements AutoCloseable {
     if (!packed.isEmpty()) {
       FormContext context = new CoordinatorFormContext(ns, ns, random, clock, paths,
           this::layoutStore, this::maintenanceQueue, this::namespaceSweeper, () -> executor);
-      registered.add(new PackedForm(context, packed, striped, logNodes, ALLOCATION_TIMEOUT_MS));
+      packedForm = new PackedForm(context, packed, striped, logNodes, ALLOCATION_TIMEOUT_MS);
+      registered.add(packedForm);
     }
     registered.add(striped);
     StorageForms forms = new StorageForms(registered);

@@ -27,6 +27,15 @@ public interface Maintainer extends FormIo {
   /** The committed object {@code lookup} describes, read whole (a small one: into an array). */
   byte[] readObject(LookupResponse lookup) throws IOException;
 
+  /**
+   * Writes {@code value} as {@code key}'s next version, a new write the key's form places as it
+   * would a user's PUT (never an update where the value is), committed only if the key still
+   * holds write {@code expectedWriteId}.
+   *
+   * @return false when the key was written or deleted meanwhile (nothing changed)
+   */
+  boolean rewrite(String key, byte[] value, String expectedWriteId) throws IOException;
+
   /** Waits for {@code bytes} of the maintainer's bandwidth. */
   void acquireBandwidth(long bytes);
 

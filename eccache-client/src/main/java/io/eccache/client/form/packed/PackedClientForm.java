@@ -14,7 +14,8 @@ import java.util.Optional;
  * Packed values (LogECMem) on the client's side: a packed value is read from its slot
  * ({@link PackedValueReader}), a PUT of the same size updates it where it is
  * ({@link PackedValueUpdater}), and maintainers seal stripes ({@link StripeSeal}), repair
- * them ({@link StripeRepair}) and scrub them ({@link StripeScrub}). A value still
+ * them ({@link StripeRepair}), compact and drop them ({@link StripeCompaction}) and scrub them
+ * ({@link StripeScrub}). A value still
  * waiting for its stripe is an ordinary replicated object to the client.
  */
 public final class PackedClientForm implements ClientForm {
@@ -45,6 +46,8 @@ public final class PackedClientForm implements ClientForm {
   @Override
   public Map<MaintenanceTask.Kind, MaintenanceStep> maintenance() {
     return Map.of(MaintenanceTask.Kind.SEAL_STRIPE, StripeSeal::run,
-        MaintenanceTask.Kind.REPAIR_STRIPE, StripeRepair::run);
+        MaintenanceTask.Kind.REPAIR_STRIPE, StripeRepair::run,
+        MaintenanceTask.Kind.COMPACT_STRIPE, StripeCompaction::compact,
+        MaintenanceTask.Kind.DROP_STRIPE, StripeCompaction::drop);
   }
 }

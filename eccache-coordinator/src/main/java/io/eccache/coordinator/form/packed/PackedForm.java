@@ -63,8 +63,9 @@ import org.slf4j.LoggerFactory;
  * values are striped objects ({@code larger}).
  *
  * <p>A PUT of a sealed value of the same size updates it where it is ({@link #beginUpdate}); any
- * other PUT of a packed key stores a new version as replicas, and its old slot is dead. Not yet:
- * repair and compaction of stripes.
+ * other PUT of a packed key stores a new version as replicas, and its old slot is dead. Stripes
+ * with lost parts are repaired ({@link StripeRepairs}); sparse ones compacted and empty ones
+ * dropped ({@link StripeCompactions}).
  */
 public final class PackedForm implements StorageForm {
   private static final Logger LOG = LoggerFactory.getLogger(PackedForm.class);
@@ -74,6 +75,8 @@ public final class PackedForm implements StorageForm {
   private static final short UNIT_MODE = 0600;
   /** How often the repair heartbeat looks whether workers or log nodes changed. */
   private static final long REPAIR_PERIOD_MS = 2000;
+  /** How often the compaction heartbeat looks for sparse and empty stripes. */
+  private static final long COMPACTION_PERIOD_MS = 30_000;
 
   private final FormContext context;
   private final Map<String, PackedNamespace> namespaces = new LinkedHashMap<>();
@@ -81,6 +84,7 @@ public final class PackedForm implements StorageForm {
   private final LogNodes logNodes;
   private final StripeStore stripes;
   private final StripeRepairs repairs;
+  private final StripeCompactions compactions;
   /** namespace -> its unit queues; guarded by {@code this}. */
   private final Map<String, UnitQueues> queues = new HashMap<>();
 
@@ -98,6 +102,7 @@ public final class PackedForm implements StorageForm {
     this.stripes = new StripeStore(context.namespace(), context.root() + "/packed",
         context.clock(), leaseMs);
     this.repairs = new StripeRepairs(context, stripes, logNodes);
+    this.compactions = new StripeCompactions(context, stripes);
     for (String entry : spec.split(",")) {
       if (!entry.isBlank()) {
         PackedNamespace ns = PackedNamespace.parse(entry);
@@ -470,6 +475,9 @@ public final class PackedForm implements StorageForm {
         return Optional.of(!request.getFailed() && sealed(task.getSeal(), request.getSealed()));
       case REPAIR_STRIPE:
         return Optional.of(repairs.repaired(task.getRepair(), request));
+      case COMPACT_STRIPE:
+      case DROP_STRIPE:
+        return Optional.of(compactions.applied(task, request));
       default:
         return Optional.empty();
     }
@@ -479,8 +487,13 @@ public final class PackedForm implements StorageForm {
   public void expired(MaintenanceTask task) {
     if (task.getKind() == MaintenanceTask.Kind.REPAIR_STRIPE) {
       repairs.forget(task.getRepair().getStripe().getId());
+    } else if (task.hasCompaction()) {
+      compactions.forget(task.getCompaction().getStripe().getId());
     }
   }
+
+  /** The name of the heartbeat that finds sparse and empty stripes. */
+  public static final String COMPACTION_HEARTBEAT = "EcCache Packed Compaction";
 
   /** The name of the heartbeat that finds stripes with lost parts. */
   public static final String REPAIR_HEARTBEAT = "EcCache Packed Repair";
@@ -488,7 +501,16 @@ public final class PackedForm implements StorageForm {
   @Override
   public List<Periodic> periodic() {
     return namespaces.isEmpty() ? List.of()
-        : List.of(new Periodic(REPAIR_HEARTBEAT, repairs, REPAIR_PERIOD_MS));
+        : List.of(new Periodic(REPAIR_HEARTBEAT, repairs, REPAIR_PERIOD_MS),
+            new Periodic(COMPACTION_HEARTBEAT, compactions, COMPACTION_PERIOD_MS));
+  }
+
+  /**
+   * Scans every stripe for dead slots now and submits the compactions and drops due (tests; the
+   * heartbeat scans every 30 s); how many it submitted.
+   */
+  public int scanForCompactions() throws IOException, AlluxioException {
+    return compactions.scan();
   }
 
   /**

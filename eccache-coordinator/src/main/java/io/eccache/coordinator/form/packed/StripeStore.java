@@ -229,6 +229,32 @@ final class StripeStore {
     }
   }
 
+  /**
+   * Removes stripe {@code id}'s record (a drop: no value lives in it), only while it is still at
+   * {@code version} and no update holds it; its directory and unit files stay for the caller to
+   * retire.
+   *
+   * @return false when the stripe moved on or an update holds it (nothing changes)
+   */
+  boolean remove(long id, long version) throws IOException, AlluxioException {
+    Lock lock = locks.get(id);
+    lock.lock();
+    try {
+      Lease held = leases.get(id);
+      if (held != null && held.deadlineMs > clock.millis()) {
+        return false;
+      }
+      Stripe current = read(id);
+      if (current == null || current.getVersion() != version) {
+        return false;
+      }
+      ns.removeXattr(directory(id), STRIPE_XATTR);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Ends {@code updateId}'s lease of stripe {@code id} without a change (an aborted update). */
   void release(long id, String updateId) {
     Lock lock = locks.get(id);
