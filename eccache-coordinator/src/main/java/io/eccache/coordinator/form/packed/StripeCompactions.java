@@ -2,7 +2,6 @@ package io.eccache.coordinator.form.packed;
 
 import alluxio.exception.AlluxioException;
 import alluxio.heartbeat.HeartbeatExecutor;
-import alluxio.wire.FileInfo;
 import io.eccache.common.proto.ApplyChangeRequest;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.MaintenanceTask;
@@ -10,7 +9,6 @@ import io.eccache.common.proto.PackedCompaction;
 import io.eccache.common.proto.PackedSlot;
 import io.eccache.common.proto.Stripe;
 import io.eccache.coordinator.form.FormContext;
-import io.eccache.coordinator.form.NamespacePort;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,17 +53,8 @@ final class StripeCompactions implements HeartbeatExecutor {
 
   /** Submits a compaction or drop for every stripe that needs one and has none under way. */
   int scan() throws IOException, AlluxioException {
-    if (!context.namespace().exists(stripes.root())) {
-      return 0;
-    }
     int planned = 0;
-    for (FileInfo dir : context.namespace().list(stripes.root(), NamespacePort.Load.NEVER)) {
-      long id;
-      try {
-        id = Long.parseLong(dir.getName());
-      } catch (NumberFormatException notAStripe) {
-        continue;
-      }
+    for (long id : stripes.ids()) {
       Stripe stripe = submitted.containsKey(id) ? null : stripes.read(id);
       if (stripe != null && plan(stripe)) {
         planned++;

@@ -84,17 +84,8 @@ final class StripeRepairs implements HeartbeatExecutor {
       lastSeen = seen;
       rescan = false;
     }
-    if (!context.namespace().exists(stripes.root())) {
-      return 0;
-    }
     int planned = 0;
-    for (FileInfo dir : context.namespace().list(stripes.root(), NamespacePort.Load.NEVER)) {
-      long id;
-      try {
-        id = Long.parseLong(dir.getName());
-      } catch (NumberFormatException notAStripe) {
-        continue;
-      }
+    for (long id : stripes.ids()) {
       if (submitted.containsKey(id)) {
         continue;
       }

@@ -13,7 +13,9 @@ import io.eccache.common.proto.Stripe;
 import io.eccache.coordinator.form.NamespacePort;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import java.util.function.UnaryOperator;
@@ -76,6 +78,22 @@ final class StripeStore {
   /** The directory of every stripe. */
   String root() {
     return root;
+  }
+
+  /** The ids of every stripe directory (a dropped stripe's, until retired, among them). */
+  List<Long> ids() throws IOException, AlluxioException {
+    List<Long> ids = new ArrayList<>();
+    if (!ns.exists(root)) {
+      return ids;
+    }
+    for (FileInfo dir : ns.list(root, NamespacePort.Load.NEVER)) {
+      try {
+        ids.add(Long.parseLong(dir.getName()));
+      } catch (NumberFormatException notAStripe) {
+        // not one of ours
+      }
+    }
+    return ids;
   }
 
   /** The directory of stripe {@code id}: its record and its unit files. */
