@@ -426,6 +426,7 @@ final class WriteSessions {
     if (previous != null && !previous.getWriteId().equals(layout.getWriteId())) {
       // Readers of the previous version finish it: its splits go after a grace period.
       sweeper.retire(previous.getDirectory(), previous.getWriteId(), clock.millis());
+      layouts.forms().of(previous).superseded(previous);
     }
   }
 
@@ -532,6 +533,7 @@ final class WriteSessions {
         return existed;
       }
       sweeper.retire(layout.getDirectory(), layout.getWriteId(), clock.millis());
+      layouts.forms().of(layout).superseded(layout);
       try {
         // Only if empty, checked by Alluxio as it deletes: a PUT of the key (which takes no key
         // lock) may be creating its write here right now.

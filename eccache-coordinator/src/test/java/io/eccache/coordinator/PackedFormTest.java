@@ -28,6 +28,7 @@ import io.eccache.common.proto.Stripe;
 import io.eccache.common.proto.StripeUnit;
 import io.eccache.coordinator.form.HostPort;
 import io.eccache.coordinator.form.NamespacePort;
+import io.eccache.coordinator.form.packed.PackedForm;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -354,5 +355,25 @@ class PackedFormTest {
         .filter(t -> t.getKind() == kind).collect(java.util.stream.Collectors.toList());
     assertEquals(1, tasks.size(), kind + ": " + tasks);
     return tasks.get(0);
+  }
+
+  @Test
+  void aReplacedOrDeletedValueMarksItsStripeForTheNextHeartbeat() throws Exception {
+    Layout one = sealOne();
+    Stripe stripe = fixture.layouts.describe(one.getKey()).build().getStripe();
+    alluxio.heartbeat.HeartbeatExecutor heartbeat = fixture.packedForm.periodic().stream()
+        .filter(p -> p.name.equals(PackedForm.COMPACTION_HEARTBEAT)).findFirst().orElseThrow()
+        .executor;
+    heartbeat.heartbeat(Long.MAX_VALUE); // the first looks at every stripe: nothing due
+    assertTrue(fixture.queue.plan(10).getTasksList().stream()
+        .noneMatch(t -> t.hasCompaction()));
+    for (int u = 0; u < stripe.getDataUnits(); u++) {
+      for (PackedSlot slot : stripe.getUnits(u).getSlotsList()) {
+        fixture.put("alice", slot.getKey(), 40); // superseded: the stripe is marked
+      }
+    }
+    heartbeat.heartbeat(Long.MAX_VALUE);
+    assertEquals(stripe.getId(), planned(MaintenanceTask.Kind.DROP_STRIPE).getCompaction()
+        .getStripe().getId(), "found through its marks, not a scan of every stripe");
   }
 }

@@ -149,6 +149,13 @@ public interface StorageForm {
   /** Adds this form's own figures to the cluster's statistics, from every committed layout. */
   default void addStats(List<Layout> committed, StatsResponse.Builder stats) {}
 
+  /**
+   * A committed version of one of this form's objects, {@code previous}, stopped being its key's
+   * current one (a new version committed, or the key was deleted or evicted); under the key's
+   * lock. Its files are retired by then.
+   */
+  default void superseded(Layout previous) {}
+
   /** Counts {@code reads} reads of {@code key} (one lookup, or a client's report). */
   default void recordReads(String key, long reads) {}
 

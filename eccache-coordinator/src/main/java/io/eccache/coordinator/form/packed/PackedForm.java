@@ -437,6 +437,14 @@ public final class PackedForm implements StorageForm {
     }
   }
 
+  /** A sealed value replaced or deleted leaves a dead slot: its stripe is looked at next. */
+  @Override
+  public void superseded(Layout previous) {
+    if (previous.hasPacked() && previous.getPacked().getStripe() != 0) {
+      compactions.mark(previous.getPacked().getStripe());
+    }
+  }
+
   @Override
   public void addStats(List<Layout> committed, StatsResponse.Builder stats) {
     Map<String, PackedStats.Builder> byNamespace = new LinkedHashMap<>();

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,24 +35,57 @@ final class StripeCompactions implements HeartbeatExecutor {
 
   private final FormContext context;
   private final StripeStore stripes;
+  /** Every this many heartbeats, all stripes are looked at (marks are soft state). */
+  private static final int FULL_SCAN_EVERY = 20;
+
   /** stripe id -> the version its submitted compaction or drop saw. */
   private final Map<Long, Long> submitted = new ConcurrentHashMap<>();
+  /** Stripes a slot of which died since they were last looked at. */
+  private final Set<Long> marked = ConcurrentHashMap.newKeySet();
+  private int heartbeats;
 
   StripeCompactions(FormContext context, StripeStore stripes) {
     this.context = context;
     this.stripes = stripes;
   }
 
+  /** A slot of stripe {@code id} died (its value was replaced or deleted). */
+  void mark(long id) {
+    marked.add(id);
+  }
+
+  /**
+   * Looks at the stripes marked since the last heartbeat, and at every stripe on the first
+   * heartbeat and every {@link #FULL_SCAN_EVERY}th (after a master restart no mark survives): a
+   * scan reads the layout of every value in the stripes it looks at.
+   */
   @Override
   public void heartbeat(long timeLimitMs) {
     try {
-      scan();
+      if (heartbeats++ % FULL_SCAN_EVERY == 0) {
+        marked.clear();
+        scan();
+      } else {
+        for (Long id : List.copyOf(marked)) {
+          if (submitted.containsKey(id)) {
+            continue; // looked at once its task is done (its own rewrites mark it)
+          }
+          marked.remove(id);
+          Stripe stripe = stripes.read(id);
+          if (stripe != null) {
+            plan(stripe);
+          }
+        }
+      }
     } catch (IOException | AlluxioException | RuntimeException e) {
       LOG.warn("eccache: the scan for sparse packed stripes failed: {}", e.toString());
     }
   }
 
-  /** Submits a compaction or drop for every stripe that needs one and has none under way. */
+  /**
+   * Submits a compaction or drop for every stripe that needs one and has none under way (all
+   * stripes looked at); how many it submitted.
+   */
   int scan() throws IOException, AlluxioException {
     int planned = 0;
     for (long id : stripes.ids()) {
