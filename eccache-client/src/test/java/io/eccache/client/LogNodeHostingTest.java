@@ -112,16 +112,30 @@ class LogNodeHostingTest {
     long stripe = 1000 + random.nextInt(1000);
     superuser.putBase(node.address(), PutBaseRequest.newBuilder().setLog(ROW_1)
         .setStripe(stripe).setVersion(1).setParity(ByteString.copyFrom(base)).build());
-    superuser.appendDelta(node.address(), AppendDeltaRequest.newBuilder().setLog(ROW_1)
+    AppendDeltaRequest append = AppendDeltaRequest.newBuilder().setLog(ROW_1)
         .setStripe(stripe).setUpdateId(7).setBaseVersion(1).setDataIndex(2).setOffset(100)
-        .setDelta(ByteString.copyFrom(delta)).build());
+        .setDelta(ByteString.copyFrom(delta)).build();
+    // Only with the capability of an update the coordinator leased, even for the superuser.
+    PermissionDeniedException forged = assertThrows(PermissionDeniedException.class,
+        () -> superuser.appendDelta(node.address(), append.toBuilder()
+            .setCapability(capability(stripe, 8, 1)).build()));
+    assertTrue(forged.getMessage().contains("no capability"), forged.getMessage());
+    assertThrows(PermissionDeniedException.class, () -> superuser.appendDelta(node.address(),
+        append));
+    superuser.appendDelta(node.address(), append.toBuilder()
+        .setCapability(capability(stripe, 7, 1)).build());
     ReadParityResponse before = read(node.address(), stripe, 1);
     assertEquals(ReadParityResponse.Outcome.AT_VERSION, before.getOutcome());
     assertArrayEquals(base, before.getParity().toByteArray(), "an undecided delta is not merged");
     assertEquals(ReadParityResponse.Outcome.BEHIND, read(node.address(), stripe, 2).getOutcome());
 
-    assertTrue(superuser.decide(node.address(), DecideRequest.newBuilder().setLog(ROW_1)
-        .setStripe(stripe).setUpdateId(7).setCommitted(true).setNewVersion(2).build()));
+    DecideRequest commit = DecideRequest.newBuilder().setLog(ROW_1).setStripe(stripe)
+        .setUpdateId(7).setCommitted(true).setNewVersion(2).setBaseVersion(1).build();
+    assertThrows(PermissionDeniedException.class, () -> superuser.decide(node.address(),
+        commit), "no decision without the capability either");
+    assertEquals(ReadParityResponse.Outcome.BEHIND, read(node.address(), stripe, 2).getOutcome());
+    assertTrue(superuser.decide(node.address(), commit.toBuilder()
+        .setCapability(capability(stripe, 7, 1)).build()));
     assertArrayEquals(updated, read(node.address(), stripe, 2).getParity().toByteArray(),
         "the parity after the commit is a fresh encode's");
     assertEquals(ReadParityResponse.Outcome.AHEAD, read(node.address(), stripe, 1).getOutcome());
@@ -161,11 +175,18 @@ class LogNodeHostingTest {
     assertTrue(otherCode.getMessage().contains("code changed"), otherCode.getMessage());
     FailedPreconditionException unknown = assertThrows(FailedPreconditionException.class,
         () -> superuser.decide(node.address(), DecideRequest.newBuilder().setLog(ROW_1)
-            .setStripe(99_999).setUpdateId(1).setCommitted(true).setNewVersion(2).build()));
+            .setStripe(99_999).setUpdateId(1).setCommitted(true).setNewVersion(2)
+            .setBaseVersion(1).setCapability(capability(99_999, 1, 1)).build()));
     assertTrue(unknown.getMessage().contains(node.address()), unknown.getMessage());
     assertEquals(ReadParityResponse.Outcome.NOT_HELD, read(node.address(), 99_999, 1)
         .getOutcome());
     assertFalse(superuser.status(node.address()).getLogsList().isEmpty());
+  }
+
+  /** The capability the coordinator gives update {@code updateId} of {@code stripe}. */
+  private ByteString capability(long stripe, long updateId, long baseVersion) {
+    return ByteString.copyFrom(io.eccache.common.UpdateCapability.of(
+        cluster.coordinator().logNodes().updateKey(), stripe, updateId, baseVersion));
   }
 
   private ReadParityResponse read(String node, long stripe, long version) throws Exception {

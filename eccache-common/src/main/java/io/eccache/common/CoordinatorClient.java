@@ -199,11 +199,11 @@ public final class CoordinatorClient extends AbstractMasterClient {
    * Announces the log node of {@code worker} on {@code port}, started as {@code boot}; returns how
    * soon to announce it again (ms).
    */
-  public long registerLogNode(alluxio.grpc.WorkerNetAddress worker, int port, String boot)
-      throws AlluxioStatusException {
+  public io.eccache.common.proto.RegisterLogNodeResponse registerLogNode(
+      alluxio.grpc.WorkerNetAddress worker, int port, String boot) throws AlluxioStatusException {
     return call(() -> stub().registerLogNode(io.eccache.common.proto.RegisterLogNodeRequest
         .newBuilder().setWorker(worker).setPort(port).setBoot(boot).build()), "RegisterLogNode",
-        "worker=%s", worker.getHost()).getReregisterMs();
+        "worker=%s", worker.getHost());
   }
 
   /** Commits an update of a value where it is kept; the stripe version it made. */

@@ -455,7 +455,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException(e.getMessage());
     }
-    return RegisterLogNodeResponse.newBuilder().setReregisterMs(logNodes.reannounceMs()).build();
+    return RegisterLogNodeResponse.newBuilder().setReregisterMs(logNodes.reannounceMs())
+        .setUpdateKey(com.google.protobuf.ByteString.copyFrom(logNodes.updateKey())).build();
   }
 
   CommitUpdateResponse commitUpdate(Caller caller, CommitUpdateRequest request)

@@ -4,9 +4,11 @@ import alluxio.ClientContext;
 import alluxio.conf.AlluxioConfiguration;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.CoordinatorClient;
+import io.eccache.common.proto.RegisterLogNodeResponse;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,11 +27,14 @@ final class Announcer {
   /** This start of the node: a restarted node is another boot, without the old one's buffer. */
   private final String boot = java.util.UUID.randomUUID().toString();
   private final ScheduledExecutorService timer;
+  /** Gets the coordinator's key of update capabilities from each registration. */
+  private final Consumer<byte[]> updateKeys;
   private CoordinatorClient client;
   private boolean warned;
 
   Announcer(AlluxioConfiguration conf, alluxio.grpc.WorkerNetAddress worker, int port,
-      ScheduledExecutorService timer) {
+      ScheduledExecutorService timer, Consumer<byte[]> updateKeys) {
+    this.updateKeys = updateKeys;
     this.conf = conf;
     this.worker = worker;
     this.port = port;
@@ -55,7 +60,9 @@ final class Announcer {
         client = new CoordinatorClient(MasterClientContext.newBuilder(ClientContext.create(conf))
             .build());
       }
-      next = client.registerLogNode(worker, port, boot);
+      RegisterLogNodeResponse registered = client.registerLogNode(worker, port, boot);
+      updateKeys.accept(registered.getUpdateKey().toByteArray());
+      next = registered.getReregisterMs();
       if (warned) {
         LOG.info("eccache log node {}:{} announced to the coordinator", worker.getHost(), port);
         warned = false;

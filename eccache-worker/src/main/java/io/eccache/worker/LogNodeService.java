@@ -7,6 +7,7 @@ import alluxio.security.user.ServerUserState;
 import alluxio.util.CommonUtils;
 import alluxio.util.SecurityUtils;
 import com.google.protobuf.ByteString;
+import io.eccache.common.UpdateCapability;
 import io.eccache.common.proto.AppendDeltaRequest;
 import io.eccache.common.proto.AppendDeltaResponse;
 import io.eccache.common.proto.DecideRequest;
@@ -44,6 +45,12 @@ final class LogNodeService extends LogNodeServiceGrpc.LogNodeServiceImplBase {
 
   private final LogNodeHost host;
   private final LogNodeSettings settings;
+  /**
+   * The coordinator's key of update capabilities, and the one before it (a master that restarted
+   * made a new one; updates it leased before still decide); null until the first registration.
+   */
+  private volatile byte[] updateKey;
+  private volatile byte[] previousKey;
 
   LogNodeService(LogNodeHost host, LogNodeSettings settings) {
     this.host = host;
@@ -60,9 +67,39 @@ final class LogNodeService extends LogNodeServiceGrpc.LogNodeServiceImplBase {
     });
   }
 
+  /** The coordinator's key, as its last registration answered. */
+  void updateKey(byte[] key) {
+    byte[] current = updateKey;
+    if (key.length > 0 && !java.util.Arrays.equals(key, current)) {
+      previousKey = current;
+      updateKey = key;
+    }
+  }
+
+  /**
+   * Refuses a delta or a decision without the capability of its update: only the coordinator,
+   * which leased the stripe to the update, makes one.
+   */
+  private void checkCapability(long stripe, long updateId, long baseVersion, ByteString given) {
+    byte[] key = updateKey;
+    if (key == null) {
+      throw new IllegalStateException("this log node has not registered with the coordinator"
+          + " yet: try the update again in a few seconds");
+    }
+    byte[] proof = given.toByteArray();
+    if (!UpdateCapability.holds(key, stripe, updateId, baseVersion, proof)
+        && !UpdateCapability.holds(previousKey, stripe, updateId, baseVersion, proof)) {
+      throw new SecurityException("update " + updateId + " of stripe " + stripe + " from version "
+          + baseVersion + " carries no capability from the coordinator: only an update the"
+          + " coordinator leased may change a parity");
+    }
+  }
+
   @Override
   public void appendDelta(AppendDeltaRequest request, StreamObserver<AppendDeltaResponse> out) {
     answer(out, "AppendDelta", () -> {
+      checkCapability(request.getStripe(), request.getUpdateId(), request.getBaseVersion(),
+          request.getCapability());
       host.log(request.getLog()).appendDelta(request.getStripe(), request.getUpdateId(),
           request.getBaseVersion(), request.getDataIndex(), request.getOffset(),
           request.getDelta().asReadOnlyByteBuffer());
@@ -73,6 +110,8 @@ final class LogNodeService extends LogNodeServiceGrpc.LogNodeServiceImplBase {
   @Override
   public void decide(DecideRequest request, StreamObserver<DecideResponse> out) {
     answer(out, "Decide", () -> {
+      checkCapability(request.getStripe(), request.getUpdateId(), request.getBaseVersion(),
+          request.getCapability());
       LogNode log = host.log(request.getLog());
       boolean changed = request.getCommitted()
           ? log.commit(request.getStripe(), request.getUpdateId(), request.getNewVersion())

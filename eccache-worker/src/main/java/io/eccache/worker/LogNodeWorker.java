@@ -59,17 +59,18 @@ final class LogNodeWorker implements Worker {
   public synchronized void start(WorkerNetAddress address) throws IOException {
     host = new LogNodeHost(settings);
     InetSocketAddress bind = new InetSocketAddress(address.getHost(), settings.port);
+    LogNodeService service = new LogNodeService(host, settings);
     server = GrpcServerBuilder.forAddress(GrpcServerAddress.create(address.getHost(), bind),
             settings.conf)
-        .addService(ServiceType.UNKNOWN_SERVICE, new GrpcService(
-            new LogNodeService(host, settings).bindService()))
+        .addService(ServiceType.UNKNOWN_SERVICE, new GrpcService(service.bindService()))
         .build().start();
     int port = server.getBindPort();
     timer = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder().setDaemon(true)
         .setNameFormat("eccache-lognode-" + address.getHost()).build());
     long stepMs = Math.max(20, Math.min(1000, settings.flushInterval.toMillis() / 4));
     timer.scheduleWithFixedDelay(host::maintain, stepMs, stepMs, TimeUnit.MILLISECONDS);
-    new Announcer(settings.conf, GrpcUtils.toProto(address), port, timer).start();
+    new Announcer(settings.conf, GrpcUtils.toProto(address), port, timer, service::updateKey)
+        .start();
     LOG.info("eccache log node of worker {} serves on {}:{} ({}, {})", address.getHost(),
         address.getHost(), port, settings.directory, settings.scheme);
   }

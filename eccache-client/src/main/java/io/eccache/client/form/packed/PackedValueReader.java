@@ -124,7 +124,8 @@ final class PackedValueReader implements ValueReader {
             && !stripe.getLastUpdateId().isEmpty()) {
           // The update that made this version committed, and its writer did not tell this
           // node (it stopped after the commit): the stripe record says so; then read again.
-          PackedValueUpdater.decide(io, stripe, Long.parseLong(stripe.getLastUpdateId()), true,
+          PackedValueUpdater.decide(io, stripe, stripe.getVersion() - 1,
+              Long.parseLong(stripe.getLastUpdateId()), stripe.getLastUpdateCapability(), true,
               stripe.getVersion());
           answer = io.logNodes().readParity(parity.getLogNode(), request);
         }

@@ -103,11 +103,12 @@ final class PackedValueUpdater implements ValueUpdater {
             .setLog(StripeCode.log(stripe.getNamespace(), k, r, parity.getRow(), unitSize))
             .setStripe(stripe.getId()).setUpdateId(u.getUpdateId())
             .setBaseVersion(stripe.getVersion()).setDataIndex(u.getUnit())
-            .setOffset(slot.getOffset()).setDelta(ByteString.copyFrom(delta)).build());
+            .setOffset(slot.getOffset()).setDelta(ByteString.copyFrom(delta))
+            .setCapability(u.getCapability()).build());
       }
       commitAsked = true;
       long version = io.coordinator().commitUpdate(commit.build());
-      decide(io, stripe, u.getUpdateId(), true, version);
+      decide(io, stripe, stripe.getVersion(), u.getUpdateId(), u.getCapability(), true, version);
     } catch (IOException | RuntimeException e) {
       try {
         io.coordinator().abortUpdate(key, u.getUpdateId());
@@ -117,7 +118,7 @@ final class PackedValueUpdater implements ValueUpdater {
       // A commit that went unanswered may still have taken effect: its deltas stay undecided
       // (the nodes then serve the stripe behind, never wrong) rather than dropped.
       if (!sentTo.isEmpty() && !(commitAsked && e instanceof DeadlineExceededException)) {
-        decide(io, stripe, u.getUpdateId(), false, 0);
+        decide(io, stripe, stripe.getVersion(), u.getUpdateId(), u.getCapability(), false, 0);
       }
       throw e;
     }
@@ -126,16 +127,21 @@ final class PackedValueUpdater implements ValueUpdater {
   /**
    * Tells the stripe's log nodes an update's outcome. Best effort: a node that misses a commit
    * serves the stripe behind until a reader or the next update tells it (the stripe record names
-   * the update that made its version), never a wrong parity.
+   * the update that made its version, and its capability), never a wrong parity.
+   *
+   * @param baseVersion the version the update started from
+   * @param capability the update's, from the coordinator
    */
-  static void decide(FormIo io, Stripe stripe, long updateId, boolean committed, long version) {
+  static void decide(FormIo io, Stripe stripe, long baseVersion, long updateId,
+      ByteString capability, boolean committed, long version) {
     for (LogParity parity : stripe.getLogParitiesList()) {
       try {
         io.logNodes().decide(parity.getLogNode(), DecideRequest.newBuilder()
             .setLog(StripeCode.log(stripe.getNamespace(), stripe.getDataUnits(),
                 stripe.getParityUnits(), parity.getRow(), stripe.getUnitSize()))
             .setStripe(stripe.getId()).setUpdateId(updateId).setCommitted(committed)
-            .setNewVersion(version).build());
+            .setNewVersion(version).setBaseVersion(baseVersion).setCapability(capability)
+            .build());
       } catch (AlluxioStatusException e) {
         LOG.debug("eccache: telling log node {} update {} of stripe {} {}: {}",
             parity.getLogNode(), updateId, stripe.getId(), committed ? "committed" : "aborted",

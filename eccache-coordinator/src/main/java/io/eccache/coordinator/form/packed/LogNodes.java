@@ -1,5 +1,6 @@
 package io.eccache.coordinator.form.packed;
 
+import io.eccache.common.UpdateCapability;
 import io.eccache.coordinator.form.HostPort;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -63,12 +64,31 @@ public final class LogNodes {
     }
   }
 
+  /**
+   * The key of updates' capabilities: made at start, handed to log nodes as they announce
+   * themselves (a restarted master makes another; nodes learn it within a re-announcement).
+   */
+  private final byte[] updateKey = UpdateCapability.newKey();
+
   public LogNodes(Clock clock, long reannounceMs) {
     this.clock = clock;
     this.reannounceMs = reannounceMs;
   }
 
   /** How often a node is to announce itself. */
+  public byte[] updateKey() {
+    return updateKey.clone();
+  }
+
+  /**
+   * The capability of an update of {@code stripe} from {@code baseVersion}, which log nodes check
+   * before they buffer its delta or take a decision about it.
+   */
+  byte[] capability(long stripe, long updateId, long baseVersion) {
+    return UpdateCapability.of(updateKey, stripe, updateId, baseVersion);
+  }
+
+  /** How soon a node is to announce itself again (ms). */
   public long reannounceMs() {
     return reannounceMs;
   }

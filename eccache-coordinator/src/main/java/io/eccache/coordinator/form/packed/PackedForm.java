@@ -9,6 +9,7 @@ import alluxio.exception.status.NotFoundException;
 import alluxio.grpc.GrpcUtils;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
+import com.google.protobuf.ByteString;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.PackedUnits;
 import io.eccache.common.RedundancyScheme;
@@ -325,7 +326,9 @@ public final class PackedForm implements StorageForm {
         .setMode(ns.updateMode() == PackedNamespace.UpdateMode.INPLACE
             ? PackedUpdate.Mode.INPLACE : PackedUpdate.Mode.HYBRID)
         .setStripe(stripe).addAllSplits(unitSplits(stripe, context.liveWorkerIds()))
-        .setUnit(unit).setSlot(slot).setLeaseMs(stripes.leaseMs()).setFilesCreated(true);
+        .setUnit(unit).setSlot(slot).setLeaseMs(stripes.leaseMs()).setFilesCreated(true)
+        .setCapability(ByteString.copyFrom(logNodes.capability(id, updateId,
+            stripe.getVersion())));
     for (int i : rewritten(stripe, unit)) {
       update.addRewrite(i).addRewritePaths(PackedUnits.path(stripes.directory(id), i, k,
           stripe.getVersion() + 1));
@@ -398,7 +401,9 @@ public final class PackedForm implements StorageForm {
       }
       next.getUnitsBuilder(at.getUnit()).getSlotsBuilder(at.getSlot()).setWriteId(writeId)
           .setCrc32C(request.getValueCrc32C());
-      return next;
+      // So a reader can tell a log node that missed it that this update committed.
+      return next.setLastUpdateCapability(ByteString.copyFrom(logNodes.capability(id,
+          request.getUpdateId(), next.getVersion())));
     }, stripe -> checkWritten(stripe, units));
     context.writeLayout(current.toBuilder().setWriteId(writeId).clearCrc32C()
         .addCrc32C(request.getValueCrc32C()).setSha256(request.getSha256())
