@@ -34,7 +34,7 @@ class ConsistencyCheckerTest {
   @Test
   void concurrentPutsGetsAndDeletesNeverMixLoseOrHang() throws Exception {
     try (EcCacheClient cache = EcCacheClient.create(CLUSTER.cluster().fileSystemContext())) {
-      check(cache, "check/", Long.getLong("eccache.check.ms", 20_000L));
+      check(cache, "check/", Long.getLong("eccache.check.ms", 12_000L));
     }
   }
 
@@ -43,7 +43,7 @@ class ConsistencyCheckerTest {
   void aPlainUserToo() throws Exception {
     TestUsers.directory(CLUSTER.cluster().fileSystem(), "/alice-check", TestUsers.ALICE, 0700);
     try (EcCacheClient cache = EcCacheClient.create(TestUsers.as(TestUsers.ALICE))) {
-      check(cache, "alice-check/", Long.getLong("eccache.check.ms", 20_000L) / 2);
+      check(cache, "alice-check/", Long.getLong("eccache.check.ms", 12_000L) / 2);
     }
   }
 
@@ -56,7 +56,7 @@ class ConsistencyCheckerTest {
   @Test
   void packedKeysUnderUpdatesSealsAndALostWorker() throws Exception {
     EmbeddedCluster cluster = CLUSTER.cluster();
-    long durationMs = Long.getLong("eccache.check.ms", 20_000L);
+    long durationMs = Long.getLong("eccache.check.ms", 12_000L);
     try (EcCacheClient cache = EcCacheClient.create(cluster.fileSystemContext());
         RedundancyMaintainer maintainer = RedundancyMaintainer.create(cache)) {
       ConsistencyChecker.Settings settings = new ConsistencyChecker.Settings();
