@@ -155,6 +155,35 @@ class LogNodeHostingTest {
   }
 
   @Test
+  void aDeltaItsWriterNeverDecidesIsDecidedByAskingTheCoordinator() throws Exception {
+    LogNodes.Node node = awaitLogNodes(WORKERS).get(2);
+    long stripe = 5000 + new Random().nextInt(1000); // a stripe the coordinator never had
+    byte[] base = new byte[UNIT];
+    superuser.putBase(node.address(), PutBaseRequest.newBuilder().setLog(ROW_1)
+        .setStripe(stripe).setVersion(1).setParity(ByteString.copyFrom(base)).build());
+    superuser.appendDelta(node.address(), AppendDeltaRequest.newBuilder().setLog(ROW_1)
+        .setStripe(stripe).setUpdateId(11).setBaseVersion(1).setDataIndex(0).setOffset(0)
+        .setDelta(ByteString.copyFrom(new byte[] {1, 2, 3}))
+        .setCapability(capability(stripe, 11, 1)).build());
+    assertTrue(undecided(node) > 0, "buffered, undecided");
+    // Its writer is gone: within a few periods the node asks, and no such update committed.
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (undecided(node) > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+    }
+    assertEquals(0, undecided(node), "decided by the coordinator's answer");
+    ReadParityResponse now = read(node.address(), stripe, 1);
+    assertEquals(ReadParityResponse.Outcome.AT_VERSION, now.getOutcome(), "aborted, not merged");
+    assertArrayEquals(base, now.getParity().toByteArray());
+  }
+
+  /** Deltas the node buffers without their outcome, over its logs. */
+  private long undecided(LogNodes.Node node) throws Exception {
+    return superuser.status(node.address()).getLogsList().stream()
+        .mapToLong(LogStatus::getUndecided).sum();
+  }
+
+  @Test
   void onlyAdministratorsSetBasesAndALogKeepsItsCode() throws Exception {
     LogNodes.Node node = awaitLogNodes(WORKERS).get(1);
     PutBaseRequest put = PutBaseRequest.newBuilder().setLog(ROW_1).setStripe(5).setVersion(1)

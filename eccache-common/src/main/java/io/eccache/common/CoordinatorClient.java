@@ -206,6 +206,14 @@ public final class CoordinatorClient extends AbstractMasterClient {
         "worker=%s", worker.getHost());
   }
 
+  /** What became of an update of a packed stripe (log nodes ask; superuser only). */
+  public io.eccache.common.proto.UpdateOutcomeResponse.Outcome updateOutcome(long stripe,
+      long updateId, long baseVersion) throws AlluxioStatusException {
+    return call(() -> stub().updateOutcome(io.eccache.common.proto.UpdateOutcomeRequest
+        .newBuilder().setStripe(stripe).setUpdateId(updateId).setBaseVersion(baseVersion)
+        .build()), "UpdateOutcome", "stripe=%s", stripe).getOutcome();
+  }
+
   /** Commits an update of a value where it is kept; the stripe version it made. */
   public long commitUpdate(io.eccache.common.proto.CommitUpdateRequest request)
       throws AlluxioStatusException {

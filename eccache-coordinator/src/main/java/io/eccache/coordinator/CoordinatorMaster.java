@@ -3,6 +3,7 @@ package io.eccache.coordinator;
 import alluxio.Server;
 import alluxio.conf.Configuration;
 import alluxio.exception.AlluxioException;
+import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.InvalidArgumentException;
 import alluxio.grpc.GrpcService;
 import alluxio.grpc.ServiceType;
@@ -457,6 +458,17 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     }
     return RegisterLogNodeResponse.newBuilder().setReregisterMs(logNodes.reannounceMs())
         .setUpdateKey(com.google.protobuf.ByteString.copyFrom(logNodes.updateKey())).build();
+  }
+
+  /** What became of an update of a packed stripe: a log node asks (Alluxio's superuser only). */
+  io.eccache.common.proto.UpdateOutcomeResponse updateOutcome(Caller caller,
+      io.eccache.common.proto.UpdateOutcomeRequest request) throws IOException, AlluxioException {
+    access.checkAdministrator(caller, "ask about updates of packed stripes (only log nodes do)");
+    PackedForm packed = form(PackedForm.class).orElseThrow(() -> new NotFoundException(
+        "no packed namespaces here: no update of stripe " + request.getStripe()));
+    return io.eccache.common.proto.UpdateOutcomeResponse.newBuilder().setOutcome(
+        packed.updateOutcome(request.getStripe(), request.getUpdateId(),
+            request.getBaseVersion())).build();
   }
 
   CommitUpdateResponse commitUpdate(Caller caller, CommitUpdateRequest request)

@@ -190,6 +190,14 @@ final class CoordinatorServiceHandler extends CoordinatorServiceGrpc.Coordinator
   }
 
   @Override
+  public void updateOutcome(io.eccache.common.proto.UpdateOutcomeRequest request,
+      StreamObserver<io.eccache.common.proto.UpdateOutcomeResponse> out) {
+    RpcUtils.call(LOG, audited("eccache.updateOutcome", null, null,
+        caller -> master.updateOutcome(caller, request)), "UpdateOutcome", "stripe=%s", out,
+        request.getStripe());
+  }
+
+  @Override
   public void abortUpdate(AbortUpdateRequest request, StreamObserver<AbortUpdateResponse> out) {
     RpcUtils.call(LOG, audited("eccache.abortUpdate", request.getKey(), null, caller -> {
       master.abortUpdate(caller, request);

@@ -26,6 +26,7 @@ import io.eccache.common.proto.PackedUpdate;
 import io.eccache.common.proto.SealValue;
 import io.eccache.common.proto.Stripe;
 import io.eccache.common.proto.StripeUnit;
+import io.eccache.common.proto.UpdateOutcomeResponse;
 import io.eccache.coordinator.form.HostPort;
 import io.eccache.coordinator.form.NamespacePort;
 import io.eccache.coordinator.form.packed.PackedForm;
@@ -375,5 +376,28 @@ class PackedFormTest {
     heartbeat.heartbeat(Long.MAX_VALUE);
     assertEquals(stripe.getId(), planned(MaintenanceTask.Kind.DROP_STRIPE).getCompaction()
         .getStripe().getId(), "found through its marks, not a scan of every stripe");
+  }
+
+  @Test
+  void aLogNodeLearnsWhatBecameOfAnUpdateFromTheStripeAndItsLease() throws Exception {
+    Layout one = sealOne();
+    long id = one.getPacked().getStripe();
+    PackedUpdate update = beginUpdate(one.getKey(), 50).getUpdate();
+    long updateId = update.getUpdateId();
+    assertEquals(UpdateOutcomeResponse.Outcome.PENDING,
+        fixture.packedForm.updateOutcome(id, updateId, 1), "it holds the lease");
+    assertEquals(UpdateOutcomeResponse.Outcome.ABORTED,
+        fixture.packedForm.updateOutcome(id, updateId + 1, 1), "another update never leased");
+    writeRewritten(update);
+    fixture.writes.commitUpdate(Caller.named("alice"), commitOf(one.getKey(), update));
+    assertEquals(UpdateOutcomeResponse.Outcome.COMMITTED,
+        fixture.packedForm.updateOutcome(id, updateId, 1));
+
+    PackedUpdate lapsed = beginUpdate(one.getKey(), 50).getUpdate();
+    fixture.clock.advance(java.time.Duration.ofMillis(RulesFixture.ALLOCATION_TIMEOUT_MS + 1));
+    assertEquals(UpdateOutcomeResponse.Outcome.ABORTED, fixture.packedForm.updateOutcome(id,
+        lapsed.getUpdateId(), 2), "its lease ended: it can never commit");
+    assertEquals(UpdateOutcomeResponse.Outcome.ABORTED,
+        fixture.packedForm.updateOutcome(id + 1, 1, 1), "no such stripe");
   }
 }

@@ -2,9 +2,13 @@ package io.eccache.worker;
 
 import io.eccache.common.proto.LogId;
 import io.eccache.common.proto.LogStatus;
+import io.eccache.common.proto.UpdateOutcomeResponse;
 import io.eccache.lognode.DiskStats;
 import io.eccache.lognode.LogNode;
 import io.eccache.lognode.LogNodeConfig;
+import io.eccache.lognode.UndecidedUpdate;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +92,44 @@ final class LogNodeHost implements AutoCloseable {
     }
   }
 
+  /** What the coordinator says became of an update (UpdateOutcome). */
+  interface Outcomes {
+    UpdateOutcomeResponse.Outcome of(long stripe, long updateId, long baseVersion)
+        throws IOException;
+  }
+
+  /**
+   * Decides every delta buffered for at least {@code age} without its update's outcome (its
+   * writer died, or its notice was lost) as {@code outcomes} says; one still pending stays.
+   * Returns how many it decided.
+   */
+  int resolveUndecided(Duration age, Outcomes outcomes) {
+    int decided = 0;
+    for (Map.Entry<String, Opened> log : logs.entrySet()) {
+      LogNode node = log.getValue().node;
+      for (UndecidedUpdate u : node.undecidedOlderThan(age)) {
+        try {
+          switch (outcomes.of(u.stripe(), u.updateId(), u.baseVersion())) {
+            case COMMITTED:
+              node.commit(u.stripe(), u.updateId(), u.baseVersion() + 1);
+              decided++;
+              break;
+            case ABORTED:
+              node.abort(u.stripe(), u.updateId());
+              decided++;
+              break;
+            default:
+              break; // pending: its writer may still decide it
+          }
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("eccache log node: update {} of stripe {} in {} stays undecided: {}",
+              u.updateId(), u.stripe(), log.getKey(), e.toString());
+        }
+      }
+    }
+    return decided;
+  }
+
   /** Every open log's counters. */
   List<LogStatus> status() {
     List<LogStatus> out = new ArrayList<>();
@@ -97,7 +139,8 @@ final class LogNodeHost implements AutoCloseable {
           .setStripes(log.node.versions().size()).setBufferedBytes(log.node.bufferedBytes())
           .setLogBytes(log.node.logBytes()).setDiskReads(disk.reads())
           .setDiskWrites(disk.writes()).setDiskBytesRead(disk.bytesRead())
-          .setDiskBytesWritten(disk.bytesWritten()).build());
+          .setDiskBytesWritten(disk.bytesWritten())
+          .setUndecided(log.node.undecidedOlderThan(Duration.ZERO).size()).build());
     }
     return out;
   }

@@ -35,6 +35,7 @@ final class LogNodeWorker implements Worker {
   private LogNodeHost host;
   private GrpcServer server;
   private ScheduledExecutorService timer;
+  private UndecidedResolver resolver;
 
   LogNodeWorker(LogNodeSettings settings) {
     this.settings = settings;
@@ -71,6 +72,8 @@ final class LogNodeWorker implements Worker {
     timer.scheduleWithFixedDelay(host::maintain, stepMs, stepMs, TimeUnit.MILLISECONDS);
     new Announcer(settings.conf, GrpcUtils.toProto(address), port, timer, service::updateKey)
         .start();
+    resolver = new UndecidedResolver(settings, host, address.getHost());
+    resolver.start();
     LOG.info("eccache log node of worker {} serves on {}:{} ({}, {})", address.getHost(),
         address.getHost(), port, settings.directory, settings.scheme);
   }
@@ -81,6 +84,10 @@ final class LogNodeWorker implements Worker {
     if (timer != null) {
       timer.shutdownNow();
       timer = null;
+    }
+    if (resolver != null) {
+      resolver.close();
+      resolver = null;
     }
     if (server != null) {
       server.shutdown();

@@ -34,6 +34,7 @@ import io.eccache.common.proto.Split;
 import io.eccache.common.proto.Stripe;
 import io.eccache.common.proto.StatsResponse;
 import io.eccache.common.proto.StripeUnit;
+import io.eccache.common.proto.UpdateOutcomeResponse;
 import io.eccache.coordinator.form.FormContext;
 import io.eccache.coordinator.form.HostPort;
 import io.eccache.coordinator.form.NamespacePort;
@@ -433,6 +434,12 @@ public final class PackedForm implements StorageForm {
             + " whole: write it before committing");
       }
     }
+  }
+
+  /** What became of update {@code updateId} of stripe {@code stripe} (a log node asks). */
+  public UpdateOutcomeResponse.Outcome updateOutcome(long stripe, long updateId,
+      long baseVersion) throws IOException, AlluxioException {
+    return stripes.outcome(stripe, Long.toString(updateId), baseVersion);
   }
 
   @Override

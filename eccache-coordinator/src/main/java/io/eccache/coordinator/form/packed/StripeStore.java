@@ -10,6 +10,7 @@ import alluxio.wire.FileInfo;
 import com.google.common.util.concurrent.Striped;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.eccache.common.proto.Stripe;
+import io.eccache.common.proto.UpdateOutcomeResponse;
 import io.eccache.coordinator.form.NamespacePort;
 import java.io.IOException;
 import java.time.Clock;
@@ -268,6 +269,36 @@ final class StripeStore {
       }
       ns.removeXattr(directory(id), STRIPE_XATTR);
       return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * What became of update {@code updateId} of stripe {@code id} from {@code baseVersion}: it made
+   * the next version; it still holds the lease (and may); or it never can (its lease ended,
+   * another update moved the stripe, or the stripe is gone). A commit needs a live lease, so an
+   * update without one at its base version can only abort.
+   */
+  UpdateOutcomeResponse.Outcome outcome(long id, String updateId, long baseVersion)
+      throws IOException, AlluxioException {
+    Lock lock = locks.get(id);
+    lock.lock();
+    try {
+      Stripe current = read(id);
+      if (current == null) {
+        return UpdateOutcomeResponse.Outcome.ABORTED;
+      }
+      if (current.getVersion() == baseVersion + 1
+          && current.getLastUpdateId().equals(updateId)) {
+        return UpdateOutcomeResponse.Outcome.COMMITTED;
+      }
+      Lease held = leases.get(id);
+      if (current.getVersion() == baseVersion && held != null
+          && held.updateId.equals(updateId) && held.deadlineMs > clock.millis()) {
+        return UpdateOutcomeResponse.Outcome.PENDING;
+      }
+      return UpdateOutcomeResponse.Outcome.ABORTED;
     } finally {
       lock.unlock();
     }
