@@ -129,8 +129,10 @@ final class PackedCheckCommand implements Callable<Integer> {
           List<String> line = new ArrayList<>(List.of(args[0], "--master", master));
           line.addAll(List.of(args).subList(1, args.length));
           StringWriter output = new StringWriter();
-          return new CommandLine(new EcCacheCli()).setOut(new PrintWriter(output))
-              .setErr(new PrintWriter(output)).execute(line.toArray(new String[0]));
+          // As the eccache command runs it: its exit codes and one-line error messages.
+          return new CommandLine(new EcCacheCli()).setExecutionExceptionHandler(new ExitCodes())
+              .setOut(new PrintWriter(output)).setErr(new PrintWriter(output))
+              .execute(line.toArray(new String[0]));
         }
 
         @Override

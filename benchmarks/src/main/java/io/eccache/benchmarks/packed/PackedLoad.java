@@ -55,8 +55,9 @@ public final class PackedLoad {
     /** The longest the log nodes may take to flush every decided delta after the load. */
     public long flushWaitMs = 60_000;
     /**
-     * The API client's layout cache TTL: after the CLI or the shell (other clients) changed a
-     * key, its GETs may serve the previous version this long (alluxio.user.eccache.layout.cache.ttl).
+     * The layout cache TTL of the long-lived clients (the API's, the in-process shell's): after
+     * another client changed a key, their GETs may serve a replaced version this long
+     * (alluxio.user.eccache.layout.cache.ttl).
      */
     public long layoutCacheTtlMs = 3000;
   }
@@ -78,7 +79,10 @@ public final class PackedLoad {
   public static final class Report {
     final AtomicLongArray ops = new AtomicLongArray(Via.values().length * Kind.values().length);
     final AtomicLong failedOps = new AtomicLong();
-    /** API reads that saw the version before another client's change, within the cache TTL. */
+    /**
+     * Reads by a long-lived client (the API's, the shell's) that saw a version another client
+     * replaced within the layout cache's TTL: documented, not wrong.
+     */
     final AtomicLong previousWithinTtl = new AtomicLong();
     final List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
     long loadMs;
@@ -122,13 +126,18 @@ public final class PackedLoad {
    */
   private final AtomicLongArray maybe;
   private final int[] maybeSizes;
+  /** Versions a key held before, per key: how many a stale cached layout may reach back. */
+  private static final int HISTORY = 4;
   /**
-   * Per key, when the CLI or the shell changed it last (0: never), and the value before that
-   * change (seed 0: absent): the API client may serve it until its cached layout expires.
+   * Per key, its last {@link #HISTORY} replaced versions (seed, 0 for absent; size) and when each
+   * stopped being current: a long-lived client (the API's, the in-process shell's, each with a
+   * layout cache) may serve one of them for the cache's TTL after another client replaced it.
    */
-  private final long[] otherClientAtMs;
-  private final long[] previousSeeds;
-  private final int[] previousSizes;
+  private final long[][] replacedSeeds;
+  private final int[][] replacedSizes;
+  private final long[][] replacedAtMs;
+  /** Per path and key, when that path's client last changed the key (it then sees its change). */
+  private final long[][] ownChangeAtMs;
 
   /**
    * @param cache a client of the cluster (an administrator's: its maintainer seals and scrubs)
@@ -145,9 +154,10 @@ public final class PackedLoad {
     this.versions = new AtomicLongArray(settings.values);
     this.maybe = new AtomicLongArray(settings.values);
     this.maybeSizes = new int[settings.values];
-    this.otherClientAtMs = new long[settings.values];
-    this.previousSeeds = new long[settings.values];
-    this.previousSizes = new int[settings.values];
+    this.replacedSeeds = new long[settings.values][HISTORY];
+    this.replacedSizes = new int[settings.values][HISTORY];
+    this.replacedAtMs = new long[settings.values][HISTORY];
+    this.ownChangeAtMs = new long[Via.values().length][settings.values];
   }
 
   String key(int i) {
@@ -292,7 +302,7 @@ public final class PackedLoad {
       }
     }
     String problem = check(i, got);
-    if (problem != null && via == Via.API && previousWithinTtl(i, got)) {
+    if (problem != null && via != Via.CLI && previousWithinTtl(i, got, via)) {
       report.previousWithinTtl.incrementAndGet();
       problem = null;
     }
@@ -301,22 +311,56 @@ public final class PackedLoad {
     }
   }
 
-  /** Whether {@code got} is the value before another client's change, within the cache TTL. */
-  private boolean previousWithinTtl(int i, byte[] got) {
-    if (otherClientAtMs[i] == 0
-        || System.currentTimeMillis() - otherClientAtMs[i] > s.layoutCacheTtlMs + 1000) {
-      return false;
+  /**
+   * Whether {@code got} (null: absent) is a version of key {@code i} that another client
+   * replaced within the layout cache's TTL, after {@code via}'s client last changed the key
+   * itself: what a client whose cached layout has not expired may serve (the CLI's client is new
+   * each command, so never).
+   */
+  private boolean previousWithinTtl(int i, byte[] got, Via via) {
+    long now = System.currentTimeMillis();
+    for (int h = 0; h < HISTORY; h++) {
+      long at = replacedAtMs[i][h];
+      // The shell's ecGet has a client of its own (not ecPut's, not ecRm's): no change is its.
+      if (at == 0 || at < now - s.layoutCacheTtlMs - 1000
+          || (via == Via.API && at <= ownChangeAtMs[via.ordinal()][i])) {
+        continue;
+      }
+      long seed = replacedSeeds[i][h];
+      if (got == null ? seed == 0 : seed != 0 && got.length == replacedSizes[i][h]
+          && Arrays.equals(got, bytes(got.length, seed))) {
+        return true;
+      }
     }
-    long seed = previousSeeds[i];
-    return got == null ? seed == 0
-        : seed != 0 && got.length == previousSizes[i] && Arrays.equals(got, bytes(got.length, seed));
+    return false;
   }
 
-  /** Notes, before the CLI or the shell changes key {@code i}, what the API client may still serve. */
-  private void changedByOtherClient(int i) {
-    previousSeeds[i] = seeds.get(i);
-    previousSizes[i] = sizes[i];
-    otherClientAtMs[i] = System.currentTimeMillis();
+  /** When the version {@code got} is was replaced, as far as the history tells. */
+  private String replacedAgo(int i, byte[] got) {
+    long now = System.currentTimeMillis();
+    for (int h = 0; h < HISTORY; h++) {
+      long seed = replacedSeeds[i][h];
+      if (replacedAtMs[i][h] != 0 && seed != 0 && got.length == replacedSizes[i][h]
+          && Arrays.equals(got, bytes(got.length, seed))) {
+        return ", replaced " + (now - replacedAtMs[i][h]) + " ms ago";
+      }
+    }
+    return "";
+  }
+
+  /** Records that {@code via} replaced key {@code i}'s value (or absence) just now. */
+  private void replaced(int i, long previousSeed, int previousSize, Via via) {
+    long now = System.currentTimeMillis();
+    int oldest = 0;
+    for (int h = 1; h < HISTORY; h++) {
+      if (replacedAtMs[i][h] < replacedAtMs[i][oldest]) {
+        oldest = h;
+      }
+    }
+    replacedSeeds[i][oldest] = previousSeed;
+    replacedSizes[i][oldest] = previousSize;
+    replacedAtMs[i][oldest] = now;
+    ownChangeAtMs[via.ordinal()][i] = now;
   }
 
   /** What is wrong with {@code got} (null: absent) as key {@code i}'s value; null if nothing. */
@@ -342,9 +386,7 @@ public final class PackedLoad {
   private String versionOf(int i, byte[] got) {
     for (long v = versions.get(i); v >= 1; v--) {
       if (Arrays.equals(got, bytes(got.length, seedOf(i, v)))) {
-        return "they are its version " + v + (otherClientAtMs[i] == 0 ? "" : ", and the CLI or"
-            + " shell last changed it " + (System.currentTimeMillis() - otherClientAtMs[i])
-            + " ms ago");
+        return "they are its version " + v + replacedAgo(i, got);
       }
     }
     return "they are none of its versions";
@@ -353,11 +395,11 @@ public final class PackedLoad {
   private void write(int i, byte[] value, long seed, Via via) throws IOException {
     maybeSizes[i] = value.length;
     maybe.set(i, seed);
+    long previousSeed = seeds.get(i);
+    int previousSize = sizes[i];
     if (via == Via.API) {
       cache.put(key(i), value);
-      otherClientAtMs[i] = 0; // this client sees its own PUT at once
     } else {
-      changedByOtherClient(i);
       Path file = scratch.resolve("write-" + i);
       Files.write(file, value);
       int exit = via == Via.CLI ? commands.cli("put", file.toString(), key(i))
@@ -370,15 +412,16 @@ public final class PackedLoad {
     sizes[i] = value.length;
     seeds.set(i, seed);
     maybe.set(i, 0);
+    replaced(i, previousSeed, previousSize, via);
   }
 
   private void delete(int i, Via via) throws IOException {
     maybe.set(i, -2); // absent is as good as the last value until the delete answers
+    long previousSeed = seeds.get(i);
+    int previousSize = sizes[i];
     if (via == Via.API) {
       cache.delete(key(i));
-      otherClientAtMs[i] = 0;
     } else {
-      changedByOtherClient(i);
       int exit = via == Via.CLI ? commands.cli("rm", key(i)) : commands.fs("ecRm", key(i));
       if (exit != 0) {
         throw new IOException(via + " rm exited " + exit);
@@ -386,6 +429,7 @@ public final class PackedLoad {
     }
     seeds.set(i, 0);
     maybe.set(i, 0);
+    replaced(i, previousSeed, previousSize, via);
   }
 
   /** Waits until no log holds buffered bytes: every decided delta flushed (and merged, PLM). */
@@ -426,7 +470,7 @@ public final class PackedLoad {
         got = null;
       }
       String problem = check(i, got);
-      if (problem != null && previousWithinTtl(i, got)) {
+      if (problem != null && previousWithinTtl(i, got, Via.API)) {
         report.previousWithinTtl.incrementAndGet();
         problem = null;
       }

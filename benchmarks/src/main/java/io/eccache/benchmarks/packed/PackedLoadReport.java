@@ -38,8 +38,8 @@ public final class PackedLoadReport {
         s.ops / Math.max(r.mixedMs / 1000.0, 1e-3)));
     checks.row("updates made in place (EcCacheUpdatesInPlace)", r.updatesInPlace);
     checks.row("failed ops", r.failedOps.get());
-    checks.row("API reads of the version before a CLI or shell change, within the layout"
-        + " cache TTL (documented)", r.previousWithinTtl.get());
+    checks.row("reads by the API's or the shell's client of a version another client replaced"
+        + " within the layout cache's TTL (documented)", r.previousWithinTtl.get());
     checks.row("log nodes flushed", r.buffered == 0 ? "yes, in " + seconds(r.flushMs)
         : r.buffered + " bytes still buffered after " + seconds(r.flushMs));
     checks.row("log nodes' disk", String.format(Locale.ROOT, "%d writes, %d reads, %d bytes of"
