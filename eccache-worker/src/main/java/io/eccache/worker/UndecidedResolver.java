@@ -2,6 +2,7 @@ package io.eccache.worker;
 
 import alluxio.ClientContext;
 import alluxio.master.MasterClientContext;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import io.eccache.common.CoordinatorClient;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -30,11 +31,8 @@ final class UndecidedResolver implements AutoCloseable {
   UndecidedResolver(LogNodeSettings settings, LogNodeHost host, String name) {
     this.settings = settings;
     this.host = host;
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "eccache-lognode-outcomes-" + name);
-      t.setDaemon(true);
-      return t;
-    });
+    this.thread = Executors.newSingleThreadScheduledExecutor(new ThreadFactoryBuilder()
+        .setDaemon(true).setNameFormat("eccache-lognode-outcomes-" + name).build());
   }
 
   void start() {

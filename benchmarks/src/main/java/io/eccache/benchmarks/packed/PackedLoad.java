@@ -52,6 +52,8 @@ public final class PackedLoad {
     /** One op in this many goes through the CLI, and one through {@code alluxio fs}. */
     public int viaCommandsEvery = 500;
     public long seed = 1;
+    /** The longest a phase may go without finishing one op before the run fails as stuck. */
+    public long stallMs = 300_000;
     /** The longest the log nodes may take to flush every decided delta after the load. */
     public long flushWaitMs = 60_000;
     /**
@@ -211,15 +213,27 @@ public final class PackedLoad {
         }));
       }
       long began = System.nanoTime();
+      long lastDone = -1;
+      long lastMoved = began;
       for (Future<?> f : running) {
         while (true) {
           try {
             f.get(5, TimeUnit.SECONDS);
             break;
           } catch (java.util.concurrent.TimeoutException e) {
+            long now = done.get();
+            if (now != lastDone) {
+              lastDone = now;
+              lastMoved = System.nanoTime();
+            } else if (msSince(lastMoved) > s.stallMs) {
+              // Every op is bounded by the client's I/O timeout: none finishing is a hang.
+              throw new java.util.concurrent.TimeoutException(phase + ": no op finished in "
+                  + s.stallMs / 1000 + " s (" + now + " of " + total + " done): stuck; jstack"
+                  + " this JVM to see where");
+            }
             double seconds = msSince(began) / 1000.0;
             progress.accept(String.format(Locale.ROOT, "%s: %d of %d (%.0f/s)", phase,
-                done.get(), total, done.get() / Math.max(seconds, 1e-3)));
+                now, total, now / Math.max(seconds, 1e-3)));
           }
         }
       }

@@ -115,9 +115,7 @@ final class PackedValueReader implements ValueReader {
         break;
       }
       try {
-        ReadParityRequest request = ReadParityRequest.newBuilder().setLog(StripeCode.log(
-            stripe.getNamespace(), k, r, parity.getRow(), unitSize)).setStripe(stripe.getId())
-            .setVersion(stripe.getVersion()).build();
+        ReadParityRequest request = StripeCode.readParity(stripe, parity.getRow());
         ReadParityResponse answer = io.logNodes().readParity(parity.getLogNode(), request);
         if (answer.getOutcome() == ReadParityResponse.Outcome.BEHIND
             && answer.getHeldVersion() == stripe.getVersion() - 1

@@ -100,7 +100,7 @@ final class PackedValueUpdater implements ValueUpdater {
       for (LogParity parity : stripe.getLogParitiesList()) {
         sentTo.add(parity.getLogNode());
         io.logNodes().appendDelta(parity.getLogNode(), AppendDeltaRequest.newBuilder()
-            .setLog(StripeCode.log(stripe.getNamespace(), k, r, parity.getRow(), unitSize))
+            .setLog(StripeCode.log(stripe, parity.getRow()))
             .setStripe(stripe.getId()).setUpdateId(u.getUpdateId())
             .setBaseVersion(stripe.getVersion()).setDataIndex(u.getUnit())
             .setOffset(slot.getOffset()).setDelta(ByteString.copyFrom(delta))
@@ -137,8 +137,7 @@ final class PackedValueUpdater implements ValueUpdater {
     for (LogParity parity : stripe.getLogParitiesList()) {
       try {
         io.logNodes().decide(parity.getLogNode(), DecideRequest.newBuilder()
-            .setLog(StripeCode.log(stripe.getNamespace(), stripe.getDataUnits(),
-                stripe.getParityUnits(), parity.getRow(), stripe.getUnitSize()))
+            .setLog(StripeCode.log(stripe, parity.getRow()))
             .setStripe(stripe.getId()).setUpdateId(updateId).setCommitted(committed)
             .setNewVersion(version).setBaseVersion(baseVersion).setCapability(capability)
             .build());

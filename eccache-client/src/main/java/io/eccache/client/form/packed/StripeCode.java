@@ -1,6 +1,8 @@
 package io.eccache.client.form.packed;
 
 import io.eccache.common.proto.LogId;
+import io.eccache.common.proto.ReadParityRequest;
+import io.eccache.common.proto.Stripe;
 import io.eccache.isal.CodeMatrix;
 import io.eccache.isal.ErasureCoder;
 import io.eccache.isal.ReedSolomon;
@@ -66,6 +68,18 @@ final class StripeCode {
     }
     coder(k, r).decode(in, lost, outputs);
     return out;
+  }
+
+  /** The log holding parity row {@code row} of {@code stripe}. */
+  static LogId log(Stripe stripe, int row) {
+    return log(stripe.getNamespace(), stripe.getDataUnits(), stripe.getParityUnits(), row,
+        stripe.getUnitSize());
+  }
+
+  /** A log node's parity row {@code row} of {@code stripe}, asked at the stripe's version. */
+  static ReadParityRequest readParity(Stripe stripe, int row) {
+    return ReadParityRequest.newBuilder().setLog(log(stripe, row)).setStripe(stripe.getId())
+        .setVersion(stripe.getVersion()).build();
   }
 
   /** The log holding parity row {@code row} of a packed namespace's stripes. */

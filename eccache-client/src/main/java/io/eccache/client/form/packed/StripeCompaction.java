@@ -53,8 +53,7 @@ final class StripeCompaction {
     for (LogParity parity : stripe.getLogParitiesList()) {
       try {
         maintainer.logNodes().dropStripe(parity.getLogNode(), DropStripeRequest.newBuilder()
-            .setLog(StripeCode.log(stripe.getNamespace(), stripe.getDataUnits(),
-                stripe.getParityUnits(), parity.getRow(), stripe.getUnitSize()))
+            .setLog(StripeCode.log(stripe, parity.getRow()))
             .setStripe(stripe.getId()).build());
       } catch (UnavailableException gone) {
         // A node lost or restarted holds nothing of the stripe that anyone will ask for (stripes

@@ -11,7 +11,6 @@ import io.eccache.common.proto.LogParity;
 import io.eccache.common.proto.MaintenanceTask;
 import io.eccache.common.proto.PackedRepair;
 import io.eccache.common.proto.PutBaseRequest;
-import io.eccache.common.proto.ReadParityRequest;
 import io.eccache.common.proto.ReadParityResponse;
 import io.eccache.common.proto.Split;
 import io.eccache.common.proto.Stripe;
@@ -118,7 +117,7 @@ final class StripeRepair {
       for (int j = 0; j < repair.getLostRowsCount(); j++) {
         int row = repair.getLostRows(j);
         maintainer.logNodes().putBase(repair.getRowNodes(j), PutBaseRequest.newBuilder()
-            .setLog(StripeCode.log(stripe.getNamespace(), k, r, row, unitSize))
+            .setLog(StripeCode.log(stripe, row))
             .setStripe(stripe.getId()).setVersion(stripe.getVersion())
             .setParity(ByteString.copyFrom(parity[row])).build());
         moved += unitSize;
@@ -132,9 +131,7 @@ final class StripeRepair {
       List<IOException> failures) {
     try {
       ReadParityResponse answer = io.logNodes().readParity(p.getLogNode(),
-          ReadParityRequest.newBuilder().setLog(StripeCode.log(stripe.getNamespace(),
-              stripe.getDataUnits(), stripe.getParityUnits(), p.getRow(), stripe.getUnitSize()))
-              .setStripe(stripe.getId()).setVersion(stripe.getVersion()).build());
+          StripeCode.readParity(stripe, p.getRow()));
       if (answer.getOutcome() == ReadParityResponse.Outcome.AT_VERSION) {
         return answer;
       }

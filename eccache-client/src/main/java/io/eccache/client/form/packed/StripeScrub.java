@@ -5,7 +5,6 @@ import io.eccache.client.form.FormIo;
 import io.eccache.client.form.RedundancyCheck;
 import io.eccache.common.proto.LogParity;
 import io.eccache.common.proto.LookupResponse;
-import io.eccache.common.proto.ReadParityRequest;
 import io.eccache.common.proto.ReadParityResponse;
 import io.eccache.common.proto.Split;
 import io.eccache.common.proto.Stripe;
@@ -51,9 +50,8 @@ final class StripeScrub implements RedundancyCheck {
       }
     }
     for (LogParity p : stripe.getLogParitiesList()) {
-      ReadParityResponse row = io.logNodes().readParity(p.getLogNode(), ReadParityRequest
-          .newBuilder().setLog(StripeCode.log(stripe.getNamespace(), k, r, p.getRow(), unitSize))
-          .setStripe(stripe.getId()).setVersion(stripe.getVersion()).build());
+      ReadParityResponse row = io.logNodes().readParity(p.getLogNode(),
+          StripeCode.readParity(stripe, p.getRow()));
       if (row.getOutcome() != ReadParityResponse.Outcome.AT_VERSION) {
         found.add(name + ": log node " + p.getLogNode() + " holds parity row " + p.getRow()
             + " at " + row.getOutcome() + " (version " + row.getHeldVersion() + ")");
