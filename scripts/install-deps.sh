@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure this machine has what eccache builds and tests with: a JDK (17+), Maven, gcc, Debian's
-# libisal-dev (Intel ISA-L headers and library), and the tools the deployment tests run:
-# docker-compose (validates docker-compose.yml; no Docker engine needed) and shellcheck. Installs what is missing with apt-get when run as
-# root on Debian/Ubuntu; otherwise says exactly what to install and exits non-zero.
+# libisal-dev (Intel ISA-L headers and library), memcached (the DRAM nodes of LogECMem's testbed:
+# its tests and benchmarks start their own servers, never the system service), and the tools the
+# deployment tests run: docker-compose (validates docker-compose.yml; no Docker engine needed) and
+# shellcheck. Installs what is missing with apt-get when run as root on Debian/Ubuntu; otherwise
+# says exactly what to install and exits non-zero.
 set -euo pipefail
 
 missing=()
@@ -16,6 +18,7 @@ need maven command -v mvn
 need gcc command -v gcc
 need libc6-dev test -f /usr/include/stdio.h
 need libisal-dev test -f /usr/include/isa-l/erasure_code.h
+need memcached command -v memcached
 need docker-compose command -v docker-compose
 need shellcheck command -v shellcheck
 
