@@ -46,7 +46,7 @@ final class HybridKv extends StripedKv {
   }
 
   private LogId log(int row) {
-    return LogId.newBuilder().setNamespace("kv").setDataUnits(k).setParityUnits(r).setRow(row)
+    return LogId.newBuilder().setNamespace(bed.namespace).setDataUnits(k).setParityUnits(r).setRow(row)
         .setUnitSize(bed.unitBytes).build();
   }
 

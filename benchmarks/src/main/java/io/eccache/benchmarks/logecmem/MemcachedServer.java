@@ -96,6 +96,21 @@ public final class MemcachedServer implements AutoCloseable {
         + " (Debian's memcached package), or give its path with -Deccache.memcached=...");
   }
 
+  /** What {@code memcached -V} prints, e.g. {@code memcached 1.6.18}. */
+  public static String version() {
+    try {
+      Process p = new ProcessBuilder(binary().toString(), "-V").redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      p.waitFor(10, TimeUnit.SECONDS);
+      return out;
+    } catch (IOException e) {
+      return "memcached (version unknown: " + e.getMessage() + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "memcached (version unknown)";
+    }
+  }
+
   public String host() {
     return host;
   }

@@ -38,6 +38,13 @@ final class OpCounts {
     return counts.get(kind).get();
   }
 
+  /** The counts now, indexed by {@link Kind#ordinal()}. */
+  long[] values() {
+    long[] v = new long[Kind.values().length];
+    counts.forEach((kind, n) -> v[kind.ordinal()] = n.get());
+    return v;
+  }
+
   /** A copy of the counts now. */
   Map<Kind, Long> snapshot() {
     Map<Kind, Long> copy = new LinkedHashMap<>();

@@ -1,20 +1,12 @@
 package io.eccache.benchmarks.logecmem;
 
 import alluxio.ClientContext;
-import alluxio.conf.AlluxioProperties;
-import alluxio.conf.InstancedConfiguration;
-import alluxio.conf.PropertyKey;
-import alluxio.security.authentication.AuthType;
 import io.eccache.client.form.packed.LogNodeClient;
-import io.eccache.common.UpdateCapability;
-import io.eccache.common.WorkerKeys;
 import io.eccache.common.proto.LogNodeStatusResponse;
 import io.eccache.common.proto.LogStatus;
 import io.eccache.isal.CodeMatrix;
 import io.eccache.isal.ErasureCoder;
 import io.eccache.isal.ReedSolomon;
-import io.eccache.lognode.LogScheme;
-import io.eccache.worker.StandaloneLogNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +18,8 @@ import java.util.concurrent.Executors;
 
 /**
  * LogECMem's testbed on this machine: DRAM nodes that are real memcached servers (127.0.0.10 and
- * up), r − 1 of eccache's log nodes served on their own (127.0.0.100 and up, logs in a directory
- * of the local disk), and the proxy's tools (eccache's coder with the XOR-first Cauchy matrix, a
+ * up), r − 1 of eccache's log nodes served on their own ({@link LogNodeFleet}), and the proxy's
+ * tools (eccache's coder with the XOR-first Cauchy matrix, a
  * log node client, threads for parallel issue). A fresh testbed per measured run, so each
  * scheme's memory is its own.
  */
@@ -46,17 +38,18 @@ final class Testbed implements AutoCloseable {
   final Issue issue;
   final ErasureCoder coder;
   final List<DramNode> dram;
+  /** The log nodes of parity rows 1..r-1, in row order. */
   final List<String> logNodes;
+  /** The log nodes' namespace of this testbed's stripes. */
+  final String namespace;
   final LogNodeClient logClient;
   final byte[] updateKey;
   final ExecutorService pool;
   private final List<MemcachedServer> servers;
-  private final List<StandaloneLogNode> logs;
   private final Path dir;
 
   private Testbed(int k, int r, int unitBytes, Issue issue, List<MemcachedServer> servers,
-      List<DramNode> dram, List<StandaloneLogNode> logs, LogNodeClient logClient,
-      byte[] updateKey, Path dir) {
+      List<DramNode> dram, LogNodeFleet logs, LogNodeClient logClient, Path dir) {
     this.k = k;
     this.r = r;
     this.unitBytes = unitBytes;
@@ -64,12 +57,10 @@ final class Testbed implements AutoCloseable {
     this.coder = ReedSolomon.coder(k, r, CodeMatrix.XOR_FIRST_CAUCHY);
     this.servers = servers;
     this.dram = Collections.unmodifiableList(dram);
-    this.logs = logs;
-    List<String> addresses = new ArrayList<>();
-    logs.forEach(log -> addresses.add(log.address()));
-    this.logNodes = Collections.unmodifiableList(addresses);
+    this.logNodes = logs.addresses().subList(0, r - 1);
+    this.namespace = logs.newNamespace();
     this.logClient = logClient;
-    this.updateKey = updateKey;
+    this.updateKey = logs.updateKey();
     this.dir = dir;
     this.pool = Executors.newCachedThreadPool(runnable -> {
       Thread t = new Thread(runnable, "logecmem-proxy-io");
@@ -79,24 +70,20 @@ final class Testbed implements AutoCloseable {
   }
 
   /**
-   * Starts {@code dramNodes} memcached servers of {@code memoryMiB} each and r − 1 log nodes
-   * ({@code scheme} on disk in a new directory under {@code parent}).
+   * Starts {@code dramNodes} memcached servers of {@code memoryMiB} each (their logs in a new
+   * directory under {@code parent}); the log nodes are {@code logs}' (at least r − 1), under a
+   * namespace of this testbed's own.
    */
-  static Testbed start(int k, int r, int unitBytes, int dramNodes, int memoryMiB,
-      LogScheme scheme, Issue issue, Path parent) throws IOException {
-    if (k < 1 || r < 1 || dramNodes < 1 || dramNodes > 80 || r - 1 > 100) {
+  static Testbed start(int k, int r, int unitBytes, int dramNodes, int memoryMiB, Issue issue,
+      LogNodeFleet logs, Path parent) throws IOException {
+    if (k < 1 || r < 1 || dramNodes < 1 || dramNodes > 80 || r - 1 > logs.addresses().size()) {
       throw new IllegalArgumentException("a testbed of RS(" + k + ", " + r + ") on " + dramNodes
-          + " DRAM nodes is out of range");
+          + " DRAM nodes and " + logs.addresses().size() + " log nodes is out of range");
     }
     Path dir = Files.createTempDirectory(Files.createDirectories(parent), "testbed");
     List<MemcachedServer> servers = new ArrayList<>();
     List<DramNode> dram = new ArrayList<>();
-    List<StandaloneLogNode> logs = new ArrayList<>();
-    byte[] updateKey = UpdateCapability.newKey();
-    InstancedConfiguration conf = new InstancedConfiguration(new AlluxioProperties());
-    conf.set(PropertyKey.SECURITY_AUTHENTICATION_TYPE, AuthType.NOSASL);
-    conf.set(PropertyKey.SECURITY_AUTHORIZATION_PERMISSION_ENABLED, false);
-    LogNodeClient client = new LogNodeClient(ClientContext.create(conf), 10_000);
+    LogNodeClient client = new LogNodeClient(ClientContext.create(LogNodeFleet.conf()), 10_000);
     try {
       for (int i = 0; i < dramNodes; i++) {
         MemcachedServer server = MemcachedServer.start("127.0.0." + (10 + i), memoryMiB,
@@ -104,24 +91,15 @@ final class Testbed implements AutoCloseable {
         servers.add(server);
         dram.add(new DramNode(i, server));
       }
-      for (int j = 0; j < r - 1; j++) {
-        InstancedConfiguration logConf = new InstancedConfiguration(conf.copyProperties());
-        Path logDir = Files.createDirectories(dir.resolve("lognode-" + j));
-        logConf.set(WorkerKeys.LOG_NODE_DIR, logDir.toString());
-        logConf.set(WorkerKeys.LOG_NODE_SCHEME, scheme.name());
-        logConf.set(WorkerKeys.LOG_NODE_FSYNC, false);
-        logs.add(StandaloneLogNode.start("127.0.0." + (100 + j), updateKey, logConf));
-      }
     } catch (IOException | RuntimeException e) {
       dram.forEach(DramNode::close);
-      logs.forEach(StandaloneLogNode::close);
       client.close();
       for (MemcachedServer server : servers) {
         server.close();
       }
       throw e;
     }
-    return new Testbed(k, r, unitBytes, issue, servers, dram, logs, client, updateKey, dir);
+    return new Testbed(k, r, unitBytes, issue, servers, dram, logs, client, dir);
   }
 
   /** Bytes of items in every DRAM node (memcached's own {@code bytes} counters). */
@@ -135,12 +113,13 @@ final class Testbed implements AutoCloseable {
     return sum;
   }
 
-  /** Every log node's logs, as they report them. */
+  /** The logs of this testbed's stripes on every log node, as the nodes report them. */
   List<LogStatus> logStatus() throws IOException {
     List<LogStatus> all = new ArrayList<>();
     for (String node : logNodes) {
       LogNodeStatusResponse status = logClient.status(node);
-      all.addAll(status.getLogsList());
+      status.getLogsList().stream().filter(log -> log.getLog().getNamespace().equals(namespace))
+          .forEach(all::add);
     }
     return all;
   }
@@ -149,7 +128,6 @@ final class Testbed implements AutoCloseable {
   public void close() {
     pool.shutdownNow();
     dram.forEach(DramNode::close);
-    logs.forEach(StandaloneLogNode::close);
     logClient.close();
     for (MemcachedServer server : servers) {
       try {

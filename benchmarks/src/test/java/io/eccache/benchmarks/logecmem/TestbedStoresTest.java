@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,8 +61,22 @@ class TestbedStoresTest {
     return model;
   }
 
+  private static LogNodeFleet logs;
+
+  @BeforeAll
+  static void startLogNodes(@TempDir Path logDir) throws IOException {
+    logs = LogNodeFleet.inProcess(R - 1, LogScheme.PLM, logDir);
+  }
+
+  @AfterAll
+  static void stopLogNodes() {
+    if (logs != null) {
+      logs.close();
+    }
+  }
+
   private Testbed bed(Testbed.Issue issue) throws IOException {
-    return Testbed.start(K, R, UNIT, K + R, 16, LogScheme.PLM, issue, dir);
+    return Testbed.start(K, R, UNIT, K + R, 16, issue, logs, dir);
   }
 
   @Test

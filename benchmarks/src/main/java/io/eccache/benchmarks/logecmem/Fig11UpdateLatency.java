@@ -1,0 +1,214 @@
+package io.eccache.benchmarks.logecmem;
+
+import io.eccache.benchmarks.kv.KvMix;
+import io.eccache.benchmarks.kv.KvOp;
+import io.eccache.benchmarks.kv.KvTrace;
+import io.eccache.benchmarks.kv.KvWorkload;
+import io.eccache.benchmarks.report.CsvWriter;
+import io.eccache.benchmarks.report.MarkdownTable;
+import io.eccache.benchmarks.report.Plots;
+import io.eccache.benchmarks.report.Spread;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Fig. 11 (Exp. 2): mean update latency of HybridPL, IPMem and FSMem for four codes and four
+ * read:update mixes, 4 KiB values, on the testbed. Each (code, mix, repeat) replays one trace
+ * against each scheme on a fresh testbed, the schemes' order rotated by repeat; ratios are taken
+ * within a repeat, then their median and range over repeats.
+ */
+final class Fig11UpdateLatency {
+  static final List<KvScheme> SCHEMES = List.of(KvScheme.HYBRID, KvScheme.INPLACE,
+      KvScheme.FULLSTRIPE);
+
+  /** One measured replay. */
+  static final class Row {
+    final String code;
+    final int r;
+    final KvMix mix;
+    final int repeat;
+    final KvScheme scheme;
+    final KvRunner.Result result;
+
+    Row(String code, int r, KvMix mix, int repeat, KvScheme scheme, KvRunner.Result result) {
+      this.code = code;
+      this.r = r;
+      this.mix = mix;
+      this.repeat = repeat;
+      this.scheme = scheme;
+      this.result = result;
+    }
+
+    double updateMeanMicros() {
+      return result.latencyMicros.get(KvOp.Kind.UPDATE).getMean();
+    }
+
+    double perUpdate(OpCounts.Kind kind) {
+      return result.callsPer(KvOp.Kind.UPDATE, kind);
+    }
+  }
+
+  private Fig11UpdateLatency() {}
+
+  /** Runs the figure; returns its Markdown section (also written to its directory). */
+  static String run(LogEcMemRun run) throws IOException {
+    LogEcMemSettings s = run.settings;
+    Path dir = Files.createDirectories(run.out.resolve("fig11"));
+    List<Row> rows = new ArrayList<>();
+    int total = s.repeats * s.codes.size() * s.mixes.size() * SCHEMES.size();
+    for (int repeat = 1; repeat <= s.repeats; repeat++) {
+      for (int[] code : s.codes) {
+        for (KvMix mix : s.mixes) {
+          KvTrace trace = new KvWorkload(s.records, s.operations, mix, repeat).generate();
+          for (int i = 0; i < SCHEMES.size(); i++) {
+            KvScheme scheme = SCHEMES.get((i + repeat) % SCHEMES.size());
+            try (Testbed bed = run.testbed(code[0], code[1])) {
+              KvRunner.Result result = new KvRunner(s.valueBytes, repeat, s.warmup())
+                  .run(scheme.on(bed), trace, run.progress);
+              if (result.wrongReads > 0) {
+                throw new IOException(scheme.id + " returned " + result.wrongReads
+                    + " wrong values on " + LogEcMemSettings.code(code) + " " + mix);
+              }
+              rows.add(new Row(LogEcMemSettings.code(code), code[1], mix, repeat, scheme,
+                  result));
+            }
+            run.progress.accept(String.format(Locale.ROOT, "fig11: %d of %d: repeat %d %s %s"
+                + " %s: update mean %.0f us", rows.size(), total, repeat,
+                LogEcMemSettings.code(code), mix, scheme.id, rows.get(rows.size() - 1)
+                    .updateMeanMicros()));
+          }
+        }
+      }
+    }
+    writeCsv(dir.resolve("raw.csv"), rows);
+    String section = summary(run, rows, dir);
+    Files.writeString(dir.resolve("summary.md"), section);
+    return section;
+  }
+
+  private static void writeCsv(Path csv, List<Row> rows) throws IOException {
+    try (CsvWriter out = new CsvWriter(csv, "code", "mix", "repeat", "scheme", "updates",
+        "update_mean_us", "update_p50_us", "update_p99_us", "parity_mean_us", "read_mean_us",
+        "gets_per_update", "sets_per_update", "log_appends_per_update", "deletes_per_update",
+        "throughput_ops", "wrong_reads")) {
+      for (Row row : rows) {
+        var updates = row.result.latencyMicros.get(KvOp.Kind.UPDATE);
+        out.row(row.code, row.mix.toString(), row.repeat, row.scheme.id, updates.getTotalCount(),
+            row.updateMeanMicros(), updates.getValueAtPercentile(50),
+            updates.getValueAtPercentile(99), row.result.parityMicros.getMean(),
+            row.result.latencyMicros.get(KvOp.Kind.READ).getMean(),
+            row.perUpdate(OpCounts.Kind.GET), row.perUpdate(OpCounts.Kind.SET),
+            row.perUpdate(OpCounts.Kind.LOG_APPEND), row.perUpdate(OpCounts.Kind.DELETE),
+            row.result.throughput(), row.result.wrongReads);
+      }
+    }
+  }
+
+  /** Paper's reductions of HybridPL's update latency, Fig. 11, where the text gives them. */
+  static String paper(String code, KvMix mix) {
+    Map<String, String> versusFs = Map.of("(6,3)", "−58.0%", "(10,4)", "−42.4%", "(12,4)",
+        "−37.8%", "(15,3)", "−37.3%");
+    if (mix.otherPercent() == 5 && versusFs.containsKey(code)) {
+      return "vs FSMem " + versusFs.get(code);
+    }
+    if (mix.otherPercent() == 30) {
+      return code.endsWith("3)") ? "vs IPMem −32.7% (r=3)" : "vs IPMem −37.8% (r=4)";
+    }
+    if (mix.otherPercent() == 50) {
+      return "FSMem fastest";
+    }
+    if (mix.otherPercent() == 20) {
+      return code.equals("(6,3)") || code.equals("(10,4)") ? "FSMem faster" : "hybrid faster";
+    }
+    return "";
+  }
+
+  private static String summary(LogEcMemRun run, List<Row> rows, Path dir) throws IOException {
+    LogEcMemSettings s = run.settings;
+    MarkdownTable table = new MarkdownTable("code", "read:update", "LogECMem µs",
+        "IPMem µs", "FSMem µs", "hybrid vs IPMem", "hybrid vs FSMem",
+        "calls per update (hybrid | IPMem)", "paper");
+    Map<String, Map<String, double[][]>> plots = new LinkedHashMap<>();
+    for (int[] code : s.codes) {
+      String c = LogEcMemSettings.code(code);
+      Map<String, double[][]> series = new LinkedHashMap<>();
+      for (KvScheme scheme : SCHEMES) {
+        series.put(scheme.label, new double[4][s.mixes.size()]);
+      }
+      for (int m = 0; m < s.mixes.size(); m++) {
+        KvMix mix = s.mixes.get(m);
+        Map<KvScheme, Spread> latency = new LinkedHashMap<>();
+        Map<KvScheme, double[]> byRepeat = new LinkedHashMap<>();
+        for (KvScheme scheme : SCHEMES) {
+          double[] v = rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
+              && x.scheme == scheme).mapToDouble(Row::updateMeanMicros).toArray();
+          byRepeat.put(scheme, v);
+          latency.put(scheme, Spread.of(v));
+          double[][] plot = series.get(scheme.label);
+          plot[0][m] = mix.otherPercent();
+          plot[1][m] = latency.get(scheme).median();
+          plot[2][m] = latency.get(scheme).min();
+          plot[3][m] = latency.get(scheme).max();
+        }
+        Row hybrid = rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
+            && x.scheme == KvScheme.HYBRID).findFirst().orElseThrow();
+        Row inplace = rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
+            && x.scheme == KvScheme.INPLACE).findFirst().orElseThrow();
+        table.row(c, mix.readPercent() + ":" + mix.otherPercent(),
+            latency.get(KvScheme.HYBRID).format("%.0f"),
+            latency.get(KvScheme.INPLACE).format("%.0f"),
+            latency.get(KvScheme.FULLSTRIPE).format("%.0f"),
+            change(byRepeat.get(KvScheme.HYBRID), byRepeat.get(KvScheme.INPLACE)),
+            change(byRepeat.get(KvScheme.HYBRID), byRepeat.get(KvScheme.FULLSTRIPE)),
+            String.format(Locale.ROOT, "%.1f get %.1f set %.1f log | %.1f get %.1f set",
+                hybrid.perUpdate(OpCounts.Kind.GET), hybrid.perUpdate(OpCounts.Kind.SET),
+                hybrid.perUpdate(OpCounts.Kind.LOG_APPEND), inplace.perUpdate(OpCounts.Kind.GET),
+                inplace.perUpdate(OpCounts.Kind.SET)),
+            paper(c, mix));
+      }
+      plots.put(c, series);
+    }
+    StringBuilder md = new StringBuilder();
+    md.append("## Fig. 11: update latency (LogECMem, IPMem, FSMem)\n\n");
+    md.append("Testbed (tier 1): ").append(setup(s)).append("\n\n");
+    md.append(run.stamp.markdown()).append("\n\n");
+    md.append("Mean update latency per run, median [min–max] over ").append(s.repeats)
+        .append(" repeats (seeds 1-").append(s.repeats).append("); the changes are paired within"
+        + " a repeat. Calls per update are counted as issued (a FSMem update's gets are its"
+        + " compactions' reads).\n\n");
+    md.append(table).append('\n');
+    for (Map.Entry<String, Map<String, double[][]>> e : plots.entrySet()) {
+      String name = "fig11-" + e.getKey().replaceAll("[^0-9]+", "-").replaceAll("^-|-$", "")
+          + ".png";
+      Plots.linesWithRange(dir.resolve(name), "Fig. 11: update latency, RS" + e.getKey(),
+          "update % of requests", "mean update latency (µs)", e.getValue());
+      md.append("![").append(e.getKey()).append("](").append(name).append(")\n");
+    }
+    return md.toString();
+  }
+
+  /** The paired change of {@code a} against {@code b}, per repeat: median [min–max] percent. */
+  static String change(double[] a, double[] b) {
+    double[] pct = new double[a.length];
+    for (int i = 0; i < a.length; i++) {
+      pct[i] = (a[i] / b[i] - 1) * 100;
+    }
+    return Spread.of(pct).format("%+.1f%%");
+  }
+
+  static String setup(LogEcMemSettings s) {
+    return String.format(Locale.ROOT, "%s servers as DRAM nodes on 127.0.0.10+, 3"
+        + " eccache log nodes (PLM, %s) on 127.0.0.100+, one proxy thread (%s issue), %d values"
+        + " of %d bytes loaded, %d requests (the first %d not measured), YCSB Zipf 0.99;"
+        + " one machine of 2 cores, loopback (paper: EC2 m5d.2xlarge nodes, 1M objects and"
+        + " requests)", MemcachedServer.version(), s.logNodeProcesses ? "own JVMs, gRPC" : "in the proxy's JVM",
+        s.issue.name().toLowerCase(Locale.ROOT), s.records, s.valueBytes, s.operations,
+        s.warmup());
+  }
+}

@@ -1,0 +1,57 @@
+package io.eccache.benchmarks.logecmem;
+
+import io.eccache.benchmarks.kv.KvMix;
+import java.util.List;
+
+/** What a LogECMem evaluation run measures, by profile, with the command line's overrides. */
+final class LogEcMemSettings {
+  /** RS(k, r) codes of the paper's Figs. 11, 12 and 14. */
+  static final List<int[]> PAPER_CODES = List.of(new int[] {6, 3}, new int[] {10, 4},
+      new int[] {12, 4}, new int[] {15, 3});
+  /** The read:update mixes of Fig. 11. */
+  static final List<KvMix> UPDATE_MIXES = List.of(KvMix.readUpdate(95, 5),
+      KvMix.readUpdate(80, 20), KvMix.readUpdate(70, 30), KvMix.readUpdate(50, 50));
+
+  String profile = "quick";
+  long records = 2_000;
+  long operations = 4_000;
+  int repeats = 3;
+  int valueBytes = 4096;
+  List<int[]> codes = PAPER_CODES;
+  List<KvMix> mixes = UPDATE_MIXES;
+  Testbed.Issue issue = Testbed.Issue.SERIAL;
+  /** Log nodes in processes of their own (benchmarks) or in this JVM (tests). */
+  boolean logNodeProcesses = true;
+
+  /** The profile's sizes: {@code quick} (minutes), {@code full} (the paper's scale, hours). */
+  static LogEcMemSettings profile(String name) {
+    LogEcMemSettings s = new LogEcMemSettings();
+    s.profile = name;
+    switch (name) {
+      case "quick":
+        break;
+      case "full":
+        s.records = 100_000;
+        s.operations = 100_000;
+        break;
+      default:
+        throw new IllegalArgumentException("no profile '" + name + "': give quick or full");
+    }
+    return s;
+  }
+
+  /** Run-phase requests done before the measured ones (JIT, connections): a tenth. */
+  int warmup() {
+    return (int) Math.min(operations / 10, 10_000);
+  }
+
+  /** memcached's item memory per DRAM node, MiB: room for every unit three times over. */
+  int memcachedMiB(int k) {
+    long perNode = 3 * records * (long) valueBytes / Math.max(1, k);
+    return (int) Math.max(64, perNode >> 20);
+  }
+
+  static String code(int[] code) {
+    return "(" + code[0] + "," + code[1] + ")";
+  }
+}

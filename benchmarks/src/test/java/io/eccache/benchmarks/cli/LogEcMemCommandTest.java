@@ -1,0 +1,84 @@
+package io.eccache.benchmarks.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.eccache.cli.ExitCodes;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The LogECMem evaluation at a tiny size through the whole pipeline, on real memcached. */
+class LogEcMemCommandTest {
+  @Test
+  void aTinyRunWritesTable2AndFig11WithTheMechanismsCallCounts(@TempDir Path out)
+      throws Exception {
+    int exit = EcCacheBench.commandLine().execute("logecmem", "--figure", "table2", "--figure",
+        "fig11", "--records", "60", "--operations", "400", "--repeats", "1", "--codes", "3-2",
+        "--mix", "read:update 70:30", "--log-nodes", "in-process", "--out", out.toString());
+    assertEquals(ExitCodes.OK, exit);
+    List<String> raw = Files.readAllLines(out.resolve("fig11/raw.csv"));
+    List<String> header = List.of(raw.get(0).split(","));
+    assertEquals(1 + 3, raw.size(), "one row per scheme: " + raw);
+    for (String row : raw.subList(1, raw.size())) {
+      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)"); // commas outside quotes
+      java.util.function.Function<String, Double> cell =
+          name -> Double.parseDouble(cells[header.indexOf(name)]);
+      assertEquals(0, cell.apply("wrong_reads"), row);
+      assertTrue(cell.apply("updates") > 50 && cell.apply("update_mean_us") > 0, row);
+      switch (cells[header.indexOf("scheme")]) {
+        case "hybrid": // reads D and P1, writes both, one delta to the one log node (r - 1 = 1)
+          assertEquals(1.0, cell.apply("log_appends_per_update"), 1e-9, row);
+          assertEquals(2.0, cell.apply("sets_per_update"), 0.1, row);
+          assertEquals(2.0, cell.apply("gets_per_update"), 0.1, row);
+          break;
+        case "inplace": // r + 1 of each
+          assertEquals(3.0, cell.apply("gets_per_update"), 0.1, row);
+          assertEquals(3.0, cell.apply("sets_per_update"), 0.1, row);
+          assertEquals(0.0, cell.apply("log_appends_per_update"), 1e-9, row);
+          break;
+        default: // fullstripe: a set of the new value and, now and then, a seal or compaction
+          assertTrue(cell.apply("sets_per_update") >= 1.0, row);
+          assertEquals(0.0, cell.apply("log_appends_per_update"), 1e-9, row);
+      }
+    }
+    String fig11 = Files.readString(out.resolve("fig11/summary.md"));
+    assertTrue(fig11.contains("Fig. 11") && fig11.contains("| (3,2) | 70:30 |")
+        && fig11.contains("Commit `") && fig11.contains("memcached"), fig11);
+    String table2 = Files.readString(out.resolve("table2/summary.md"));
+    assertTrue(table2.contains("| (6,3) | ours, paper's chain ((6,3) states, C = k) | 1.03e+09"),
+        table2);
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 11"), summary);
+    for (Path png : List.of(out.resolve("table2/table2.png"), out.resolve("fig11/fig11-3-2.png"))) {
+      BufferedImage image = ImageIO.read(png.toFile());
+      Set<Integer> colours = new HashSet<>();
+      for (int x = 0; x < image.getWidth(); x += 7) {
+        for (int y = 0; y < image.getHeight(); y += 7) {
+          colours.add(image.getRGB(x, y));
+        }
+      }
+      assertTrue(colours.size() > 3, png + " looks blank");
+    }
+  }
+
+  @Test
+  void badSettingsAreRefusedBeforeAnyServerStarts(@TempDir Path out) {
+    for (String[] bad : List.of(new String[] {"--codes", "3-5"}, new String[] {"--figure",
+        "fig99"}, new String[] {"--mix", "read:write 95:5"}, new String[] {"--repeats", "0"},
+        new String[] {"--issue", "sideways"}, new String[] {"--profile", "huge"})) {
+      List<String> args = new java.util.ArrayList<>(List.of("logecmem", "--out",
+          out.toString()));
+      args.addAll(List.of(bad));
+      assertEquals(ExitCodes.USAGE, EcCacheBench.commandLine().execute(args.toArray(
+          new String[0])), String.join(" ", bad));
+    }
+    assertTrue(Files.notExists(out.resolve("summary.md")));
+  }
+}
