@@ -10,15 +10,18 @@ import java.io.IOException;
  * servers are the DRAM nodes and a proxy plays the coordinator, runs its log nodes this way. The
  * same logs, service and settings ({@code alluxio.worker.eccache.lognode.*}) as a worker's log
  * node, without the announcer (the caller gives the update key the coordinator would) and without
- * the resolver of undecided deltas (the caller decides every update it sends).
+ * the resolver of undecided deltas (the caller decides every update it sends). Besides gRPC it
+ * answers on a plain socket ({@link LogNodeSocketClient}), a round trip as cheap as memcached's.
  */
 public final class StandaloneLogNode implements AutoCloseable {
   private final String host;
   private final LogNodeServer server;
+  private final LogNodeSocketServer socket;
 
-  private StandaloneLogNode(String host, LogNodeServer server) {
+  private StandaloneLogNode(String host, LogNodeServer server, LogNodeSocketServer socket) {
     this.host = host;
     this.server = server;
+    this.socket = socket;
   }
 
   /**
@@ -46,7 +49,12 @@ public final class StandaloneLogNode implements AutoCloseable {
     }
     LogNodeServer server = LogNodeServer.start(host, LogNodeSettings.from(conf));
     server.service.updateKey(updateKey.clone());
-    return new StandaloneLogNode(host, server);
+    try {
+      return new StandaloneLogNode(host, server, new LogNodeSocketServer(host, server.service));
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
   }
 
   /** Where it serves: {@code host:port}, as a log node client names it. */
@@ -54,9 +62,15 @@ public final class StandaloneLogNode implements AutoCloseable {
     return host + ":" + server.port();
   }
 
+  /** Where its plain socket serves ({@link LogNodeSocketClient}): {@code host:port}. */
+  public String socketAddress() {
+    return host + ":" + socket.port();
+  }
+
   /** Stops serving and closes its logs, flushing what they buffer. */
   @Override
   public void close() {
+    socket.close();
     server.close();
   }
 }

@@ -57,6 +57,11 @@ final class LogEcMemCommand implements Callable<Integer> {
       description = "processes (each a JVM of its own, default) or in-process.")
   String logNodes;
 
+  @Option(names = "--log-wire", defaultValue = "socket",
+      description = "How the proxy reaches the log nodes: socket (a plain socket, a round trip"
+          + " as cheap as memcached's; default) or grpc (the product's wire).")
+  String wire;
+
   @Option(names = "--out", defaultValue = "benchmarks/results/logecmem",
       description = "Where the results go (default benchmarks/results/logecmem).")
   Path out;
@@ -68,7 +73,7 @@ final class LogEcMemCommand implements Callable<Integer> {
     try {
       evaluation = LogEcMemEvaluation.builder(profile).figures(figures).repeats(repeats)
           .records(records).operations(operations).codes(codes).mixes(mixes).issue(issue)
-          .logNodes(logNodes).build();
+          .logNodes(logNodes).wire(wire).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -22,6 +22,14 @@ interface KvStore extends AutoCloseable {
   /** Ends the load phase: values still waiting for a stripe are sealed in partial stripes. */
   void finishLoad() throws IOException;
 
+  /**
+   * Ends the run phase: work a scheme defers past its updates (FSMem's garbage collection, as the
+   * paper's artifact runs it) is done now; returns its time in nanoseconds, 0 if none.
+   */
+  default long finishRun() throws IOException {
+    return 0;
+  }
+
   /** The operations issued so far, by kind. */
   OpCounts counts();
 

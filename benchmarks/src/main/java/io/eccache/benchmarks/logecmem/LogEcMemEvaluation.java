@@ -152,6 +152,15 @@ public final class LogEcMemEvaluation {
           + " in-process");
     }
 
+    public Builder wire(String wire) {
+      try {
+        s.wire = LogWire.valueOf(wire.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--log-wire " + wire + ": give socket or grpc");
+      }
+      return this;
+    }
+
     public LogEcMemEvaluation build() {
       MemcachedServer.binary(); // not installed: say so before anything runs
       return new LogEcMemEvaluation(s, figures.isEmpty() ? figureNames() : figures);

@@ -22,6 +22,8 @@ final class LogEcMemSettings {
   Testbed.Issue issue = Testbed.Issue.SERIAL;
   /** Log nodes in processes of their own (benchmarks) or in this JVM (tests). */
   boolean logNodeProcesses = true;
+  /** How the proxy reaches the log nodes. */
+  LogWire wire = LogWire.SOCKET;
 
   /** The profile's sizes: {@code quick} (minutes), {@code full} (the paper's scale, hours). */
   static LogEcMemSettings profile(String name) {

@@ -33,15 +33,18 @@ final class LogNodeFleet implements AutoCloseable {
   private static final long START_TIMEOUT_S = 60;
 
   private final byte[] updateKey;
+  /** gRPC addresses, then the plain sockets', one per node. */
   private final List<String> addresses;
+  private final List<String> socketAddresses;
   private final List<AutoCloseable> nodes;
   private final LogScheme scheme;
   private final AtomicInteger namespaces = new AtomicInteger();
 
-  private LogNodeFleet(byte[] updateKey, List<String> addresses, List<AutoCloseable> nodes,
-      LogScheme scheme) {
+  private LogNodeFleet(byte[] updateKey, List<String> addresses, List<String> socketAddresses,
+      List<AutoCloseable> nodes, LogScheme scheme) {
     this.updateKey = updateKey;
     this.addresses = Collections.unmodifiableList(addresses);
+    this.socketAddresses = Collections.unmodifiableList(socketAddresses);
     this.nodes = nodes;
     this.scheme = scheme;
   }
@@ -58,6 +61,7 @@ final class LogNodeFleet implements AutoCloseable {
   static LogNodeFleet inProcess(int count, LogScheme scheme, Path dir) throws IOException {
     byte[] key = UpdateCapability.newKey();
     List<String> addresses = new ArrayList<>();
+    List<String> sockets = new ArrayList<>();
     List<AutoCloseable> nodes = new ArrayList<>();
     try {
       for (int j = 0; j < count; j++) {
@@ -65,12 +69,13 @@ final class LogNodeFleet implements AutoCloseable {
             nodeConf(Files.createTempDirectory(Files.createDirectories(dir), "lognode-"), scheme));
         nodes.add(node);
         addresses.add(node.address());
+        sockets.add(node.socketAddress());
       }
     } catch (IOException | RuntimeException e) {
       closeAll(nodes);
       throw e;
     }
-    return new LogNodeFleet(key, addresses, nodes, scheme);
+    return new LogNodeFleet(key, addresses, sockets, nodes, scheme);
   }
 
   /** {@code count} log nodes, each a JVM of its own started from this one's class path. */
@@ -83,6 +88,7 @@ final class LogNodeFleet implements AutoCloseable {
       starting.add(CompletableFuture.supplyAsync(() -> ChildNode.start(host, logs, scheme, key)));
     }
     List<String> addresses = new ArrayList<>();
+    List<String> sockets = new ArrayList<>();
     List<AutoCloseable> nodes = new ArrayList<>();
     IOException failed = null;
     for (CompletableFuture<ChildNode> node : starting) {
@@ -90,6 +96,7 @@ final class LogNodeFleet implements AutoCloseable {
         ChildNode child = node.join();
         nodes.add(child);
         addresses.add(child.address);
+        sockets.add(child.socketAddress);
       } catch (RuntimeException e) {
         failed = new IOException("a log node did not start: " + e.getCause(), e);
       }
@@ -98,7 +105,7 @@ final class LogNodeFleet implements AutoCloseable {
       closeAll(nodes);
       throw failed;
     }
-    return new LogNodeFleet(key, addresses, nodes, scheme);
+    return new LogNodeFleet(key, addresses, sockets, nodes, scheme);
   }
 
   private static String host(int j) {
@@ -117,8 +124,13 @@ final class LogNodeFleet implements AutoCloseable {
     return updateKey.clone();
   }
 
-  List<String> addresses() {
-    return addresses;
+  /** The nodes' addresses on {@code wire}. */
+  List<String> addresses(LogWire wire) {
+    return wire == LogWire.SOCKET ? socketAddresses : addresses;
+  }
+
+  int size() {
+    return addresses.size();
   }
 
   LogScheme scheme() {
@@ -149,10 +161,12 @@ final class LogNodeFleet implements AutoCloseable {
   private static final class ChildNode implements AutoCloseable {
     final Process process;
     final String address;
+    final String socketAddress;
 
-    ChildNode(Process process, String address) {
+    ChildNode(Process process, String address, String socketAddress) {
       this.process = process;
       this.address = address;
+      this.socketAddress = socketAddress;
     }
 
     static ChildNode start(String host, Path dir, LogScheme scheme, byte[] key) {
@@ -185,7 +199,8 @@ final class LogNodeFleet implements AutoCloseable {
           throw new IllegalStateException("log node " + host + " did not start within "
               + START_TIMEOUT_S + " s: " + Files.readString(dir.resolve("lognode.err")).strip());
         }
-        return new ChildNode(process, first.substring(LogNodeMain.READY.length()).strip());
+        String[] both = first.substring(LogNodeMain.READY.length()).strip().split(" ");
+        return new ChildNode(process, both[0], both[1]);
       } catch (IOException e) {
         throw new IllegalStateException("cannot start a log node on " + host + ": " + e, e);
       }

@@ -7,8 +7,8 @@ import com.google.common.io.BaseEncoding;
 
 /**
  * A log node of LogECMem's testbed in a JVM of its own: {@code LogNodeMain <host> <dir> <scheme>
- * <update key, hex>}. Prints {@value #READY} and its address once it serves; stops when its
- * standard input closes.
+ * <update key, hex>}. Prints {@value #READY}, its gRPC address and its socket's once it serves;
+ * stops when its standard input closes.
  */
 public final class LogNodeMain {
   static final String READY = "eccache-lognode serving ";
@@ -23,7 +23,7 @@ public final class LogNodeMain {
     try (StandaloneLogNode node = StandaloneLogNode.start(args[0],
         BaseEncoding.base16().decode(args[3]),
         LogNodeFleet.nodeConf(Paths.get(args[1]), LogScheme.valueOf(args[2])))) {
-      System.out.println(READY + node.address());
+      System.out.println(READY + node.address() + " " + node.socketAddress());
       System.out.flush();
       while (System.in.read() != -1) {
         // until the parent closes our input

@@ -71,6 +71,8 @@ abstract class StripedKv implements KvStore {
   final Map<String, Slot> index = new HashMap<>();
   private final List<ArrayDeque<Slot>> queues = new ArrayList<>();
   private long nextStripe;
+  /** Every sealed stripe still held, oldest first. */
+  final List<Stripe> sealed = new ArrayList<>();
   long lastParityNanos;
 
   StripedKv(Testbed bed) {
@@ -162,6 +164,7 @@ abstract class StripedKv implements KvStore {
       parityNodes[j] = order[k + j];
     }
     Stripe stripe = new Stripe(nextStripe++, k, parityNodes);
+    sealed.add(stripe);
     ByteBuffer[] data = new ByteBuffer[k];
     for (int i = 0; i < k; i++) {
       int node = order[i];

@@ -1,7 +1,5 @@
 package io.eccache.benchmarks.logecmem;
 
-import alluxio.ClientContext;
-import io.eccache.client.form.packed.LogNodeClient;
 import io.eccache.common.proto.LogNodeStatusResponse;
 import io.eccache.common.proto.LogStatus;
 import io.eccache.isal.CodeMatrix;
@@ -42,14 +40,15 @@ final class Testbed implements AutoCloseable {
   final List<String> logNodes;
   /** The log nodes' namespace of this testbed's stripes. */
   final String namespace;
-  final LogNodeClient logClient;
+  final LogWire.Calls logClient;
   final byte[] updateKey;
   final ExecutorService pool;
   private final List<MemcachedServer> servers;
   private final Path dir;
 
   private Testbed(int k, int r, int unitBytes, Issue issue, List<MemcachedServer> servers,
-      List<DramNode> dram, LogNodeFleet logs, LogNodeClient logClient, Path dir) {
+      List<DramNode> dram, List<String> logNodes, LogNodeFleet logs, LogWire.Calls logClient,
+      Path dir) {
     this.k = k;
     this.r = r;
     this.unitBytes = unitBytes;
@@ -57,7 +56,7 @@ final class Testbed implements AutoCloseable {
     this.coder = ReedSolomon.coder(k, r, CodeMatrix.XOR_FIRST_CAUCHY);
     this.servers = servers;
     this.dram = Collections.unmodifiableList(dram);
-    this.logNodes = logs.addresses().subList(0, r - 1);
+    this.logNodes = logNodes.subList(0, r - 1);
     this.namespace = logs.newNamespace();
     this.logClient = logClient;
     this.updateKey = logs.updateKey();
@@ -75,15 +74,15 @@ final class Testbed implements AutoCloseable {
    * namespace of this testbed's own.
    */
   static Testbed start(int k, int r, int unitBytes, int dramNodes, int memoryMiB, Issue issue,
-      LogNodeFleet logs, Path parent) throws IOException {
-    if (k < 1 || r < 1 || dramNodes < 1 || dramNodes > 80 || r - 1 > logs.addresses().size()) {
+      LogNodeFleet logs, LogWire wire, Path parent) throws IOException {
+    if (k < 1 || r < 1 || dramNodes < 1 || dramNodes > 80 || r - 1 > logs.size()) {
       throw new IllegalArgumentException("a testbed of RS(" + k + ", " + r + ") on " + dramNodes
-          + " DRAM nodes and " + logs.addresses().size() + " log nodes is out of range");
+          + " DRAM nodes and " + logs.size() + " log nodes is out of range");
     }
     Path dir = Files.createTempDirectory(Files.createDirectories(parent), "testbed");
     List<MemcachedServer> servers = new ArrayList<>();
     List<DramNode> dram = new ArrayList<>();
-    LogNodeClient client = new LogNodeClient(ClientContext.create(LogNodeFleet.conf()), 10_000);
+    LogWire.Calls client = wire.open();
     try {
       for (int i = 0; i < dramNodes; i++) {
         MemcachedServer server = MemcachedServer.start("127.0.0." + (10 + i), memoryMiB,
@@ -99,7 +98,8 @@ final class Testbed implements AutoCloseable {
       }
       throw e;
     }
-    return new Testbed(k, r, unitBytes, issue, servers, dram, logs, client, dir);
+    return new Testbed(k, r, unitBytes, issue, servers, dram, logs.addresses(wire), logs, client,
+        dir);
   }
 
   /** Bytes of items in every DRAM node (memcached's own {@code bytes} counters). */
