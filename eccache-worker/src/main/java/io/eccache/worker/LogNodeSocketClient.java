@@ -78,6 +78,9 @@ public final class LogNodeSocketClient implements AutoCloseable {
       Parser<T> parser) throws AlluxioStatusException {
     Queue<Connection> pool = idle.computeIfAbsent(node, n -> new ConcurrentLinkedQueue<>());
     Connection c = pool.poll();
+    int status;
+    T response = null;
+    String refusal = null;
     try {
       if (c == null) {
         c = Connection.open(node, timeoutMs);
@@ -85,25 +88,27 @@ public final class LogNodeSocketClient implements AutoCloseable {
       c.out.write(method);
       request.writeDelimitedTo(c.out);
       c.out.flush();
-      int status = c.in.readUnsignedByte();
+      status = c.in.readUnsignedByte();
       if (status == 0) {
-        T response = parser.parseDelimitedFrom(c.in);
-        pool.add(c);
-        return response;
+        response = parser.parseDelimitedFrom(c.in);
+        if (response == null) {
+          throw new java.io.EOFException("the node closed the connection mid-answer");
+        }
+      } else {
+        refusal = c.in.readUTF();
       }
-      String description = c.in.readUTF();
-      pool.add(c);
-      throw AlluxioStatusException.from(Status.fromCodeValue(status)
-          .withDescription("log node " + node + ": " + description));
     } catch (IOException e) {
       if (c != null) {
-        c.close();
-      }
-      if (e instanceof AlluxioStatusException) {
-        throw (AlluxioStatusException) e;
+        c.close(); // a broken connection is not returned to the pool
       }
       throw new UnavailableException("log node " + node + ": " + e.getMessage(), e);
     }
+    pool.add(c);
+    if (status != 0) {
+      throw AlluxioStatusException.from(Status.fromCodeValue(status)
+          .withDescription("log node " + node + ": " + refusal));
+    }
+    return response;
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.eccache.benchmarks.logecmem;
 
+import io.eccache.benchmarks.kv.KvMix;
+import io.eccache.benchmarks.kv.KvTrace;
+import io.eccache.benchmarks.kv.KvWorkload;
 import io.eccache.benchmarks.report.RunStamp;
 import io.eccache.lognode.LogScheme;
 import java.io.IOException;
@@ -44,7 +47,7 @@ final class LogEcMemRun implements AutoCloseable {
 
   /**
    * Once per run, before the first measured replay: every erasure-coded scheme replays a 50:50
-   * trace unmeasured, so the proxy's and the log nodes' JVMs have compiled their paths (the log
+   * trace unmeasured (8,000 requests, or twice a run's if fewer), so the proxy's and the log nodes' JVMs have compiled their paths (the log
    * nodes otherwise start cold while memcached is native code) and connections are open.
    */
   void warmUp() throws IOException {
@@ -52,15 +55,15 @@ final class LogEcMemRun implements AutoCloseable {
       return;
     }
     warm = true;
-    io.eccache.benchmarks.kv.KvTrace trace = new io.eccache.benchmarks.kv.KvWorkload(
-        Math.min(1_000, settings.records), 8_000, io.eccache.benchmarks.kv.KvMix.readUpdate(50,
-            50), 0).generate();
+    long requests = Math.min(8_000, 2 * settings.operations);
+    KvTrace trace = new KvWorkload(Math.min(1_000, settings.records), requests,
+        KvMix.readUpdate(50, 50), 0).generate();
     for (KvScheme scheme : List.of(KvScheme.HYBRID, KvScheme.INPLACE, KvScheme.FULLSTRIPE)) {
       try (Testbed bed = testbed(6, 4)) {
         new KvRunner(settings.valueBytes, 0, 0).run(scheme.on(bed), trace, line -> { });
       }
     }
-    progress.accept("warmed up: every scheme replayed 8,000 requests unmeasured");
+    progress.accept("warmed up: every scheme replayed " + requests + " requests unmeasured");
   }
 
   @Override
