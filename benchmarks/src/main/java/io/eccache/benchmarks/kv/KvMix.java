@@ -52,6 +52,7 @@ public final class KvMix {
     return m.group(1).equals("read:update") ? readUpdate(read, other) : readWrite(read, other);
   }
 
+  /** The share of reads, percent. */
   public int readPercent() {
     return readPercent;
   }

@@ -2,7 +2,7 @@ package io.eccache.benchmarks.kv;
 
 import java.util.Objects;
 
-/** One request of a key-value trace: an INSERT of a new key, a READ or an UPDATE of a loaded one. */
+/** One request of a key-value trace: an INSERT of a new key, a READ or UPDATE of a loaded one. */
 public final class KvOp {
   /** What a request does. */
   public enum Kind {
@@ -21,10 +21,12 @@ public final class KvOp {
     this.key = Objects.requireNonNull(key);
   }
 
+  /** What the request does. */
   public Kind kind() {
     return kind;
   }
 
+  /** The key it names. */
   public String key() {
     return key;
   }

@@ -36,14 +36,17 @@ public final class KvTrace {
     this.run = Collections.unmodifiableList(new ArrayList<>(run));
   }
 
+  /** How the trace was made (a trace file's first comment). */
   public String description() {
     return description;
   }
 
+  /** The load phase's requests, in order. */
   public List<KvOp> load() {
     return load;
   }
 
+  /** The run phase's requests, in order. */
   public List<KvOp> run() {
     return run;
   }

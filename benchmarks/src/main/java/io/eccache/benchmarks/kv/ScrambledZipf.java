@@ -8,10 +8,10 @@ import java.util.SplittableRandom;
  * SIGMOD'94, with YCSB's precomputed ζ(10^10, 0.99)), each rank scrambled onto the item space by
  * 64-bit FNV-1a, so the hot items are spread over the key space rather than the first ones.
  *
- * <p>YCSB's own {@code ScrambledZipfianGenerator} draws from {@code ThreadLocalRandom}, which cannot
- * be seeded, so a trace made with it could not be made again; this one takes its randomness from a
- * seeded {@link SplittableRandom}. {@code KvWorkloadTest} checks it draws the same distribution as
- * YCSB's class (same hottest items, same frequencies within sampling error).
+ * <p>YCSB's own {@code ScrambledZipfianGenerator} draws from {@code ThreadLocalRandom}, which
+ * cannot be seeded, so a trace made with it could not be made again; this one takes its
+ * randomness from a seeded {@link SplittableRandom}. {@code KvWorkloadTest} checks it draws the
+ * same distribution as YCSB's class (same hottest items, same frequencies within sampling error).
  */
 public final class ScrambledZipf {
   /** YCSB's Zipf constant. */

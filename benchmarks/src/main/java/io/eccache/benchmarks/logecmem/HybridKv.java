@@ -46,8 +46,8 @@ final class HybridKv extends StripedKv {
   }
 
   private LogId log(int row) {
-    return LogId.newBuilder().setNamespace(bed.namespace).setDataUnits(k).setParityUnits(r).setRow(row)
-        .setUnitSize(bed.unitBytes).build();
+    return LogId.newBuilder().setNamespace(bed.namespace).setDataUnits(k).setParityUnits(r)
+        .setRow(row).setUnitSize(bed.unitBytes).build();
   }
 
   @Override

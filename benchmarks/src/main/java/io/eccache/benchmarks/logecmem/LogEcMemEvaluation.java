@@ -59,6 +59,7 @@ public final class LogEcMemEvaluation {
       this.s = s;
     }
 
+    /** The figures to run, by name (table2, fig11); none: all. */
     public Builder figures(List<String> names) {
       for (String name : names) {
         if (!FIGURES.containsKey(name)) {
@@ -70,6 +71,7 @@ public final class LogEcMemEvaluation {
       return this;
     }
 
+    /** Runs per point. */
     public Builder repeats(Integer repeats) {
       if (repeats != null) {
         positive(repeats, "--repeats");
@@ -78,6 +80,7 @@ public final class LogEcMemEvaluation {
       return this;
     }
 
+    /** Values loaded per run. */
     public Builder records(Long records) {
       if (records != null) {
         positive(records, "--records");
@@ -86,6 +89,7 @@ public final class LogEcMemEvaluation {
       return this;
     }
 
+    /** Requests per run. */
     public Builder operations(Long operations) {
       if (operations != null) {
         positive(operations, "--operations");
@@ -118,6 +122,7 @@ public final class LogEcMemEvaluation {
       return this;
     }
 
+    /** Read:update mixes, as {@link KvMix#parse} reads them. */
     public Builder mixes(List<String> mixes) {
       if (!mixes.isEmpty()) {
         List<KvMix> parsed = new ArrayList<>();
@@ -134,6 +139,7 @@ public final class LogEcMemEvaluation {
       return this;
     }
 
+    /** {@code serial} or {@code parallel}. */
     public Builder issue(String issue) {
       try {
         s.issue = Testbed.Issue.valueOf(issue.trim().toUpperCase(Locale.ROOT));
@@ -143,6 +149,7 @@ public final class LogEcMemEvaluation {
       return this;
     }
 
+    /** {@code processes} or {@code in-process}. */
     public Builder logNodes(String where) {
       if (where.equals("processes") || where.equals("in-process")) {
         s.logNodeProcesses = where.equals("processes");
@@ -152,6 +159,7 @@ public final class LogEcMemEvaluation {
           + " in-process");
     }
 
+    /** {@code socket} or {@code grpc}. */
     public Builder wire(String wire) {
       try {
         s.wire = LogWire.valueOf(wire.trim().toUpperCase(Locale.ROOT));
@@ -161,6 +169,7 @@ public final class LogEcMemEvaluation {
       return this;
     }
 
+    /** Checks that memcached is installed and makes the evaluation. */
     public LogEcMemEvaluation build() {
       MemcachedServer.binary(); // not installed: say so before anything runs
       return new LogEcMemEvaluation(s, figures.isEmpty() ? figureNames() : figures);

@@ -47,8 +47,9 @@ final class LogEcMemRun implements AutoCloseable {
 
   /**
    * Once per run, before the first measured replay: every erasure-coded scheme replays a 50:50
-   * trace unmeasured (8,000 requests, or twice a run's if fewer), so the proxy's and the log nodes' JVMs have compiled their paths (the log
-   * nodes otherwise start cold while memcached is native code) and connections are open.
+   * trace unmeasured (8,000 requests, or twice a run's if fewer), so the proxy's and the log
+   * nodes' JVMs have compiled their paths (the log nodes otherwise start cold while memcached is
+   * native code) and connections are open.
    */
   void warmUp() throws IOException {
     if (warm) {

@@ -32,7 +32,7 @@ final class ReliabilityModel {
     return new ReliabilityModel(4, 16 * Math.pow(2, 40), 30 * 60);
   }
 
-  /** MTTDL in years of the (6, 3) chain with repair cost C = k, as the paper computes every code. */
+  /** MTTDL in years of the (6, 3) chain with repair cost C = k, as the paper's every code. */
   double paperChain(int k, double gigabitsPerSecond) {
     return mttdlYears(9, 6, k, gigabitsPerSecond);
   }

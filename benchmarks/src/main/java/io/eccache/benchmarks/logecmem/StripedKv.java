@@ -17,9 +17,6 @@ import java.util.concurrent.Future;
  * its key hashes to, at once, and waits in that node's queue; when k nodes' queues hold a value,
  * those k values form a stripe, encoded here, its parities written. Subclasses say where parities
  * live and how an update changes them.
- *
- * <p>Over 350 lines because the stripe index, packing and degraded reads are one piece of state
- * that the three update modes share; each mode's own part is in its subclass.
  */
 abstract class StripedKv implements KvStore {
   /** A value's place: its stripe and unit once sealed, else its node's queue. */
