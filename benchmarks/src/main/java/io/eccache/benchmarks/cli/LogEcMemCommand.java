@@ -29,7 +29,8 @@ final class LogEcMemCommand implements Callable<Integer> {
           + " 100,000 of each, hours); default quick.")
   String profile;
 
-  @Option(names = "--figure", description = "table2 or fig11 (repeatable; default: all).")
+  @Option(names = "--figure",
+      description = "table2, fig11 or fig12 (repeatable; default: all).")
   List<String> figures = new ArrayList<>();
 
   @Option(names = "--repeats", description = "Runs per point (default 3).")

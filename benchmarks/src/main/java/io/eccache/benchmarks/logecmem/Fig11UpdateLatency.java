@@ -1,64 +1,26 @@
 package io.eccache.benchmarks.logecmem;
 
 import io.eccache.benchmarks.kv.KvMix;
-import io.eccache.benchmarks.kv.KvOp;
-import io.eccache.benchmarks.kv.KvTrace;
-import io.eccache.benchmarks.kv.KvWorkload;
-import io.eccache.benchmarks.report.CsvWriter;
 import io.eccache.benchmarks.report.MarkdownTable;
 import io.eccache.benchmarks.report.Plots;
 import io.eccache.benchmarks.report.Spread;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Fig. 11 (Exp. 2): mean update latency of HybridPL, IPMem and FSMem for four codes and four
- * read:update mixes, 4 KiB values, on the testbed. Each (code, mix, repeat) replays one trace
- * against each scheme on a fresh testbed, the schemes' order rotated by repeat; ratios are taken
- * within a repeat, then their median and range over repeats.
+ * read:update mixes, 4 KiB values, on the testbed, from the run's {@link UpdateGrid}; ratios are
+ * taken within a repeat, then their median and range over repeats.
  */
 final class Fig11UpdateLatency {
   static final List<KvScheme> SCHEMES = List.of(KvScheme.HYBRID, KvScheme.INPLACE,
       KvScheme.FULLSTRIPE);
-
-  /** One measured replay. */
-  static final class Row {
-    final String code;
-    final int r;
-    final KvMix mix;
-    final int repeat;
-    final KvScheme scheme;
-    final KvRunner.Result result;
-
-    Row(String code, int r, KvMix mix, int repeat, KvScheme scheme, KvRunner.Result result) {
-      this.code = code;
-      this.r = r;
-      this.mix = mix;
-      this.repeat = repeat;
-      this.scheme = scheme;
-      this.result = result;
-    }
-
-    /** The scheme's update latency as the paper measures it: FSMem's with its collection. */
-    double updateMeanMicros() {
-      return result.updateMeanWithDeferredMicros();
-    }
-
-    /** The update requests' own mean latency. */
-    double requestMeanMicros() {
-      return result.latencyMicros.get(KvOp.Kind.UPDATE).getMean();
-    }
-
-    double perUpdate(OpCounts.Kind kind) {
-      return result.callsPer(KvOp.Kind.UPDATE, kind);
-    }
-  }
 
   private Fig11UpdateLatency() {}
 
@@ -66,57 +28,12 @@ final class Fig11UpdateLatency {
   static String run(LogEcMemRun run) throws IOException {
     LogEcMemSettings s = run.settings;
     Path dir = Files.createDirectories(run.out.resolve("fig11"));
-    run.warmUp();
-    List<Row> rows = new ArrayList<>();
-    int total = s.repeats * s.codes.size() * s.mixes.size() * SCHEMES.size();
-    for (int repeat = 1; repeat <= s.repeats; repeat++) {
-      for (int[] code : s.codes) {
-        for (KvMix mix : s.mixes) {
-          KvTrace trace = new KvWorkload(s.records, s.operations, mix, repeat).generate();
-          for (int i = 0; i < SCHEMES.size(); i++) {
-            KvScheme scheme = SCHEMES.get((i + repeat) % SCHEMES.size());
-            try (Testbed bed = run.testbed(code[0], code[1])) {
-              KvRunner.Result result = new KvRunner(s.valueBytes, repeat, s.warmup())
-                  .run(scheme.on(bed), trace, run.progress);
-              if (result.wrongReads > 0) {
-                throw new IOException(scheme.id + " returned " + result.wrongReads
-                    + " wrong values on " + LogEcMemSettings.code(code) + " " + mix);
-              }
-              rows.add(new Row(LogEcMemSettings.code(code), code[1], mix, repeat, scheme,
-                  result));
-            }
-            run.progress.accept(String.format(Locale.ROOT, "fig11: %d of %d: repeat %d %s %s"
-                + " %s: update mean %.0f us", rows.size(), total, repeat,
-                LogEcMemSettings.code(code), mix, scheme.id, rows.get(rows.size() - 1)
-                    .updateMeanMicros()));
-          }
-        }
-      }
-    }
-    writeCsv(dir.resolve("raw.csv"), rows);
+    List<UpdateGrid.Row> rows = run.updateGrid().stream()
+        .filter(row -> SCHEMES.contains(row.scheme)).collect(Collectors.toList());
+    UpdateGrid.writeCsv(dir.resolve("raw.csv"), rows);
     String section = summary(run, rows, dir);
     Files.writeString(dir.resolve("summary.md"), section);
     return section;
-  }
-
-  private static void writeCsv(Path csv, List<Row> rows) throws IOException {
-    try (CsvWriter out = new CsvWriter(csv, "code", "mix", "repeat", "scheme", "updates",
-        "update_mean_us", "update_mean_with_deferred_us", "deferred_ms", "update_p50_us",
-        "update_p99_us", "parity_mean_us", "read_mean_us",
-        "gets_per_update", "sets_per_update", "log_appends_per_update", "deletes_per_update",
-        "throughput_ops", "wrong_reads")) {
-      for (Row row : rows) {
-        var updates = row.result.latencyMicros.get(KvOp.Kind.UPDATE);
-        out.row(row.code, row.mix.toString(), row.repeat, row.scheme.id, updates.getTotalCount(),
-            row.requestMeanMicros(), row.updateMeanMicros(), row.result.finishNanos / 1e6,
-            updates.getValueAtPercentile(50),
-            updates.getValueAtPercentile(99), row.result.parityMicros.getMean(),
-            row.result.latencyMicros.get(KvOp.Kind.READ).getMean(),
-            row.perUpdate(OpCounts.Kind.GET), row.perUpdate(OpCounts.Kind.SET),
-            row.perUpdate(OpCounts.Kind.LOG_APPEND), row.perUpdate(OpCounts.Kind.DELETE),
-            row.result.throughput(), row.result.wrongReads);
-      }
-    }
   }
 
   /** Paper's reductions of HybridPL's update latency, Fig. 11, where the text gives them. */
@@ -138,7 +55,8 @@ final class Fig11UpdateLatency {
     return "";
   }
 
-  private static String summary(LogEcMemRun run, List<Row> rows, Path dir) throws IOException {
+  private static String summary(LogEcMemRun run, List<UpdateGrid.Row> rows, Path dir)
+      throws IOException {
     LogEcMemSettings s = run.settings;
     MarkdownTable table = new MarkdownTable("code", "read:update", "LogECMem µs",
         "IPMem µs", "FSMem µs (with GC)", "FSMem µs (request)", "hybrid vs IPMem",
@@ -157,7 +75,7 @@ final class Fig11UpdateLatency {
         Map<KvScheme, double[]> byRepeat = new LinkedHashMap<>();
         for (KvScheme scheme : SCHEMES) {
           double[] v = rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
-              && x.scheme == scheme).mapToDouble(Row::updateMeanMicros).toArray();
+              && x.scheme == scheme).mapToDouble(UpdateGrid.Row::updateMeanMicros).toArray();
           byRepeat.put(scheme, v);
           latency.put(scheme, Spread.of(v));
           double[][] plot = series.get(scheme.label);
@@ -166,16 +84,16 @@ final class Fig11UpdateLatency {
           plot[2][m] = latency.get(scheme).min();
           plot[3][m] = latency.get(scheme).max();
         }
-        Row hybrid = rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
+        UpdateGrid.Row hybrid = rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
             && x.scheme == KvScheme.HYBRID).findFirst().orElseThrow();
-        Row inplace = rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
+        UpdateGrid.Row inplace = rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
             && x.scheme == KvScheme.INPLACE).findFirst().orElseThrow();
         table.row(c, mix.readPercent() + ":" + mix.otherPercent(),
             latency.get(KvScheme.HYBRID).format("%.0f"),
             latency.get(KvScheme.INPLACE).format("%.0f"),
             latency.get(KvScheme.FULLSTRIPE).format("%.0f"),
             Spread.of(rows.stream().filter(x -> x.code.equals(c) && x.mix.equals(mix)
-                && x.scheme == KvScheme.FULLSTRIPE).mapToDouble(Row::requestMeanMicros)
+                && x.scheme == KvScheme.FULLSTRIPE).mapToDouble(UpdateGrid.Row::requestMeanMicros)
                 .toArray()).format("%.0f"),
             change(byRepeat.get(KvScheme.HYBRID), byRepeat.get(KvScheme.INPLACE)),
             change(byRepeat.get(KvScheme.HYBRID), byRepeat.get(KvScheme.FULLSTRIPE)),

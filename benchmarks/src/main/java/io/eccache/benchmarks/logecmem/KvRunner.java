@@ -31,6 +31,10 @@ final class KvRunner {
     long wrongReads;
     /** Work the scheme deferred to the end of the run ({@link KvStore#finishRun()}). */
     long finishNanos;
+    /** The DRAM nodes' bytes after the run phase, before the deferred work; -1 if not probed. */
+    long dramBytesAfterRun = -1;
+    /** The DRAM nodes' bytes after the deferred work; -1 if not probed. */
+    long dramBytesAfterFinish = -1;
 
     Result(String scheme) {
       this.scheme = scheme;
@@ -88,12 +92,23 @@ final class KvRunner {
     return v;
   }
 
+  /** What the memory of the store's nodes is now, in bytes. */
+  interface MemoryProbe {
+    long bytes() throws IOException;
+  }
+
   /**
    * Loads and runs {@code trace} on {@code store}; {@code progress} gets a line now and then.
    *
    * @throws IOException if a request fails
    */
   Result run(KvStore store, KvTrace trace, Consumer<String> progress) throws IOException {
+    return run(store, trace, progress, null);
+  }
+
+  /** As {@link #run(KvStore, KvTrace, Consumer)}, with the memory probed at the run's end. */
+  Result run(KvStore store, KvTrace trace, Consumer<String> progress, MemoryProbe memory)
+      throws IOException {
     Result result = new Result(store.name());
     Map<String, Integer> versions = new HashMap<>();
     for (KvOp op : trace.load()) {
@@ -149,7 +164,13 @@ final class KvRunner {
     }
     result.runNanos = System.nanoTime() - start;
     result.runRequests = done;
+    if (memory != null) {
+      result.dramBytesAfterRun = memory.bytes();
+    }
     result.finishNanos = store.finishRun();
+    if (memory != null) {
+      result.dramBytesAfterFinish = memory.bytes();
+    }
     Map<OpCounts.Kind, Long> after = store.counts().snapshot();
     Map<OpCounts.Kind, Long> delta = new EnumMap<>(OpCounts.Kind.class);
     Map<OpCounts.Kind, Long> measuredFrom = before;

@@ -19,6 +19,7 @@ final class LogEcMemRun implements AutoCloseable {
   final Consumer<String> progress;
   private LogNodeFleet fleet;
   private boolean warm;
+  private List<UpdateGrid.Row> grid;
 
   LogEcMemRun(LogEcMemSettings settings, RunStamp stamp, Path out, Path scratch,
       Consumer<String> progress) {
@@ -65,6 +66,14 @@ final class LogEcMemRun implements AutoCloseable {
       }
     }
     progress.accept("warmed up: every scheme replayed " + requests + " requests unmeasured");
+  }
+
+  /** The replays of Figs. 11 and 12, run on first use. */
+  List<UpdateGrid.Row> updateGrid() throws IOException {
+    if (grid == null) {
+      grid = UpdateGrid.run(this);
+    }
+    return grid;
   }
 
   @Override

@@ -24,12 +24,16 @@ public final class MemcachedServer implements AutoCloseable {
   private final int port;
   private final Process process;
   private final Path log;
+  /** Kills the server if this JVM exits first (a benchmark stopped with SIGTERM or Ctrl-C). */
+  private final Thread reaper;
 
   private MemcachedServer(String host, int port, Process process, Path log) {
     this.host = host;
     this.port = port;
     this.process = process;
     this.log = log;
+    this.reaper = new Thread(process::destroyForcibly, "memcached-reaper");
+    Runtime.getRuntime().addShutdownHook(reaper);
   }
 
   /**
@@ -136,6 +140,11 @@ public final class MemcachedServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     kill();
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway, on a process already gone
+    }
     Files.deleteIfExists(log);
   }
 

@@ -20,7 +20,7 @@ class LogEcMemCommandTest {
   void aTinyRunWritesTable2AndFig11WithTheMechanismsCallCounts(@TempDir Path out)
       throws Exception {
     int exit = EcCacheBench.commandLine().execute("logecmem", "--figure", "table2", "--figure",
-        "fig11", "--records", "60", "--operations", "400", "--repeats", "1", "--codes", "3-2",
+        "fig11", "--figure", "fig12", "--records", "60", "--operations", "400", "--repeats", "1", "--codes", "3-2",
         "--mix", "read:update 70:30", "--log-nodes", "in-process", "--out", out.toString());
     assertEquals(ExitCodes.OK, exit);
     List<String> raw = Files.readAllLines(out.resolve("fig11/raw.csv"));
@@ -54,6 +54,23 @@ class LogEcMemCommandTest {
     String table2 = Files.readString(out.resolve("table2/summary.md"));
     assertTrue(table2.contains("| (6,3) | ours, paper's chain ((6,3) states, C = k) | 1.03e+09"),
         table2);
+    // Memory from memcached's own counters, over the data: (k + 1)/k, (k + r)/k, r + 1 copies,
+    // each plus item headers and keys (about 2% of a 4 KiB value) and, in so small a load, the
+    // parities of the partial stripes that seal its end (up to 0.15 here).
+    List<String> memory = Files.readAllLines(out.resolve("fig12/raw.csv"));
+    List<String> columns = List.of(memory.get(0).split(","));
+    java.util.Map<String, double[]> expected = java.util.Map.of("hybrid", new double[] {4 / 3.0,
+        1.0}, "inplace", new double[] {5 / 3.0, 1.0}, "replication", new double[] {3, 1.0},
+        "fullstripe", new double[] {5 / 3.0, 1.4});
+    assertEquals(1 + 4, memory.size(), memory.toString());
+    for (String row : memory.subList(1, memory.size())) {
+      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+      double over = Double.parseDouble(cells[columns.indexOf("dram_bytes")])
+          / Double.parseDouble(cells[columns.indexOf("data_bytes")]);
+      double[] bounds = expected.get(cells[columns.indexOf("scheme")]);
+      assertTrue(over >= bounds[0] && over <= bounds[0] * bounds[1] + 0.15, over + ": " + row);
+    }
+    assertTrue(Files.readString(out.resolve("fig12/summary.md")).contains("| (3,2) | 70:30 |"));
     String summary = Files.readString(out.resolve("summary.md"));
     assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 11"), summary);
     for (Path png : List.of(out.resolve("table2/table2.png"), out.resolve("fig11/fig11-3-2.png"))) {
