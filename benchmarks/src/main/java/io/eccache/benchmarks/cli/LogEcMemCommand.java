@@ -25,8 +25,8 @@ final class LogEcMemCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--profile", defaultValue = "quick",
-      description = "quick (minutes: 2,000 values, 4,000 requests per run) or full (the paper's"
-          + " 100,000 of each, hours); default quick.")
+      description = "quick (minutes: 4,000 values and 4,000 requests per run) or full (100,000"
+          + " of each, hours); default quick.")
   String profile;
 
   @Option(names = "--figure",

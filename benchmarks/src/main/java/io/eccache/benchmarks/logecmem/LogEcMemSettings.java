@@ -13,7 +13,8 @@ final class LogEcMemSettings {
       KvMix.readUpdate(80, 20), KvMix.readUpdate(70, 30), KvMix.readUpdate(50, 50));
 
   String profile = "quick";
-  long records = 2_000;
+  /** As many values as requests, as the paper (1M of each), so FSMem holds (1 + p) of them. */
+  long records = 4_000;
   long operations = 4_000;
   int repeats = 3;
   int valueBytes = 4096;
@@ -25,7 +26,7 @@ final class LogEcMemSettings {
   /** How the proxy reaches the log nodes. */
   LogWire wire = LogWire.SOCKET;
 
-  /** The profile's sizes: {@code quick} (minutes), {@code full} (the paper's scale, hours). */
+  /** The profile's sizes: {@code quick} (minutes), {@code full} (100,000 of each, hours). */
   static LogEcMemSettings profile(String name) {
     LogEcMemSettings s = new LogEcMemSettings();
     s.profile = name;

@@ -59,16 +59,21 @@ class LogEcMemCommandTest {
     // parities of the partial stripes that seal its end (up to 0.15 here).
     List<String> memory = Files.readAllLines(out.resolve("fig12/raw.csv"));
     List<String> columns = List.of(memory.get(0).split(","));
-    java.util.Map<String, double[]> expected = java.util.Map.of("hybrid", new double[] {4 / 3.0,
-        1.0}, "inplace", new double[] {5 / 3.0, 1.0}, "replication", new double[] {3, 1.0},
-        "fullstripe", new double[] {5 / 3.0, 1.4});
+    java.util.Map<String, Double> expected = java.util.Map.of("hybrid", 4 / 3.0, "inplace",
+        5 / 3.0, "replication", 3.0);
     assertEquals(1 + 4, memory.size(), memory.toString());
     for (String row : memory.subList(1, memory.size())) {
       String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
-      double over = Double.parseDouble(cells[columns.indexOf("dram_bytes")])
-          / Double.parseDouble(cells[columns.indexOf("data_bytes")]);
-      double[] bounds = expected.get(cells[columns.indexOf("scheme")]);
-      assertTrue(over >= bounds[0] && over <= bounds[0] * bounds[1] + 0.15, over + ": " + row);
+      double data = Double.parseDouble(cells[columns.indexOf("data_bytes")]);
+      double over = Double.parseDouble(cells[columns.indexOf("dram_bytes")]) / data;
+      String scheme = cells[columns.indexOf("scheme")];
+      if (scheme.equals("fullstripe")) { // old versions held until its collection frees them
+        double after = Double.parseDouble(cells[columns.indexOf("dram_bytes_after_gc")]) / data;
+        assertTrue(over > after && over > 5 / 3.0, over + " then " + after + ": " + row);
+      } else {
+        double bound = expected.get(scheme);
+        assertTrue(over >= bound && over <= bound + 0.15, over + ": " + row);
+      }
     }
     assertTrue(Files.readString(out.resolve("fig12/summary.md")).contains("| (3,2) | 70:30 |"));
     String summary = Files.readString(out.resolve("summary.md"));
