@@ -2,9 +2,9 @@
 # Makes sure this machine has what eccache builds and tests with: a JDK (17+), Maven, gcc, Debian's
 # libisal-dev (Intel ISA-L headers and library), memcached (the DRAM nodes of LogECMem's testbed:
 # its tests and benchmarks start their own servers, never the system service), and the tools the
-# deployment tests run: docker-compose (validates docker-compose.yml; no Docker engine needed) and
-# shellcheck. Installs what is missing with apt-get when run as root on Debian/Ubuntu; otherwise
-# says exactly what to install and exits non-zero.
+# deployment tests run: docker-compose (validates docker-compose.yml; no Docker engine needed)
+# and the shell linter, shellcheck. Installs what is missing with apt-get when run as root on
+# Debian/Ubuntu; otherwise says exactly what to install and exits non-zero.
 set -euo pipefail
 
 missing=()

@@ -97,6 +97,19 @@ final class KvRunner {
     long bytes() throws IOException;
   }
 
+  /** Something done between the load phase and the run phase. */
+  interface AfterLoad {
+    void run() throws IOException;
+  }
+
+  private AfterLoad afterLoad = () -> { };
+
+  /** Runs {@code action} once the load phase is sealed, before the run phase starts. */
+  KvRunner afterLoad(AfterLoad action) {
+    this.afterLoad = action;
+    return this;
+  }
+
   /**
    * Loads and runs {@code trace} on {@code store}; {@code progress} gets a line now and then.
    *
@@ -116,6 +129,7 @@ final class KvRunner {
       versions.put(op.key(), 0);
     }
     store.finishLoad();
+    afterLoad.run();
     Map<OpCounts.Kind, Long> before = store.counts().snapshot();
     long start = System.nanoTime();
     long done = 0;

@@ -18,6 +18,9 @@ final class LogEcMemRun implements AutoCloseable {
   final Path scratch;
   final Consumer<String> progress;
   private LogNodeFleet fleet;
+  /** Fig. 14's fleets, one per log layout. */
+  private final java.util.Map<LogScheme, LogNodeFleet> layoutFleets =
+      new java.util.EnumMap<>(LogScheme.class);
   private boolean warm;
   private List<UpdateGrid.Row> grid;
 
@@ -40,10 +43,36 @@ final class LogEcMemRun implements AutoCloseable {
     return fleet;
   }
 
-  /** A store of {@code scheme} on a fresh testbed with as many DRAM nodes as it uses. */
+  /**
+   * Three log nodes of {@code layout}, PLM merging every 256 KB of log (so short runs merge, as
+   * the paper's long ones do), warmed by an unmeasured hybrid replay; started on first use.
+   */
+  LogNodeFleet layoutFleet(LogScheme layout) throws IOException {
+    LogNodeFleet f = layoutFleets.get(layout);
+    if (f == null) {
+      Path dir = scratch.resolve("lognodes-" + layout.name().toLowerCase(java.util.Locale.ROOT));
+      f = settings.logNodeProcesses ? LogNodeFleet.processes(3, layout, 256 << 10, dir)
+          : LogNodeFleet.inProcess(3, layout, 256 << 10, dir);
+      layoutFleets.put(layout, f);
+      long requests = Math.min(8_000, 2 * settings.operations);
+      KvTrace trace = new KvWorkload(Math.min(1_000, settings.records), requests,
+          KvMix.readUpdate(50, 50), 0).generate();
+      try (Testbed bed = testbed(6, 4, f)) {
+        new KvRunner(settings.valueBytes, 0, 0).run(KvScheme.HYBRID.on(bed), trace, line -> { });
+      }
+    }
+    return f;
+  }
+
+  /** A fresh testbed with as many DRAM nodes as any scheme uses, on the run's log nodes. */
   Testbed testbed(int k, int r) throws IOException {
+    return testbed(k, r, logNodes());
+  }
+
+  /** A fresh testbed on the log nodes {@code logs}. */
+  Testbed testbed(int k, int r, LogNodeFleet logs) throws IOException {
     return Testbed.start(k, r, settings.valueBytes, k + r, settings.memcachedMiB(k),
-        settings.issue, logNodes(), settings.wire, scratch.resolve("testbeds"));
+        settings.issue, logs, settings.wire, scratch.resolve("testbeds"));
   }
 
   /**
@@ -81,5 +110,6 @@ final class LogEcMemRun implements AutoCloseable {
     if (fleet != null) {
       fleet.close();
     }
+    layoutFleets.values().forEach(LogNodeFleet::close);
   }
 }

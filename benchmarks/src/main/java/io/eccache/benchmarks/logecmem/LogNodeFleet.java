@@ -57,8 +57,17 @@ final class LogNodeFleet implements AutoCloseable {
     return conf;
   }
 
+  /** PLM's merge size by default: a merge once 64 MB of log is written. */
+  static final long DEFAULT_MERGE_BYTES = 64L << 20;
+
   /** {@code count} log nodes in this JVM. */
   static LogNodeFleet inProcess(int count, LogScheme scheme, Path dir) throws IOException {
+    return inProcess(count, scheme, DEFAULT_MERGE_BYTES, dir);
+  }
+
+  /** {@code count} log nodes in this JVM, PLM merging every {@code mergeBytes} of log. */
+  static LogNodeFleet inProcess(int count, LogScheme scheme, long mergeBytes, Path dir)
+      throws IOException {
     byte[] key = UpdateCapability.newKey();
     List<String> addresses = new ArrayList<>();
     List<String> sockets = new ArrayList<>();
@@ -66,7 +75,8 @@ final class LogNodeFleet implements AutoCloseable {
     try {
       for (int j = 0; j < count; j++) {
         StandaloneLogNode node = StandaloneLogNode.start(host(j), key,
-            nodeConf(Files.createTempDirectory(Files.createDirectories(dir), "lognode-"), scheme));
+            nodeConf(Files.createTempDirectory(Files.createDirectories(dir), "lognode-"), scheme,
+                mergeBytes));
         nodes.add(node);
         addresses.add(node.address());
         sockets.add(node.socketAddress());
@@ -80,12 +90,19 @@ final class LogNodeFleet implements AutoCloseable {
 
   /** {@code count} log nodes, each a JVM of its own started from this one's class path. */
   static LogNodeFleet processes(int count, LogScheme scheme, Path dir) throws IOException {
+    return processes(count, scheme, DEFAULT_MERGE_BYTES, dir);
+  }
+
+  /** As {@link #processes(int, LogScheme, Path)}, PLM merging every {@code mergeBytes} of log. */
+  static LogNodeFleet processes(int count, LogScheme scheme, long mergeBytes, Path dir)
+      throws IOException {
     byte[] key = UpdateCapability.newKey();
     List<CompletableFuture<ChildNode>> starting = new ArrayList<>();
     for (int j = 0; j < count; j++) {
       Path logs = Files.createTempDirectory(Files.createDirectories(dir), "lognode-");
       String host = host(j);
-      starting.add(CompletableFuture.supplyAsync(() -> ChildNode.start(host, logs, scheme, key)));
+      starting.add(CompletableFuture.supplyAsync(() -> ChildNode.start(host, logs, scheme,
+          mergeBytes, key)));
     }
     List<String> addresses = new ArrayList<>();
     List<String> sockets = new ArrayList<>();
@@ -112,11 +129,12 @@ final class LogNodeFleet implements AutoCloseable {
     return "127.0.0." + (100 + j);
   }
 
-  static InstancedConfiguration nodeConf(Path dir, LogScheme scheme) {
+  static InstancedConfiguration nodeConf(Path dir, LogScheme scheme, long mergeBytes) {
     InstancedConfiguration conf = conf();
     conf.set(WorkerKeys.LOG_NODE_DIR, dir.toString());
     conf.set(WorkerKeys.LOG_NODE_SCHEME, scheme.name());
     conf.set(WorkerKeys.LOG_NODE_FSYNC, false);
+    conf.set(WorkerKeys.LOG_NODE_MERGE_SIZE, mergeBytes + "B");
     return conf;
   }
 
@@ -169,13 +187,14 @@ final class LogNodeFleet implements AutoCloseable {
       this.socketAddress = socketAddress;
     }
 
-    static ChildNode start(String host, Path dir, LogScheme scheme, byte[] key) {
+    static ChildNode start(String host, Path dir, LogScheme scheme, long mergeBytes,
+        byte[] key) {
       List<String> command = new ArrayList<>(List.of(
           Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
           "-cp", System.getProperty("java.class.path"),
           "io.eccache.localcluster.ParentWatch", String.valueOf(ProcessHandle.current().pid()),
           LogNodeMain.class.getName(), host, dir.toString(), scheme.name(),
-          BaseEncoding.base16().encode(key)));
+          BaseEncoding.base16().encode(key), String.valueOf(mergeBytes)));
       try {
         Process process = new ProcessBuilder(command)
             .redirectError(dir.resolve("lognode.err").toFile()).start();

@@ -7,7 +7,7 @@ import com.google.common.io.BaseEncoding;
 
 /**
  * A log node of LogECMem's testbed in a JVM of its own: {@code LogNodeMain <host> <dir> <scheme>
- * <update key, hex>}. Prints {@value #READY}, its gRPC address and its socket's once it serves;
+ * <update key, hex> <PLM merge bytes>}. Prints {@value #READY}, its gRPC address and its socket's once it serves;
  * stops when its standard input closes.
  */
 public final class LogNodeMain {
@@ -16,13 +16,15 @@ public final class LogNodeMain {
   private LogNodeMain() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4) {
-      System.err.println("usage: LogNodeMain <host> <dir> <scheme> <update key, hex>");
+    if (args.length != 5) {
+      System.err.println("usage: LogNodeMain <host> <dir> <scheme> <update key, hex> <merge"
+          + " bytes>");
       System.exit(2);
     }
     try (StandaloneLogNode node = StandaloneLogNode.start(args[0],
         BaseEncoding.base16().decode(args[3]),
-        LogNodeFleet.nodeConf(Paths.get(args[1]), LogScheme.valueOf(args[2])))) {
+        LogNodeFleet.nodeConf(Paths.get(args[1]), LogScheme.valueOf(args[2]),
+            Long.parseLong(args[4])))) {
       System.out.println(READY + node.address() + " " + node.socketAddress());
       System.out.flush();
       while (System.in.read() != -1) {

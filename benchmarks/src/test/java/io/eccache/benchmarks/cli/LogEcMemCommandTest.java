@@ -17,11 +17,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** The LogECMem evaluation at a tiny size through the whole pipeline, on real memcached. */
 class LogEcMemCommandTest {
   @Test
-  void aTinyRunWritesTable2AndFig11WithTheMechanismsCallCounts(@TempDir Path out)
+  void aTinyRunWritesEveryFigureWithTheMechanismsOwnCounts(@TempDir Path out)
       throws Exception {
     int exit = EcCacheBench.commandLine().execute("logecmem", "--figure", "table2", "--figure",
-        "fig11", "--figure", "fig12", "--records", "60", "--operations", "400", "--repeats", "1", "--codes", "3-2",
-        "--mix", "read:update 70:30", "--log-nodes", "in-process", "--out", out.toString());
+        "fig11", "--figure", "fig12", "--figure", "fig14", "--records", "60", "--operations",
+        "400", "--repeats", "1", "--codes", "3-2", "--mix", "read:update 70:30", "--log-nodes",
+        "in-process", "--out", out.toString());
     assertEquals(ExitCodes.OK, exit);
     List<String> raw = Files.readAllLines(out.resolve("fig11/raw.csv"));
     List<String> header = List.of(raw.get(0).split(","));
@@ -76,9 +77,21 @@ class LogEcMemCommandTest {
       }
     }
     assertTrue(Files.readString(out.resolve("fig12/summary.md")).contains("| (3,2) | 70:30 |"));
+    // Every layout's log nodes wrote the updates' deltas, and every degraded read with two DRAM
+    // nodes down was rebuilt with a log node's parity (the figure fails the run otherwise).
+    List<String> layouts = Files.readAllLines(out.resolve("fig14/raw.csv"));
+    List<String> layoutColumns = List.of(layouts.get(0).split(","));
+    assertEquals(1 + 4 * 2, layouts.size(), "4 layouts, 2 mixes: " + layouts);
+    for (String row : layouts.subList(1, layouts.size())) {
+      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+      assertTrue(Long.parseLong(cells[layoutColumns.indexOf("disk_writes")]) > 0, row);
+      assertTrue(Long.parseLong(cells[layoutColumns.indexOf("degraded_reads")]) > 0, row);
+    }
     String summary = Files.readString(out.resolve("summary.md"));
-    assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 11"), summary);
-    for (Path png : List.of(out.resolve("table2/table2.png"), out.resolve("fig11/fig11-3-2.png"))) {
+    assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 11")
+        && summary.contains("## Fig. 12") && summary.contains("## Fig. 14"), summary);
+    for (Path png : List.of(out.resolve("table2/table2.png"), out.resolve("fig11/fig11-3-2.png"),
+        out.resolve("fig12/fig12-3-2.png"), out.resolve("fig14/fig14-ios.png"))) {
       BufferedImage image = ImageIO.read(png.toFile());
       Set<Integer> colours = new HashSet<>();
       for (int x = 0; x < image.getWidth(); x += 7) {
