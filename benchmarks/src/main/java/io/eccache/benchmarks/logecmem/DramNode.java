@@ -1,7 +1,6 @@
 package io.eccache.benchmarks.logecmem;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -52,22 +51,16 @@ final class DramNode implements AutoCloseable {
     }
   };
 
-  private final int index;
   private final MemcachedServer server;
   private final MemcachedClient client;
   private volatile boolean down;
 
-  DramNode(int index, MemcachedServer server) throws IOException {
-    this.index = index;
+  DramNode(MemcachedServer server) throws IOException {
     this.server = server;
     this.client = new MemcachedClient(new ConnectionFactoryBuilder()
         .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
         .setFailureMode(FailureMode.Cancel).setOpTimeout(TIMEOUT_MS).setDaemon(true)
         .build(), List.of(server.address()));
-  }
-
-  int index() {
-    return index;
   }
 
   boolean isDown() {
@@ -135,10 +128,6 @@ final class DramNode implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted: " + what, e);
     }
-  }
-
-  InetSocketAddress address() {
-    return server.address();
   }
 
   @Override

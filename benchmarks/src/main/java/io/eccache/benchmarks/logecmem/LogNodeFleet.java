@@ -37,16 +37,14 @@ final class LogNodeFleet implements AutoCloseable {
   private final List<String> addresses;
   private final List<String> socketAddresses;
   private final List<AutoCloseable> nodes;
-  private final LogScheme scheme;
   private final AtomicInteger namespaces = new AtomicInteger();
 
   private LogNodeFleet(byte[] updateKey, List<String> addresses, List<String> socketAddresses,
-      List<AutoCloseable> nodes, LogScheme scheme) {
+      List<AutoCloseable> nodes) {
     this.updateKey = updateKey;
     this.addresses = Collections.unmodifiableList(addresses);
     this.socketAddresses = Collections.unmodifiableList(socketAddresses);
     this.nodes = nodes;
-    this.scheme = scheme;
   }
 
   /** The configuration of a log node's and the proxy's side: no authentication, as memcached. */
@@ -85,7 +83,7 @@ final class LogNodeFleet implements AutoCloseable {
       closeAll(nodes);
       throw e;
     }
-    return new LogNodeFleet(key, addresses, sockets, nodes, scheme);
+    return new LogNodeFleet(key, addresses, sockets, nodes);
   }
 
   /** {@code count} log nodes, each a JVM of its own started from this one's class path. */
@@ -122,7 +120,7 @@ final class LogNodeFleet implements AutoCloseable {
       closeAll(nodes);
       throw failed;
     }
-    return new LogNodeFleet(key, addresses, sockets, nodes, scheme);
+    return new LogNodeFleet(key, addresses, sockets, nodes);
   }
 
   private static String host(int j) {
@@ -149,10 +147,6 @@ final class LogNodeFleet implements AutoCloseable {
 
   int size() {
     return addresses.size();
-  }
-
-  LogScheme scheme() {
-    return scheme;
   }
 
   /** A namespace no testbed of this fleet used before. */

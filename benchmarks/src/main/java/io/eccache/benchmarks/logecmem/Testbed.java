@@ -44,11 +44,9 @@ final class Testbed implements AutoCloseable {
   final byte[] updateKey;
   final ExecutorService pool;
   private final List<MemcachedServer> servers;
-  private final Path dir;
 
   private Testbed(int k, int r, int unitBytes, Issue issue, List<MemcachedServer> servers,
-      List<DramNode> dram, List<String> logNodes, LogNodeFleet logs, LogWire.Calls logClient,
-      Path dir) {
+      List<DramNode> dram, List<String> logNodes, LogNodeFleet logs, LogWire.Calls logClient) {
     this.k = k;
     this.r = r;
     this.unitBytes = unitBytes;
@@ -60,7 +58,6 @@ final class Testbed implements AutoCloseable {
     this.namespace = logs.newNamespace();
     this.logClient = logClient;
     this.updateKey = logs.updateKey();
-    this.dir = dir;
     this.pool = Executors.newCachedThreadPool(runnable -> {
       Thread t = new Thread(runnable, "logecmem-proxy-io");
       t.setDaemon(true);
@@ -88,7 +85,7 @@ final class Testbed implements AutoCloseable {
         MemcachedServer server = MemcachedServer.start("127.0.0." + (10 + i), memoryMiB,
             dir.resolve("memcached"));
         servers.add(server);
-        dram.add(new DramNode(i, server));
+        dram.add(new DramNode(server));
       }
     } catch (IOException | RuntimeException e) {
       dram.forEach(DramNode::close);
@@ -98,8 +95,7 @@ final class Testbed implements AutoCloseable {
       }
       throw e;
     }
-    return new Testbed(k, r, unitBytes, issue, servers, dram, logs.addresses(wire), logs, client,
-        dir);
+    return new Testbed(k, r, unitBytes, issue, servers, dram, logs.addresses(wire), logs, client);
   }
 
   /** Bytes of items in every DRAM node (memcached's own {@code bytes} counters). */
@@ -136,9 +132,5 @@ final class Testbed implements AutoCloseable {
         // its log file stays behind in the run's directory
       }
     }
-  }
-
-  Path dir() {
-    return dir;
   }
 }
