@@ -37,20 +37,12 @@ final class FullStripeKv extends StripedKv {
   }
 
   @Override
-  public void update(String key, byte[] value) throws IOException {
-    checkSize(value);
-    Slot slot = slot(key);
-    if (slot.stripe == null) {
-      io.setAll(new int[] {slot.node}, new String[] {slot.item}, new byte[][] {value});
-      slot.pending = value;
-      lastParityNanos = 0;
-      return;
-    }
+  void updateSealed(Slot slot, byte[] value) throws IOException {
     Stripe old = slot.stripe;
     old.slots[slot.index] = null;
     old.live--;
     slot.generation++;
-    slot.item = key + "#" + slot.generation;
+    slot.item = slot.key + "#" + slot.generation;
     io.setAll(new int[] {slot.node}, new String[] {slot.item}, new byte[][] {value});
     long sealStart = System.nanoTime();
     queue(slot, value);

@@ -72,15 +72,7 @@ final class HybridKv extends StripedKv {
   }
 
   @Override
-  public void update(String key, byte[] value) throws IOException {
-    checkSize(value);
-    Slot slot = slot(key);
-    if (slot.stripe == null) { // still waiting for its stripe: only the value changes
-      io.setAll(new int[] {slot.node}, new String[] {slot.item}, new byte[][] {value});
-      slot.pending = value;
-      lastParityNanos = 0;
-      return;
-    }
+  void updateSealed(Slot slot, byte[] value) throws IOException {
     Stripe stripe = slot.stripe;
     int p1Node = stripe.parityNodes[0];
     byte[][] old = io.getAll(new int[] {slot.node, p1Node},

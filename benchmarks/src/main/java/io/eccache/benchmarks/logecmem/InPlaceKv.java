@@ -41,15 +41,7 @@ final class InPlaceKv extends StripedKv {
   }
 
   @Override
-  public void update(String key, byte[] value) throws IOException {
-    checkSize(value);
-    Slot slot = slot(key);
-    if (slot.stripe == null) {
-      io.setAll(new int[] {slot.node}, new String[] {slot.item}, new byte[][] {value});
-      slot.pending = value;
-      lastParityNanos = 0;
-      return;
-    }
+  void updateSealed(Slot slot, byte[] value) throws IOException {
     Stripe stripe = slot.stripe;
     int[] nodes = new int[r + 1];
     String[] items = new String[r + 1];

@@ -94,6 +94,26 @@ abstract class StripedKv implements KvStore {
     return k + dramParities();
   }
 
+  /** Changes a sealed value as the scheme updates, its stripe's parities with it. */
+  abstract void updateSealed(Slot slot, byte[] value) throws IOException;
+
+  /**
+   * Replaces a value: one still waiting for its stripe is only rewritten on its node (its stripe
+   * will be encoded from the new bytes); a sealed one as the scheme updates.
+   */
+  @Override
+  public final void update(String key, byte[] value) throws IOException {
+    checkSize(value);
+    Slot slot = slot(key);
+    if (slot.stripe == null) {
+      io.setAll(new int[] {slot.node}, new String[] {slot.item}, new byte[][] {value});
+      slot.pending = value;
+      lastParityNanos = 0;
+      return;
+    }
+    updateSealed(slot, value);
+  }
+
   /** Writes a sealed stripe's parities (rows 0..r-1): to DRAM nodes, and to log nodes if any. */
   abstract void writeParities(Stripe stripe, ByteBuffer[] parity) throws IOException;
 
