@@ -4,6 +4,7 @@ import alluxio.exception.status.AlluxioStatusException;
 import alluxio.exception.status.UnavailableException;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
+import io.eccache.common.LogNodeCalls;
 import io.eccache.common.proto.AppendDeltaRequest;
 import io.eccache.common.proto.AppendDeltaResponse;
 import io.eccache.common.proto.DecideRequest;
@@ -34,7 +35,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * same typed exceptions the gRPC client throws. Thread-safe: each call borrows a connection of its
  * node (opened on demand, kept for the next call).
  */
-public final class LogNodeSocketClient implements AutoCloseable {
+public final class LogNodeSocketClient implements LogNodeCalls {
   static final int PUT_BASE = 1;
   static final int APPEND_DELTA = 2;
   static final int DECIDE = 3;
@@ -51,24 +52,29 @@ public final class LogNodeSocketClient implements AutoCloseable {
     this.timeoutMs = timeoutMs;
   }
 
+  @Override
   public void putBase(String node, PutBaseRequest request) throws AlluxioStatusException {
     call(node, PUT_BASE, request, PutBaseResponse.parser());
   }
 
+  @Override
   public void appendDelta(String node, AppendDeltaRequest request)
       throws AlluxioStatusException {
     call(node, APPEND_DELTA, request, AppendDeltaResponse.parser());
   }
 
+  @Override
   public boolean decide(String node, DecideRequest request) throws AlluxioStatusException {
     return call(node, DECIDE, request, DecideResponse.parser()).getChanged();
   }
 
+  @Override
   public ReadParityResponse readParity(String node, ReadParityRequest request)
       throws AlluxioStatusException {
     return call(node, READ_PARITY, request, ReadParityResponse.parser());
   }
 
+  @Override
   public LogNodeStatusResponse status(String node) throws AlluxioStatusException {
     return call(node, STATUS, LogNodeStatusRequest.getDefaultInstance(),
         LogNodeStatusResponse.parser());

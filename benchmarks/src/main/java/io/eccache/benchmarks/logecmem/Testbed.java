@@ -1,5 +1,6 @@
 package io.eccache.benchmarks.logecmem;
 
+import io.eccache.common.LogNodeCalls;
 import io.eccache.common.proto.LogNodeStatusResponse;
 import io.eccache.common.proto.LogStatus;
 import io.eccache.isal.CodeMatrix;
@@ -40,13 +41,13 @@ final class Testbed implements AutoCloseable {
   final List<String> logNodes;
   /** The log nodes' namespace of this testbed's stripes. */
   final String namespace;
-  final LogWire.Calls logClient;
+  final LogNodeCalls logClient;
   final byte[] updateKey;
   final ExecutorService pool;
   private final List<MemcachedServer> servers;
 
   private Testbed(int k, int r, int unitBytes, Issue issue, List<MemcachedServer> servers,
-      List<DramNode> dram, List<String> logNodes, LogNodeFleet logs, LogWire.Calls logClient) {
+      List<DramNode> dram, List<String> logNodes, LogNodeFleet logs, LogNodeCalls logClient) {
     this.k = k;
     this.r = r;
     this.unitBytes = unitBytes;
@@ -79,7 +80,7 @@ final class Testbed implements AutoCloseable {
     Path dir = Files.createTempDirectory(Files.createDirectories(parent), "testbed");
     List<MemcachedServer> servers = new ArrayList<>();
     List<DramNode> dram = new ArrayList<>();
-    LogWire.Calls client = wire.open();
+    LogNodeCalls client = wire.open();
     try {
       for (int i = 0; i < dramNodes; i++) {
         MemcachedServer server = MemcachedServer.start("127.0.0." + (10 + i), memoryMiB,

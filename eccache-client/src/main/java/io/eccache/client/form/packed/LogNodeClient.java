@@ -6,6 +6,7 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.grpc.GrpcChannel;
 import alluxio.grpc.GrpcChannelBuilder;
 import alluxio.grpc.GrpcServerAddress;
+import io.eccache.common.LogNodeCalls;
 import io.eccache.common.proto.AppendDeltaRequest;
 import io.eccache.common.proto.DecideRequest;
 import io.eccache.common.proto.DropStripeRequest;
@@ -30,7 +31,7 @@ import java.util.function.Function;
  * status, its message naming the node; a node that cannot be reached gets a new channel on the
  * next call. Thread-safe.
  */
-public final class LogNodeClient implements AutoCloseable {
+public final class LogNodeClient implements LogNodeCalls {
   private final ClientContext context;
   private final long timeoutMs;
   /** host:port -> its channel. */
@@ -47,11 +48,13 @@ public final class LogNodeClient implements AutoCloseable {
   }
 
   /** Sets a stripe's parity row at a version (a seal or a rebuild; maintainers only). */
+  @Override
   public void putBase(String node, PutBaseRequest request) throws AlluxioStatusException {
     call(node, "PutBase", stub -> stub.putBase(request));
   }
 
   /** Appends an update's data delta; returns once the node has buffered it (its ack). */
+  @Override
   public void appendDelta(String node, AppendDeltaRequest request)
       throws AlluxioStatusException {
     deltasSent.incrementAndGet();
@@ -64,11 +67,13 @@ public final class LogNodeClient implements AutoCloseable {
   }
 
   /** Tells the node an update's outcome; whether that changed anything there. */
+  @Override
   public boolean decide(String node, DecideRequest request) throws AlluxioStatusException {
     return call(node, "Decide", stub -> stub.decide(request)).getChanged();
   }
 
   /** A stripe's parity row at a version, or what version the node holds instead. */
+  @Override
   public ReadParityResponse readParity(String node, ReadParityRequest request)
       throws AlluxioStatusException {
     return call(node, "ReadParity", stub -> stub.readParity(request));
@@ -81,6 +86,7 @@ public final class LogNodeClient implements AutoCloseable {
   }
 
   /** The node's logs and their counters. */
+  @Override
   public LogNodeStatusResponse status(String node) throws AlluxioStatusException {
     return call(node, "Status", stub -> stub.status(LogNodeStatusRequest.getDefaultInstance()));
   }
