@@ -24,6 +24,7 @@ import alluxio.util.FileSystemOptionsUtils;
 import alluxio.wire.FileBlockInfo;
 import alluxio.wire.WorkerNetAddress;
 import com.google.common.base.Ticker;
+import io.eccache.client.form.UpdatePhases;
 import io.eccache.client.form.packed.LogNodeClient;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
@@ -94,6 +95,7 @@ final class ClientContext implements AutoCloseable {
   private final ReadWatchdog watchdog;
   private final DirectBufferPool pool;
   private final ReadStatistics statistics = new ReadStatistics();
+  private final UpdatePhases updatePhases = new UpdatePhases();
   private final UnderStorePaths underStorePaths;
   private final long ioTimeoutMs;
   private final ReadChoice readChoice;
@@ -339,6 +341,10 @@ final class ClientContext implements AutoCloseable {
 
   DirectBufferPool pool() {
     return pool;
+  }
+
+  UpdatePhases updatePhases() {
+    return updatePhases;
   }
 
   ReadStatistics statistics() {

@@ -7,6 +7,7 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import io.eccache.client.form.ClientForm;
 import io.eccache.client.form.ClientForms;
+import io.eccache.client.form.UpdatePhases;
 import io.eccache.client.form.ValueReader;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.SchemeProtos;
@@ -427,6 +428,11 @@ public final class EcCacheClient implements AutoCloseable {
   /** What this client's GETs read, per worker. */
   public ReadStatistics readStatistics() {
     return context.statistics();
+  }
+
+  /** Where this client's updates in place of packed values spent their time, by phase. */
+  public UpdatePhases updatePhases() {
+    return context.updatePhases();
   }
 
   /**

@@ -11,6 +11,7 @@ import alluxio.grpc.GrpcUtils;
 import alluxio.grpc.WorkerNetAddress;
 import com.google.protobuf.ByteString;
 import io.eccache.client.form.ClientForms;
+import io.eccache.client.form.UpdatePhases;
 import io.eccache.client.form.ValueUpdater;
 import io.eccache.common.ObjectKeys;
 import io.eccache.common.PackedUnits;
@@ -179,9 +180,12 @@ final class ObjectWriter {
     byte[] digest = withSha256 ? sha256().digest(value) : new byte[0];
     for (int attempt = 1; ; attempt++) {
       boolean last = attempt >= UPDATE_TRIES;
+      UpdatePhases.Clock clock = context.updatePhases().start();
       AllocateResponse allocation =
           context.coordinator().allocate(request.setInPlace(!last).build());
+      clock.lap(UpdatePhases.Phase.LEASE);
       if (allocation.getRetryAfterMs() > 0) {
+        context.updatePhases().countLeaseWait();
         backoff(key, Math.max(allocation.getRetryAfterMs(), 1L << attempt));
         continue; // another update of the value's stripe is under way
       }
@@ -192,13 +196,15 @@ final class ObjectWriter {
           () -> new IOException("the coordinator answered the PUT of '" + key + "' with an"
               + " update this client cannot make: upgrade it"));
       try {
-        updater.update(key, value, digest, allocation, context.formIo());
+        updater.update(key, value, digest, allocation, context.formIo(), clock);
+        clock.commit();
         ClientMetrics.UPDATES_IN_PLACE.inc();
         return allocation;
       } catch (AbortedException lost) {
         if (last) {
           throw lost;
         }
+        context.updatePhases().countLeaseWait();
         backoff(key, 1L << attempt); // its lease expired before the commit: once more
       } catch (IOException failed) {
         // A unit or log node of the stripe cannot be reached: the value is written anew (as a

@@ -47,7 +47,7 @@ public final class PackedUpdateKiller {
         }
       };
       new PackedClientForm().valueUpdater().orElseThrow().update(key, value, new byte[0],
-          allocation, stopsBeforeCommit);
+          allocation, stopsBeforeCommit, new io.eccache.client.form.UpdatePhases().start());
     }
   }
 }

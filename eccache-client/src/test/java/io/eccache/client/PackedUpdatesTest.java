@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.eccache.client.form.UpdatePhases;
 import io.eccache.common.proto.Layout;
 import io.eccache.common.proto.LookupResponse;
 import io.eccache.common.proto.Stripe;
@@ -80,8 +81,14 @@ class PackedUpdatesTest {
     LookupResponse before = packed.lookup(key);
     byte[] next = TestData.randomBytes(values.get(key).length, 12);
 
+    UpdatePhases.Snapshot phasesBefore = cache.updatePhases().snapshot();
     assertArrayEquals(new long[] {2, 2, 1}, counted(key, next),
         "RS(3, 2) hybrid: old unit and P1 read, both written, the delta sent to r - 1 = 1 node");
+    UpdatePhases.Snapshot phases = cache.updatePhases().snapshot().since(phasesBefore);
+    assertEquals(1, phases.updates(), "one update timed");
+    for (UpdatePhases.Phase phase : UpdatePhases.Phase.values()) {
+      assertTrue(phases.meanMicros(phase) > 0, "hybrid goes through " + phase);
+    }
     LookupResponse after = packed.lookup(key);
     Layout layout = after.getLayout();
     assertEquals(before.getLayout().getPacked(), layout.getPacked(), "the same slot");
@@ -201,8 +208,13 @@ class PackedUpdatesTest {
     assertTrue(stripe.getLogParitiesList().isEmpty());
     byte[] next = TestData.randomBytes(values.get(key).length, 22);
 
+    UpdatePhases.Snapshot phasesBefore = cache.updatePhases().snapshot();
     assertArrayEquals(new long[] {3, 3, 0}, counted(key, next),
         "in place: the unit and r = 2 parities read and written, no log node");
+    UpdatePhases.Snapshot phases = cache.updatePhases().snapshot().since(phasesBefore);
+    assertEquals(1, phases.updates(), "one update timed");
+    assertTrue(phases.meanMicros(UpdatePhases.Phase.WRITE_UNITS)
+        > phases.meanMicros(UpdatePhases.Phase.LOG_ACKS), "no log node to wait for: " + phases);
     assertArrayEquals(next, cache.get(key));
     packed.checkParities(packed.lookup(key).getStripe());
   }

@@ -51,6 +51,11 @@ public final class EcCacheMetrics {
   public static final String MAINTENANCE_TASKS = "EcCacheMaintenanceTasks";
   /** Counter: PUTs that updated a packed value where it is (not written anew). */
   public static final String UPDATES_IN_PLACE = "EcCacheUpdatesInPlace";
+  /**
+   * Timers {@code EcCacheUpdatePhase.<PHASE>}: one phase of a committed update in place (LEASE,
+   * READ_UNITS, COMPUTE, WRITE_UNITS, LOG_ACKS, COMMIT, DECIDE).
+   */
+  public static final String UPDATE_PHASE = "EcCacheUpdatePhase";
 
   // Coordinator (master): gauges over its counters and its last re-tuning pass.
   /** Gauge: objects stored. */

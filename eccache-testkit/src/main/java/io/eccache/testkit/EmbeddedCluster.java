@@ -550,6 +550,25 @@ public final class EmbeddedCluster implements AutoCloseable {
     return master.getMaster(CoordinatorMaster.class);
   }
 
+  /**
+   * Journal entries the master has written, summed over its masters (each journal's next
+   * sequence number): what a benchmark divides by its operations. Alluxio 2.9.6's master process
+   * keeps its journal system in a protected field without a getter, so it is read reflectively.
+   */
+  public long journalEntries() {
+    try {
+      java.lang.reflect.Field field =
+          alluxio.master.MasterProcess.class.getDeclaredField("mJournalSystem");
+      field.setAccessible(true);
+      alluxio.master.journal.JournalSystem journal =
+          (alluxio.master.journal.JournalSystem) field.get(master);
+      return journal.getCurrentSequenceNumbers().values().stream().mapToLong(Long::longValue)
+          .sum();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("this Alluxio's master process has no mJournalSystem", e);
+    }
+  }
+
   /** The running master process. */
   public AlluxioMasterProcess master() {
     return master;

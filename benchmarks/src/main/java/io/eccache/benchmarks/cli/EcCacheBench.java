@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
         + " consistency checker and the data-path benchmark.",
     subcommands = {DemoCommand.class, BenchCommand.class, SimCommand.class, CheckCommand.class,
         DatapathCommand.class, AgarSimCommand.class, AgarCommand.class,
-        PackedCheckCommand.class, LogEcMemCommand.class})
+        PackedCheckCommand.class, LogEcMemCommand.class, PackedBenchCommand.class})
 public final class EcCacheBench implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

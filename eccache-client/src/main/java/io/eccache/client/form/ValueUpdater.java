@@ -16,9 +16,10 @@ public interface ValueUpdater {
    * holds its previous version.
    *
    * @param sha256 the new value's SHA-256 for its layout, or an empty array
+   * @param clock the update's clock, started before its allocation: laps for each phase
    * @throws alluxio.exception.status.AbortedException when the update lost its lease (nothing
    *     changed): PUT again
    */
-  void update(String key, byte[] value, byte[] sha256, AllocateResponse allocation, FormIo io)
-      throws IOException;
+  void update(String key, byte[] value, byte[] sha256, AllocateResponse allocation, FormIo io,
+      UpdatePhases.Clock clock) throws IOException;
 }

@@ -6,6 +6,8 @@ import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.UnavailableException;
 import com.google.protobuf.ByteString;
 import io.eccache.client.form.FormIo;
+import io.eccache.client.form.UpdatePhases;
+import io.eccache.client.form.UpdatePhases.Phase;
 import io.eccache.client.form.ValueUpdater;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.AppendDeltaRequest;
@@ -45,7 +47,7 @@ final class PackedValueUpdater implements ValueUpdater {
 
   @Override
   public void update(String key, byte[] value, byte[] sha256, AllocateResponse allocation,
-      FormIo io) throws IOException {
+      FormIo io, UpdatePhases.Clock clock) throws IOException {
     PackedUpdate u = allocation.getUpdate();
     Stripe stripe = u.getStripe();
     int k = stripe.getDataUnits();
@@ -61,6 +63,7 @@ final class PackedValueUpdater implements ValueUpdater {
       }
       List<IOException> failures = new ArrayList<>();
       List<byte[]> old = io.readRanges(rewritten, 0, unitSize, failures);
+      clock.lap(Phase.READ_UNITS);
       for (int j = 0; j < old.size(); j++) {
         int i = u.getRewrite(j);
         if (old.get(j) == null) {
@@ -96,7 +99,9 @@ final class PackedValueUpdater implements ValueUpdater {
             : new FormIo.NewFile(u.getRewritePaths(j), rewritten.get(j).getWorker(), old.get(j)));
         commit.addUnitCrc32C(StripeSeal.crc(old.get(j), 0, unitSize));
       }
+      clock.lap(Phase.COMPUTE);
       io.writeFiles(files);
+      clock.lap(Phase.WRITE_UNITS);
       for (LogParity parity : stripe.getLogParitiesList()) {
         sentTo.add(parity.getLogNode());
         io.logNodes().appendDelta(parity.getLogNode(), AppendDeltaRequest.newBuilder()
@@ -106,9 +111,12 @@ final class PackedValueUpdater implements ValueUpdater {
             .setOffset(slot.getOffset()).setDelta(ByteString.copyFrom(delta))
             .setCapability(u.getCapability()).build());
       }
+      clock.lap(Phase.LOG_ACKS);
       commitAsked = true;
       long version = io.coordinator().commitUpdate(commit.build());
+      clock.lap(Phase.COMMIT);
       decide(io, stripe, stripe.getVersion(), u.getUpdateId(), u.getCapability(), true, version);
+      clock.lap(Phase.DECIDE);
     } catch (IOException | RuntimeException e) {
       try {
         io.coordinator().abortUpdate(key, u.getUpdateId());
