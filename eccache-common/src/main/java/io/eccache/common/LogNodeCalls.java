@@ -2,6 +2,7 @@ package io.eccache.common;
 
 import alluxio.exception.status.AlluxioStatusException;
 import io.eccache.common.proto.AppendDeltaRequest;
+import io.eccache.common.proto.DecideAllRequest;
 import io.eccache.common.proto.DecideRequest;
 import io.eccache.common.proto.LogNodeStatusResponse;
 import io.eccache.common.proto.PutBaseRequest;
@@ -23,6 +24,12 @@ public interface LogNodeCalls extends AutoCloseable {
 
   /** Tells the node an update's outcome; whether that changed anything there. */
   boolean decide(String node, DecideRequest request) throws AlluxioStatusException;
+
+  /**
+   * Tells the node several outcomes in one call (each checked as {@link #decide} checks it; all
+   * refused, none applied, if one is refused); how many changed anything.
+   */
+  int decideAll(String node, DecideAllRequest request) throws AlluxioStatusException;
 
   /** A stripe's parity row at a version, or what version the node holds instead. */
   ReadParityResponse readParity(String node, ReadParityRequest request)

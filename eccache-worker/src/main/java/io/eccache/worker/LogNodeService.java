@@ -10,6 +10,8 @@ import com.google.protobuf.ByteString;
 import io.eccache.common.UpdateCapability;
 import io.eccache.common.proto.AppendDeltaRequest;
 import io.eccache.common.proto.AppendDeltaResponse;
+import io.eccache.common.proto.DecideAllRequest;
+import io.eccache.common.proto.DecideAllResponse;
 import io.eccache.common.proto.DecideRequest;
 import io.eccache.common.proto.DecideResponse;
 import io.eccache.common.proto.DropStripeRequest;
@@ -112,12 +114,31 @@ final class LogNodeService extends LogNodeServiceGrpc.LogNodeServiceImplBase {
     answer(out, "Decide", () -> {
       checkCapability(request.getStripe(), request.getUpdateId(), request.getBaseVersion(),
           request.getCapability());
-      LogNode log = host.log(request.getLog());
-      boolean changed = request.getCommitted()
-          ? log.commit(request.getStripe(), request.getUpdateId(), request.getNewVersion())
-          : log.abort(request.getStripe(), request.getUpdateId());
-      return DecideResponse.newBuilder().setChanged(changed).build();
+      return DecideResponse.newBuilder().setChanged(apply(request)).build();
     });
+  }
+
+  @Override
+  public void decideAll(DecideAllRequest request, StreamObserver<DecideAllResponse> out) {
+    answer(out, "DecideAll", () -> {
+      for (DecideRequest decision : request.getDecisionsList()) { // all checked before any applies
+        checkCapability(decision.getStripe(), decision.getUpdateId(), decision.getBaseVersion(),
+            decision.getCapability());
+      }
+      int changed = 0;
+      for (DecideRequest decision : request.getDecisionsList()) {
+        changed += apply(decision) ? 1 : 0;
+      }
+      return DecideAllResponse.newBuilder().setChanged(changed).build();
+    });
+  }
+
+  /** Applies a checked outcome; whether it changed anything. */
+  private boolean apply(DecideRequest decision) {
+    LogNode log = host.log(decision.getLog());
+    return decision.getCommitted()
+        ? log.commit(decision.getStripe(), decision.getUpdateId(), decision.getNewVersion())
+        : log.abort(decision.getStripe(), decision.getUpdateId());
   }
 
   @Override

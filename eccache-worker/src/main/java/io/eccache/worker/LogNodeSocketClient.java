@@ -7,6 +7,8 @@ import com.google.protobuf.Parser;
 import io.eccache.common.LogNodeCalls;
 import io.eccache.common.proto.AppendDeltaRequest;
 import io.eccache.common.proto.AppendDeltaResponse;
+import io.eccache.common.proto.DecideAllRequest;
+import io.eccache.common.proto.DecideAllResponse;
 import io.eccache.common.proto.DecideRequest;
 import io.eccache.common.proto.DecideResponse;
 import io.eccache.common.proto.LogNodeStatusRequest;
@@ -42,6 +44,7 @@ public final class LogNodeSocketClient implements LogNodeCalls {
   static final int READ_PARITY = 4;
   static final int DROP_STRIPE = 5;
   static final int STATUS = 6;
+  static final int DECIDE_ALL = 7;
 
   private final int timeoutMs;
   /** host:port -> idle connections. */
@@ -66,6 +69,11 @@ public final class LogNodeSocketClient implements LogNodeCalls {
   @Override
   public boolean decide(String node, DecideRequest request) throws AlluxioStatusException {
     return call(node, DECIDE, request, DecideResponse.parser()).getChanged();
+  }
+
+  @Override
+  public int decideAll(String node, DecideAllRequest request) throws AlluxioStatusException {
+    return call(node, DECIDE_ALL, request, DecideAllResponse.parser()).getChanged();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.eccache.worker;
 
 import com.google.protobuf.MessageLite;
 import io.eccache.common.proto.AppendDeltaRequest;
+import io.eccache.common.proto.DecideAllRequest;
 import io.eccache.common.proto.DecideRequest;
 import io.eccache.common.proto.DropStripeRequest;
 import io.eccache.common.proto.LogNodeStatusRequest;
@@ -103,6 +104,9 @@ final class LogNodeSocketServer implements AutoCloseable {
         break;
       case LogNodeSocketClient.DECIDE:
         service.decide(DecideRequest.parseDelimitedFrom(in), answer.typed());
+        break;
+      case LogNodeSocketClient.DECIDE_ALL:
+        service.decideAll(DecideAllRequest.parseDelimitedFrom(in), answer.typed());
         break;
       case LogNodeSocketClient.READ_PARITY:
         service.readParity(ReadParityRequest.parseDelimitedFrom(in), answer.typed());

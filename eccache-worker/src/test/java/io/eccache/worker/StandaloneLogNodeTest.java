@@ -17,6 +17,7 @@ import io.eccache.common.EcCacheKeys;
 import io.eccache.common.UpdateCapability;
 import io.eccache.common.WorkerKeys;
 import io.eccache.common.proto.AppendDeltaRequest;
+import io.eccache.common.proto.DecideAllRequest;
 import io.eccache.common.proto.DecideRequest;
 import io.eccache.common.proto.LogId;
 import io.eccache.common.proto.PutBaseRequest;
@@ -72,6 +73,23 @@ class StandaloneLogNodeTest {
       assertTrue(parity[0] != 0 && parity[1] != 0 && parity[2] != 0);
       assertArrayEquals(new byte[13], java.util.Arrays.copyOfRange(parity, 3, 16));
       assertEquals(1, client.status(at).getLogs(0).getStripes());
+
+      // Batched notices: one forged capability refuses the batch and applies none of it.
+      byte[] second = UpdateCapability.of(key, 7, 2, 1);
+      client.appendDelta(at, delta.setUpdateId(2).setBaseVersion(1)
+          .setCapability(ByteString.copyFrom(second)).build());
+      DecideRequest commit = DecideRequest.newBuilder().setLog(LOG).setStripe(7).setUpdateId(2)
+          .setCommitted(true).setNewVersion(2).setBaseVersion(1)
+          .setCapability(ByteString.copyFrom(second)).build();
+      DecideRequest forgedCommit = commit.toBuilder().setStripe(8).build();
+      assertThrows(PermissionDeniedException.class, () -> client.decideAll(at,
+          DecideAllRequest.newBuilder().addDecisions(commit).addDecisions(forgedCommit).build()));
+      assertEquals(1, client.status(at).getLogs(0).getUndecided(), "nothing applied");
+      assertEquals(1, client.decideAll(at, DecideAllRequest.newBuilder().addDecisions(commit)
+          .addDecisions(commit).build()), "the second notice changes nothing");
+      assertEquals(ReadParityResponse.Outcome.AT_VERSION, client.readParity(at,
+          ReadParityRequest.newBuilder().setLog(LOG).setStripe(7).setVersion(2).build())
+          .getOutcome());
       assertThrows(InvalidArgumentException.class, () -> client.readParity(at,
           ReadParityRequest.newBuilder().setLog(LOG.toBuilder().setNamespace("no/such"))
               .setStripe(7).setVersion(1).build()));

@@ -8,6 +8,7 @@ import alluxio.grpc.GrpcChannelBuilder;
 import alluxio.grpc.GrpcServerAddress;
 import io.eccache.common.LogNodeCalls;
 import io.eccache.common.proto.AppendDeltaRequest;
+import io.eccache.common.proto.DecideAllRequest;
 import io.eccache.common.proto.DecideRequest;
 import io.eccache.common.proto.DropStripeRequest;
 import io.eccache.common.proto.LogNodeServiceGrpc;
@@ -70,6 +71,11 @@ public final class LogNodeClient implements LogNodeCalls {
   @Override
   public boolean decide(String node, DecideRequest request) throws AlluxioStatusException {
     return call(node, "Decide", stub -> stub.decide(request)).getChanged();
+  }
+
+  @Override
+  public int decideAll(String node, DecideAllRequest request) throws AlluxioStatusException {
+    return call(node, "DecideAll", stub -> stub.decideAll(request)).getChanged();
   }
 
   /** A stripe's parity row at a version, or what version the node holds instead. */
