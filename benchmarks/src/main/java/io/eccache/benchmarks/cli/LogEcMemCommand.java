@@ -30,7 +30,7 @@ final class LogEcMemCommand implements Callable<Integer> {
   String profile;
 
   @Option(names = "--figure",
-      description = "table2, fig11, fig12 or fig14 (repeatable; default: all).")
+      description = "table2, fig10, fig11, fig12 or fig14 (repeatable; default: all).")
   List<String> figures = new ArrayList<>();
 
   @Option(names = "--repeats", description = "Runs per point (default 3).")

@@ -29,6 +29,7 @@ public final class LogEcMemEvaluation {
 
   static {
     FIGURES.put("table2", Table2Reliability::run);
+    FIGURES.put("fig10", Fig10BasicRequests::run);
     FIGURES.put("fig11", Fig11UpdateLatency::run);
     FIGURES.put("fig12", Fig12Memory::run);
     FIGURES.put("fig14", Fig14LogLayouts::run);
@@ -61,7 +62,7 @@ public final class LogEcMemEvaluation {
       this.s = s;
     }
 
-    /** The figures to run, by name (table2, fig11, fig12, fig14); none: all. */
+    /** The figures to run, by name ({@link #figureNames()}); none: all. */
     public Builder figures(List<String> names) {
       for (String name : names) {
         if (!FIGURES.containsKey(name)) {

@@ -214,6 +214,11 @@ abstract class StripedKv implements KvStore {
   }
 
   @Override
+  public int homeNode(String key) throws IOException {
+    return slot(key).node;
+  }
+
+  @Override
   public byte[] read(String key) throws IOException {
     Slot slot = slot(key);
     DramNode node = bed.dram.get(slot.node);

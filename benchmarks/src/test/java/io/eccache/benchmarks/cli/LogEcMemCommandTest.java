@@ -19,8 +19,8 @@ class LogEcMemCommandTest {
   @Test
   void aTinyRunWritesEveryFigureWithTheMechanismsOwnCounts(@TempDir Path out)
       throws Exception {
-    int exit = EcCacheBench.commandLine().execute("logecmem", "--figure", "table2", "--figure",
-        "fig11", "--figure", "fig12", "--figure", "fig14", "--records", "60", "--operations",
+    // No --figure: every figure runs.
+    int exit = EcCacheBench.commandLine().execute("logecmem", "--records", "60", "--operations",
         "400", "--repeats", "1", "--codes", "3-2", "--mix", "read:update 70:30", "--log-nodes",
         "in-process", "--out", out.toString());
     assertEquals(ExitCodes.OK, exit);
@@ -87,10 +87,43 @@ class LogEcMemCommandTest {
       assertTrue(Long.parseLong(cells[layoutColumns.indexOf("disk_writes")]) > 0, row);
       assertTrue(Long.parseLong(cells[layoutColumns.indexOf("degraded_reads")]) > 0, row);
     }
+    // Fig. 10: every read checked; a degraded read of LogECMem takes k = 3 DRAM units at most
+    // (k - 1 data and P1; fewer where a partial stripe's unit is empty) and no log node's parity,
+    // replication's one get of the next copy; vanilla has none.
+    List<String> basic = Files.readAllLines(out.resolve("fig10/raw.csv"));
+    List<String> basicColumns = List.of(basic.get(0).split(","));
+    assertEquals(1 + 2 * 3, basic.size(), "2 mixes, 3 schemes: " + basic);
+    for (String row : basic.subList(1, basic.size())) {
+      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
+      java.util.function.Function<String, String> cell = name -> cells[basicColumns.indexOf(name)];
+      assertEquals("0", cell.apply("wrong_reads"), row);
+      assertTrue(Long.parseLong(cell.apply("writes")) > 0
+          && Double.parseDouble(cell.apply("throughput_ops")) > 0, row);
+      switch (cell.apply("scheme")) {
+        case "vanilla":
+          assertEquals("", cell.apply("degraded_reads"), row);
+          assertEquals(1.0, Double.parseDouble(cell.apply("sets_per_write")), 1e-9, row);
+          break;
+        case "replication": // r + 1 = 3 copies written, the next one read
+          assertEquals(3.0, Double.parseDouble(cell.apply("sets_per_write")), 1e-9, row);
+          assertEquals(1.0, Double.parseDouble(cell.apply("degraded_gets_per_read")), 1e-9, row);
+          break;
+        default:
+          double gets = Double.parseDouble(cell.apply("degraded_gets_per_read"));
+          assertTrue(gets > 1.5 && gets <= 3.0, row);
+          assertEquals(0.0, Double.parseDouble(cell.apply("degraded_log_reads_per_read")), 1e-9,
+              row);
+      }
+      if (!cell.apply("scheme").equals("vanilla")) {
+        assertTrue(Long.parseLong(cell.apply("degraded_reads")) > 0, row);
+      }
+    }
     String summary = Files.readString(out.resolve("summary.md"));
-    assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 11")
+    assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 10")
+        && summary.contains("## Fig. 11")
         && summary.contains("## Fig. 12") && summary.contains("## Fig. 14"), summary);
-    for (Path png : List.of(out.resolve("table2/table2.png"), out.resolve("fig11/fig11-3-2.png"),
+    for (Path png : List.of(out.resolve("table2/table2.png"),
+        out.resolve("fig10/fig10-degraded.png"), out.resolve("fig11/fig11-3-2.png"),
         out.resolve("fig12/fig12-3-2.png"), out.resolve("fig14/fig14-ios.png"))) {
       BufferedImage image = ImageIO.read(png.toFile());
       Set<Integer> colours = new HashSet<>();
