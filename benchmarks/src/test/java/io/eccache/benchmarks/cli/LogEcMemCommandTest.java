@@ -19,10 +19,11 @@ class LogEcMemCommandTest {
   @Test
   void aTinyRunWritesEveryFigureWithTheMechanismsOwnCounts(@TempDir Path out)
       throws Exception {
-    // No --figure: every figure runs.
+    // No --figure: every figure runs. Five servers a testbed: (3,2) has one each, Fig. 13's
+    // (5,4) nine virtual nodes on them.
     int exit = EcCacheBench.commandLine().execute("logecmem", "--records", "60", "--operations",
-        "400", "--repeats", "1", "--codes", "3-2", "--mix", "read:update 70:30", "--log-nodes",
-        "in-process", "--out", out.toString());
+        "400", "--repeats", "1", "--codes", "3-2", "--wide-codes", "5-4", "--servers", "5",
+        "--mix", "read:update 70:30", "--log-nodes", "in-process", "--out", out.toString());
     assertEquals(ExitCodes.OK, exit);
     List<String> raw = Files.readAllLines(out.resolve("fig11/raw.csv"));
     List<String> header = List.of(raw.get(0).split(","));
@@ -118,13 +119,45 @@ class LogEcMemCommandTest {
         assertTrue(Long.parseLong(cell.apply("degraded_reads")) > 0, row);
       }
     }
+    // Fig. 13 on virtual nodes: the same mechanism counts (hybrid 2 gets, 2 sets, r - 1 = 3
+    // deltas; IPMem r + 1 = 5 of each) and memory from the shared servers' counters, summed once:
+    // (k + 1)/k, (k + r)/k, r + 1 plus headers and the partial stripes of so small a load.
+    List<String> wide = Files.readAllLines(out.resolve("fig13/raw.csv"));
+    List<String> wideColumns = List.of(wide.get(0).split(","));
+    assertEquals(1 + 4, wide.size(), wide.toString());
+    java.util.Map<String, Double> wideMemory = java.util.Map.of("hybrid", 6 / 5.0, "inplace",
+        9 / 5.0, "replication", 5.0);
+    for (String row : wide.subList(1, wide.size())) {
+      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+      java.util.function.Function<String, Double> cell =
+          name -> Double.parseDouble(cells[wideColumns.indexOf(name)]);
+      String scheme = cells[wideColumns.indexOf("scheme")];
+      assertEquals(0, cell.apply("wrong_reads"), row);
+      double over = cell.apply("dram_bytes") / cell.apply("data_bytes");
+      if (scheme.equals("hybrid")) {
+        assertEquals(3.0, cell.apply("log_appends_per_update"), 1e-9, row);
+        assertEquals(2.0, cell.apply("gets_per_update"), 0.1, row);
+      } else if (scheme.equals("inplace")) {
+        assertEquals(5.0, cell.apply("gets_per_update"), 0.1, row);
+        assertEquals(5.0, cell.apply("sets_per_update"), 0.1, row);
+      }
+      if (wideMemory.containsKey(scheme)) {
+        double bound = wideMemory.get(scheme);
+        assertTrue(over >= bound && over <= bound + 0.2, scheme + " " + over + ": " + row);
+      }
+    }
+    String fig13 = Files.readString(out.resolve("fig13/summary.md"));
+    assertTrue(fig13.contains("| (5,4) | 9 | 6 | 5 | 1-2 |") && fig13.contains("| (5,4) | 70:30 |"),
+        fig13);
     String summary = Files.readString(out.resolve("summary.md"));
     assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 10")
         && summary.contains("## Fig. 11")
-        && summary.contains("## Fig. 12") && summary.contains("## Fig. 14"), summary);
+        && summary.contains("## Fig. 12") && summary.contains("## Fig. 13")
+        && summary.contains("## Fig. 14"), summary);
     for (Path png : List.of(out.resolve("table2/table2.png"),
         out.resolve("fig10/fig10-degraded.png"), out.resolve("fig11/fig11-3-2.png"),
-        out.resolve("fig12/fig12-3-2.png"), out.resolve("fig14/fig14-ios.png"))) {
+        out.resolve("fig12/fig12-3-2.png"), out.resolve("fig13/fig13-5-4.png"),
+        out.resolve("fig13/fig13memory-5-4.png"), out.resolve("fig14/fig14-ios.png"))) {
       BufferedImage image = ImageIO.read(png.toFile());
       Set<Integer> colours = new HashSet<>();
       for (int x = 0; x < image.getWidth(); x += 7) {
@@ -138,7 +171,9 @@ class LogEcMemCommandTest {
 
   @Test
   void badSettingsAreRefusedBeforeAnyServerStarts(@TempDir Path out) {
-    for (String[] bad : List.of(new String[] {"--codes", "3-5"}, new String[] {"--figure",
+    for (String[] bad : List.of(new String[] {"--codes", "3-5"},
+        new String[] {"--wide-codes", "300-4"}, new String[] {"--servers", "81"},
+        new String[] {"--figure",
         "fig99"}, new String[] {"--mix", "read:write 95:5"}, new String[] {"--repeats", "0"},
         new String[] {"--issue", "sideways"}, new String[] {"--profile", "huge"})) {
       List<String> args = new java.util.ArrayList<>(List.of("logecmem", "--out",
