@@ -149,15 +149,46 @@ class LogEcMemCommandTest {
     String fig13 = Files.readString(out.resolve("fig13/summary.md"));
     assertTrue(fig13.contains("| (5,4) | 9 | 6 | 5 | 1-2 |") && fig13.contains("| (5,4) | 70:30 |"),
         fig13);
+    // Fig. 16 and Table 3: points from the grids Figs. 11-13 replayed in this run, not replays
+    // of their own (a replay of its own would time otherwise).
+    List<String> tradeoff = Files.readAllLines(out.resolve("fig16/raw.csv"));
+    List<String> tradeoffColumns = List.of(tradeoff.get(0).split(","));
+    assertEquals(1 + 2 * 3, tradeoff.size(), "2 codes, 1 mix, 3 schemes: " + tradeoff);
+    java.util.Map<String, String> fig11Latency = new java.util.HashMap<>();
+    for (String row : raw.subList(1, raw.size())) {
+      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+      fig11Latency.put(cells[header.indexOf("scheme")],
+          cells[header.indexOf("update_mean_with_deferred_us")]);
+    }
+    java.util.Map<String, Double> memoryOf = new java.util.HashMap<>();
+    for (String row : tradeoff.subList(1, tradeoff.size())) {
+      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+      String scheme = cells[tradeoffColumns.indexOf("scheme")];
+      String code = cells[tradeoffColumns.indexOf("code")].replace("\"", "");
+      memoryOf.put(code + scheme, Double.parseDouble(cells[tradeoffColumns.indexOf(
+          "memory_over_data")]));
+      if (code.equals("(3,2)")) {
+        assertEquals(Double.parseDouble(fig11Latency.get(scheme)), Double.parseDouble(
+            cells[tradeoffColumns.indexOf("update_mean_us")]), 1e-6, row);
+      }
+    }
+    for (String code : List.of("(3,2)", "(5,4)")) {
+      assertTrue(memoryOf.get(code + "hybrid") < memoryOf.get(code + "inplace")
+          && memoryOf.get(code + "inplace") < memoryOf.get(code + "fullstripe"),
+          memoryOf::toString);
+    }
+    String fig16 = Files.readString(out.resolve("fig16/summary.md"));
+    assertTrue(fig16.contains("| (5,4) | 70:30 |") && fig16.contains("lowest memory in 2 of 2"),
+        fig16);
     String summary = Files.readString(out.resolve("summary.md"));
     assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 10")
         && summary.contains("## Fig. 11")
         && summary.contains("## Fig. 12") && summary.contains("## Fig. 13")
-        && summary.contains("## Fig. 14"), summary);
+        && summary.contains("## Fig. 14") && summary.contains("## Fig. 16"), summary);
     for (Path png : List.of(out.resolve("table2/table2.png"),
         out.resolve("fig10/fig10-degraded.png"), out.resolve("fig11/fig11-3-2.png"),
         out.resolve("fig12/fig12-3-2.png"), out.resolve("fig13/fig13-5-4.png"),
-        out.resolve("fig13/fig13memory-5-4.png"), out.resolve("fig14/fig14-ios.png"))) {
+        out.resolve("fig13/fig13memory-5-4.png"), out.resolve("fig16/fig16-5-4.png"), out.resolve("fig14/fig14-ios.png"))) {
       BufferedImage image = ImageIO.read(png.toFile());
       Set<Integer> colours = new HashSet<>();
       for (int x = 0; x < image.getWidth(); x += 7) {
