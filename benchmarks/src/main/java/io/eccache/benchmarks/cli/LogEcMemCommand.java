@@ -31,9 +31,9 @@ final class LogEcMemCommand implements Callable<Integer> {
   String profile;
 
   @Option(names = "--figure",
-      description = "table2, fig10, fig11, fig12, fig13, fig14 or fig16 (fig16: Table 3 too,"
-          + " from the grids of Figs. 11-13, replayed if they did not run; repeatable; default:"
-          + " all).")
+      description = "table2, fig10, fig11, fig12, fig13, fig14, fig15 or fig16 (fig16: Table 3"
+          + " too, from the grids of Figs. 11-13, replayed if they did not run; repeatable;"
+          + " default: all).")
   List<String> figures = new ArrayList<>();
 
   @Option(names = "--repeats", description = "Runs per point (default 3).")

@@ -34,6 +34,7 @@ public final class LogEcMemEvaluation {
     FIGURES.put("fig12", Fig12Memory::run);
     FIGURES.put("fig13", Fig13WideStripes::run);
     FIGURES.put("fig14", Fig14LogLayouts::run);
+    FIGURES.put("fig15", Fig15NodeRepair::run);
     FIGURES.put("fig16", Fig16Tradeoff::run);
   }
 

@@ -47,9 +47,12 @@ final class Testbed implements AutoCloseable {
   /** How the logical DRAM nodes sit on the servers. */
   final NodeMap nodeMap;
   private final List<DramNode.Server> servers;
+  /** The servers' item memory, MiB, and their logs' directory: a replacement's too. */
+  private final int memoryMiB;
+  private final Path dir;
 
-  private Testbed(int k, int r, int unitBytes, Issue issue, NodeMap nodeMap,
-      List<DramNode.Server> servers, List<DramNode> dram, List<String> logNodes,
+  private Testbed(int k, int r, int unitBytes, Issue issue, NodeMap nodeMap, int memoryMiB,
+      Path dir, List<DramNode.Server> servers, List<DramNode> dram, List<String> logNodes,
       LogNodeFleet logs, LogNodeCalls logClient) {
     this.k = k;
     this.r = r;
@@ -57,6 +60,8 @@ final class Testbed implements AutoCloseable {
     this.issue = issue;
     this.coder = ReedSolomon.coder(k, r, CodeMatrix.XOR_FIRST_CAUCHY);
     this.nodeMap = nodeMap;
+    this.memoryMiB = memoryMiB;
+    this.dir = dir;
     this.servers = servers;
     this.dram = Collections.unmodifiableList(dram);
     this.logNodes = logNodes.subList(0, r - 1);
@@ -97,8 +102,21 @@ final class Testbed implements AutoCloseable {
       client.close();
       throw e;
     }
-    return new Testbed(k, r, unitBytes, issue, nodes, servers, dram, logs.addresses(wire), logs,
-        client);
+    return new Testbed(k, r, unitBytes, issue, nodes, memoryMiB, dir, servers, dram,
+        logs.addresses(wire), logs, client);
+  }
+
+  /**
+   * Starts a fresh, empty memcached server on the address of DRAM node {@code node}'s (which must
+   * be down: a repair rebuilds into it); the caller owns it. Not on virtual nodes, whose server
+   * carries others.
+   */
+  DramNode.Server startReplacement(int node) throws IOException {
+    if (nodeMap.isVirtual() || !dram.get(node).isDown()) {
+      throw new IllegalStateException("a replacement of DRAM node " + node + " needs it down"
+          + " and alone on its server (" + nodeMap.label() + ")");
+    }
+    return startServer(nodeMap.server(node), memoryMiB, dir);
   }
 
   /** Starts memcached on the address of server {@code index}, 127.0.0.10 and up. */

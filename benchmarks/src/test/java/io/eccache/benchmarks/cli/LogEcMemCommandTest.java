@@ -149,6 +149,33 @@ class LogEcMemCommandTest {
     String fig13 = Files.readString(out.resolve("fig13/summary.md"));
     assertTrue(fig13.contains("| (5,4) | 9 | 6 | 5 | 1-2 |") && fig13.contains("| (5,4) | 70:30 |"),
         fig13);
+    // Fig. 15: node 0's units rebuilt twice from the same survivors, every one read back equal;
+    // plain repair never asks a log node, log assist (3/4 of the stripes for (3,2)) reads one
+    // parity per assisted unit and exactly that many DRAM units fewer.
+    List<String> repair = Files.readAllLines(out.resolve("fig15/raw.csv"));
+    List<String> repairColumns = List.of(repair.get(0).split(","));
+    assertEquals(1 + 2, repair.size(), repair.toString());
+    java.util.Map<String, long[]> byMode = new java.util.HashMap<>();
+    for (String row : repair.subList(1, repair.size())) {
+      String[] cells = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
+      java.util.function.Function<String, Long> cell =
+          name -> Long.parseLong(cells[repairColumns.indexOf(name)]);
+      long units = cell.apply("units");
+      assertTrue(units > 5, row);
+      assertEquals(units, (long) cell.apply("verified_units"), row);
+      assertEquals(units * 4096, (long) cell.apply("bytes"), row);
+      byMode.put(cells[repairColumns.indexOf("mode")], new long[] {units,
+          cell.apply("assisted_units"), cell.apply("dram_gets"), cell.apply("log_reads")});
+    }
+    long[] plain = byMode.get("plain");
+    long[] assisted = byMode.get("log-assisted");
+    assertEquals(0, plain[1]);
+    assertEquals(0, plain[3]);
+    assertTrue(plain[2] <= 3 * plain[0] && plain[2] >= 2 * plain[0], "k gets a unit: " + plain[2]);
+    assertTrue(assisted[1] >= plain[0] / 2 && assisted[1] <= 0.75 * plain[0] + 1,
+        "assisted " + assisted[1] + " of " + plain[0]);
+    assertEquals(assisted[1], assisted[3]);
+    assertEquals(plain[2] - assisted[1], assisted[2]);
     // Fig. 16 and Table 3: points from the grids Figs. 11-13 replayed in this run, not replays
     // of their own (a replay of its own would time otherwise).
     List<String> tradeoff = Files.readAllLines(out.resolve("fig16/raw.csv"));
@@ -184,11 +211,13 @@ class LogEcMemCommandTest {
     assertTrue(summary.contains("## Table 2") && summary.contains("## Fig. 10")
         && summary.contains("## Fig. 11")
         && summary.contains("## Fig. 12") && summary.contains("## Fig. 13")
-        && summary.contains("## Fig. 14") && summary.contains("## Fig. 16"), summary);
+        && summary.contains("## Fig. 14") && summary.contains("## Fig. 15")
+        && summary.contains("## Fig. 16"), summary);
     for (Path png : List.of(out.resolve("table2/table2.png"),
         out.resolve("fig10/fig10-degraded.png"), out.resolve("fig11/fig11-3-2.png"),
         out.resolve("fig12/fig12-3-2.png"), out.resolve("fig13/fig13-5-4.png"),
-        out.resolve("fig13/fig13memory-5-4.png"), out.resolve("fig16/fig16-5-4.png"), out.resolve("fig14/fig14-ios.png"))) {
+        out.resolve("fig13/fig13memory-5-4.png"), out.resolve("fig15/fig15-repair.png"),
+        out.resolve("fig16/fig16-5-4.png"), out.resolve("fig14/fig14-ios.png"))) {
       BufferedImage image = ImageIO.read(png.toFile());
       Set<Integer> colours = new HashSet<>();
       for (int x = 0; x < image.getWidth(); x += 7) {
