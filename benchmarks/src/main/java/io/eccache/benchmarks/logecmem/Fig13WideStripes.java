@@ -54,7 +54,8 @@ final class Fig13WideStripes {
       }
     }
     String setup = Fig11UpdateLatency.setup(s, s.wideRecords, s.wideOperations);
-    String md = "## Fig. 13: wide stripes (k = 16..128, r = 4): update latency and memory\n\n"
+    String md = "## Fig. 13: wide stripes (" + s.wideCodes.stream().map(LogEcMemSettings::code)
+        .collect(java.util.stream.Collectors.joining(" ")) + "): update latency and memory\n\n"
         + "Testbed (tier 1): " + setup + "; up to " + s.servers + " memcached servers per"
         + " testbed: a code of more DRAM nodes puts several on one server (virtual nodes: logical"
         + " node i on server i mod s, its items under a key prefix of its own; they share the"

@@ -38,6 +38,9 @@ public final class LogEcMemEvaluation {
     FIGURES.put("fig16", Fig16Tradeoff::run);
   }
 
+  /** The figures that SIGKILL DRAM nodes (their codes' nodes may not share servers). */
+  private static final List<String> KILLING = List.of("fig10", "fig14", "fig15");
+
   private final LogEcMemSettings settings;
   private final List<String> figures;
 
@@ -213,8 +216,19 @@ public final class LogEcMemEvaluation {
 
     /** Checks that memcached is installed and makes the evaluation. */
     public LogEcMemEvaluation build() {
+      List<String> chosen = figures.isEmpty() ? figureNames() : figures;
+      for (int[] code : s.codes) {
+        // Killing a server kills every node on it: the figures that kill one DRAM node need
+        // each node alone on its server.
+        if (NodeMap.of(code[0] + code[1], s.servers).isVirtual()
+            && chosen.stream().anyMatch(KILLING::contains)) {
+          throw new NodeMap.OutOfRangeException("--codes " + code[0] + "-" + code[1] + ": "
+              + KILLING + " kill DRAM nodes and need one server each, k + r <= --servers ("
+              + s.servers + ")");
+        }
+      }
       MemcachedServer.binary(); // not installed: say so before anything runs
-      return new LogEcMemEvaluation(s, figures.isEmpty() ? figureNames() : figures);
+      return new LogEcMemEvaluation(s, chosen);
     }
 
     private static void positive(long v, String option) {

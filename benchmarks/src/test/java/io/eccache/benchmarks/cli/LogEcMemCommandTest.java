@@ -233,6 +233,7 @@ class LogEcMemCommandTest {
   void badSettingsAreRefusedBeforeAnyServerStarts(@TempDir Path out) {
     for (String[] bad : List.of(new String[] {"--codes", "3-5"},
         new String[] {"--wide-codes", "300-4"}, new String[] {"--servers", "81"},
+        new String[] {"--codes", "30-4", "--figure", "fig15"},
         new String[] {"--figure",
         "fig99"}, new String[] {"--mix", "read:write 95:5"}, new String[] {"--repeats", "0"},
         new String[] {"--issue", "sideways"}, new String[] {"--profile", "huge"})) {
