@@ -25,26 +25,41 @@ final class LogEcMemCommand implements Callable<Integer> {
   @Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--profile", defaultValue = "quick",
-      description = "quick (minutes: 4,000 values and 4,000 requests per run) or full (100,000"
-          + " of each, hours); default quick.")
+      description = "quick (minutes: 4,000 values and 4,000 requests per run, 2,000 of each"
+          + " for Fig. 13's wide codes) or full (100,000 of each, 30,000 for the wide codes,"
+          + " hours); default quick.")
   String profile;
 
   @Option(names = "--figure",
-      description = "table2, fig11, fig12 or fig14 (repeatable; default: all).")
+      description = "table2, fig10, fig11, fig12, fig13, fig14, fig15 or fig16 (fig16: Table 3"
+          + " too, from the grids of Figs. 11-13, replayed if they did not run; repeatable;"
+          + " default: all).")
   List<String> figures = new ArrayList<>();
 
   @Option(names = "--repeats", description = "Runs per point (default 3).")
   Integer repeats;
 
-  @Option(names = "--records", description = "Values loaded per run (overrides the profile).")
+  @Option(names = "--records", description = "Values loaded per run, every figure's (overrides"
+      + " the profile).")
   Long records;
 
-  @Option(names = "--operations", description = "Requests per run (overrides the profile).")
+  @Option(names = "--operations", description = "Requests per run, every figure's (overrides the"
+      + " profile).")
   Long operations;
 
   @Option(names = "--codes", split = ",",
       description = "Codes as K-R, e.g. 6-3,10-4 (default the paper's 6-3,10-4,12-4,15-3).")
   List<String> codes = new ArrayList<>();
+
+  @Option(names = "--wide-codes", split = ",",
+      description = "Fig. 13's wide codes as K-R (default 16-4,32-4,64-4,128-4; k + r at most"
+          + " 256 DRAM nodes).")
+  List<String> wideCodes = new ArrayList<>();
+
+  @Option(names = "--servers", description = "memcached servers a testbed starts at most (1-80,"
+      + " default 20); a code of more DRAM nodes puts several on one server, each under a key"
+      + " prefix of its own (virtual nodes, labelled in the tables).")
+  Integer servers;
 
   @Option(names = "--mix", description = "Mixes as 'read:update 95:5' (repeatable; default the"
       + " paper's 95:5, 80:20, 70:30 and 50:50).")
@@ -73,7 +88,7 @@ final class LogEcMemCommand implements Callable<Integer> {
     LogEcMemEvaluation evaluation;
     try {
       evaluation = LogEcMemEvaluation.builder(profile).figures(figures).repeats(repeats)
-          .records(records).operations(operations).codes(codes).mixes(mixes).issue(issue)
+          .records(records).operations(operations).codes(codes).wideCodes(wideCodes).servers(servers).mixes(mixes).issue(issue)
           .logNodes(logNodes).wire(wire).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

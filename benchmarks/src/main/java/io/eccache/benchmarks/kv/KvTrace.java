@@ -51,6 +51,11 @@ public final class KvTrace {
     return run;
   }
 
+  /** The keys the load phase inserts, in its order. */
+  public List<String> loadedKeys() {
+    return load.stream().map(KvOp::key).collect(java.util.stream.Collectors.toList());
+  }
+
   /** How many run-phase requests are of {@code kind}. */
   public long count(KvOp.Kind kind) {
     return run.stream().filter(op -> op.kind() == kind).count();

@@ -14,11 +14,12 @@ import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.transcoders.Transcoder;
 
 /**
- * The proxy's connection to one DRAM node (a memcached server), binary protocol: chunks are stored
- * and fetched as raw bytes (no serialization, no compression), and a call to a node that is down
- * fails at once rather than being queued for a reconnect.
+ * The proxy's view of one DRAM node: a memcached server (or, on a testbed of virtual nodes, a key
+ * prefix of one, {@link NodeMap}), binary protocol: chunks are stored and fetched as raw bytes (no
+ * serialization, no compression), and a call to a node that is down fails at once rather than
+ * being queued for a reconnect.
  */
-final class DramNode implements AutoCloseable {
+final class DramNode {
   private static final long TIMEOUT_MS = 5_000;
 
   static {
@@ -51,67 +52,137 @@ final class DramNode implements AutoCloseable {
     }
   };
 
-  private final MemcachedServer server;
-  private final MemcachedClient client;
-  private volatile boolean down;
+  /**
+   * One memcached server and the proxy's connection to it, shared by the logical nodes it carries
+   * (one, except on a testbed of virtual nodes); killing it takes every one of them down.
+   */
+  static final class Server implements AutoCloseable {
+    private final MemcachedServer process;
+    private final MemcachedClient client;
+    private volatile boolean down;
 
-  DramNode(MemcachedServer server) throws IOException {
+    /**
+     * Connects to {@code process} and waits until the connection is up: spymemcached connects in
+     * the background and, failing fast, cancels a call made before (a replacement server is
+     * written to at once).
+     *
+     * @throws IOException if it is not connected within 5 s
+     */
+    Server(MemcachedServer process) throws IOException {
+      this.process = process;
+      this.client = new MemcachedClient(new ConnectionFactoryBuilder()
+          .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
+          .setFailureMode(FailureMode.Cancel).setOpTimeout(TIMEOUT_MS).setDaemon(true)
+          .build(), List.of(process.address()));
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+      while (client.getAvailableServers().isEmpty()) {
+        if (System.nanoTime() > deadline) {
+          client.shutdown(1, TimeUnit.SECONDS);
+          throw new IOException("the proxy could not connect to " + process + " within "
+              + TIMEOUT_MS + " ms");
+        }
+        try {
+          Thread.sleep(2);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          client.shutdown(1, TimeUnit.SECONDS);
+          throw new IOException("interrupted while connecting to " + process, e);
+        }
+      }
+    }
+
+    boolean isDown() {
+      return down;
+    }
+
+    /** SIGKILLs the server; its nodes are read around from now on. */
+    void kill() {
+      down = true;
+      process.kill();
+    }
+
+    /** Bytes of items the server holds ({@code stats}' {@code bytes}: values, keys, headers). */
+    long bytesStored() throws IOException {
+      Map<java.net.SocketAddress, Map<String, String>> stats = client.getStats();
+      Map<String, String> mine = stats.values().stream().findFirst().orElse(Map.of());
+      String bytes = mine.get("bytes");
+      if (bytes == null) {
+        throw new IOException(this + " answered no stats");
+      }
+      return Long.parseLong(bytes);
+    }
+
+    /** Closes the connection and SIGKILLs the server. */
+    @Override
+    public void close() {
+      client.shutdown(1, TimeUnit.SECONDS);
+      try {
+        process.close();
+      } catch (IOException e) {
+        // its log file stays behind in the run's directory
+      }
+    }
+
+    @Override
+    public String toString() {
+      return process.toString();
+    }
+  }
+
+  private final Server server;
+  /** Prefixed to every item key: the node's own items on a shared server. */
+  private final String prefix;
+  private final MemcachedClient client;
+
+  /** A node that has {@code server} alone. */
+  DramNode(Server server) {
+    this(server, "");
+  }
+
+  /** A logical node on {@code server}, its items' keys prefixed with {@code prefix}. */
+  DramNode(Server server, String prefix) {
     this.server = server;
-    this.client = new MemcachedClient(new ConnectionFactoryBuilder()
-        .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
-        .setFailureMode(FailureMode.Cancel).setOpTimeout(TIMEOUT_MS).setDaemon(true)
-        .build(), List.of(server.address()));
+    this.prefix = prefix;
+    this.client = server.client;
   }
 
   boolean isDown() {
-    return down;
+    return server.isDown();
   }
 
-  /** SIGKILLs the server; the proxy reads around it from now on. */
+  /** SIGKILLs the node's server (and so every node it carries); reads go around it from now on. */
   void kill() {
-    down = true;
     server.kill();
   }
 
   Future<byte[]> getAsync(String key) {
-    return client.asyncGet(key, RAW);
+    return client.asyncGet(prefix + key, RAW);
   }
 
   Future<Boolean> setAsync(String key, byte[] value) {
-    return client.set(key, 0, value, RAW);
+    return client.set(prefix + key, 0, value, RAW);
   }
 
   Future<Boolean> deleteAsync(String key) {
-    return client.delete(key);
+    return client.delete(prefix + key);
   }
 
   byte[] get(String key) throws IOException {
     byte[] value = await(getAsync(key), "get " + key);
     if (value == null) {
-      throw new IOException(server + " holds no " + key);
+      throw new IOException(this + " holds no " + key);
     }
     return value;
   }
 
   void set(String key, byte[] value) throws IOException {
     if (!Boolean.TRUE.equals(await(setAsync(key, value), "set " + key))) {
-      throw new IOException(server + " refused set " + key + " (" + value.length + " bytes)");
+      throw new IOException(this + " refused set " + key + " (" + value.length + " bytes)");
     }
   }
 
   void delete(String key) throws IOException {
     await(deleteAsync(key), "delete " + key);
-  }
-
-  /** Bytes of items the server holds ({@code stats}' {@code bytes}: values, keys, headers). */
-  long bytesStored() throws IOException {
-    Map<java.net.SocketAddress, Map<String, String>> stats = client.getStats();
-    Map<String, String> mine = stats.values().stream().findFirst().orElse(Map.of());
-    String bytes = mine.get("bytes");
-    if (bytes == null) {
-      throw new IOException(server + " answered no stats");
-    }
-    return Long.parseLong(bytes);
   }
 
   /** Waits for a call's answer, at most 5 s. */
@@ -131,12 +202,7 @@ final class DramNode implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    client.shutdown(1, TimeUnit.SECONDS);
-  }
-
-  @Override
   public String toString() {
-    return server.toString();
+    return prefix.isEmpty() ? server.toString() : server + " (node " + prefix + ")";
   }
 }

@@ -58,12 +58,38 @@ final class Fig11UpdateLatency {
   private static String summary(LogEcMemRun run, List<UpdateGrid.Row> rows, Path dir)
       throws IOException {
     LogEcMemSettings s = run.settings;
+    StringBuilder md = new StringBuilder();
+    md.append("## Fig. 11: update latency (LogECMem, IPMem, FSMem)\n\n");
+    md.append("Testbed (tier 1): ").append(setup(s)).append("\n\n");
+    md.append(run.stamp.markdown()).append("\n\n");
+    md.append(METHOD.replace("{repeats}", String.valueOf(s.repeats)));
+    return md.append(latency(s, s.codes, rows, dir, "Fig. 11", Fig11UpdateLatency::paper))
+        .toString();
+  }
+
+  /** How the latency tables are made, {@code {repeats}} for the count. */
+  static final String METHOD = "Mean update latency per run, median [min–max] over {repeats}"
+      + " repeats (seeds 1-{repeats}); the changes are paired within a repeat. FSMem's latency is"
+      + " the paper's: its requests' mean plus its garbage collection (run at the end, as the"
+      + " artifact runs it) spread over its updates; the request's own mean is beside it. Calls"
+      + " per update are counted as issued.\n\n";
+
+  /**
+   * The latency table of {@code codes} from {@code rows}, then its plots (one per code, written
+   * into {@code dir} as {@code <figure>-<k>-<r>.png}).
+   *
+   * @param figure the figure's name, e.g. {@code Fig. 11}
+   * @param paper the paper's statement for a code and a mix
+   */
+  static String latency(LogEcMemSettings s, List<int[]> codes, List<UpdateGrid.Row> rows,
+      Path dir, String figure, java.util.function.BiFunction<String, KvMix, String> paper)
+      throws IOException {
     MarkdownTable table = new MarkdownTable("code", "read:update", "LogECMem µs",
         "IPMem µs", "FSMem µs (with GC)", "FSMem µs (request)", "hybrid vs IPMem",
         "hybrid vs FSMem",
         "calls per update (hybrid | IPMem)", "paper");
     Map<String, Map<String, double[][]>> plots = new LinkedHashMap<>();
-    for (int[] code : s.codes) {
+    for (int[] code : codes) {
       String c = LogEcMemSettings.code(code);
       Map<String, double[][]> series = new LinkedHashMap<>();
       for (KvScheme scheme : SCHEMES) {
@@ -101,28 +127,25 @@ final class Fig11UpdateLatency {
                 hybrid.perUpdate(OpCounts.Kind.GET), hybrid.perUpdate(OpCounts.Kind.SET),
                 hybrid.perUpdate(OpCounts.Kind.LOG_APPEND), inplace.perUpdate(OpCounts.Kind.GET),
                 inplace.perUpdate(OpCounts.Kind.SET)),
-            paper(c, mix));
+            paper.apply(c, mix));
       }
       plots.put(c, series);
     }
     StringBuilder md = new StringBuilder();
-    md.append("## Fig. 11: update latency (LogECMem, IPMem, FSMem)\n\n");
-    md.append("Testbed (tier 1): ").append(setup(s)).append("\n\n");
-    md.append(run.stamp.markdown()).append("\n\n");
-    md.append("Mean update latency per run, median [min–max] over ").append(s.repeats)
-        .append(" repeats (seeds 1-").append(s.repeats).append("); the changes are paired within"
-        + " a repeat. FSMem's latency is the paper's: its requests' mean plus its garbage"
-        + " collection (run at the end, as the artifact runs it) spread over its updates; the"
-        + " request's own mean is beside it. Calls per update are counted as issued.\n\n");
     md.append(table).append('\n');
     for (Map.Entry<String, Map<String, double[][]>> e : plots.entrySet()) {
-      String name = "fig11-" + e.getKey().replaceAll("[^0-9]+", "-").replaceAll("^-|-$", "")
-          + ".png";
-      Plots.linesWithRange(dir.resolve(name), "Fig. 11: update latency, RS" + e.getKey(),
+      String name = pngName(figure, e.getKey());
+      Plots.linesWithRange(dir.resolve(name), figure + ": update latency, RS" + e.getKey(),
           "update % of requests", "mean update latency (µs)", e.getValue());
       md.append("![").append(e.getKey()).append("](").append(name).append(")\n");
     }
     return md.toString();
+  }
+
+  /** {@code fig11-10-4.png} for {@code Fig. 11} and {@code (10,4)}. */
+  static String pngName(String figure, String code) {
+    return figure.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "") + "-"
+        + code.replaceAll("[^0-9]+", "-").replaceAll("^-|-$", "") + ".png";
   }
 
   /** The paired change of {@code a} against {@code b}, per repeat: median [min–max] percent. */
@@ -135,14 +158,24 @@ final class Fig11UpdateLatency {
   }
 
   static String setup(LogEcMemSettings s) {
+    return setup(s, s.records, s.operations);
+  }
+
+  /**
+   * The same, for runs of {@code records} values and {@code operations} requests (0: a load
+   * phase alone).
+   */
+  static String setup(LogEcMemSettings s, long records, long operations) {
+    String requests = operations == 0 ? "no requests" : String.format(Locale.ROOT,
+        "%d requests (the first %d not measured)", operations,
+        LogEcMemSettings.warmup(operations));
     return String.format(Locale.ROOT, "%s servers as DRAM nodes on 127.0.0.10+, 3"
         + " eccache log nodes (PLM, %s, reached by %s) on 127.0.0.100+, one proxy thread (%s"
         + " issue), %d values"
-        + " of %d bytes loaded, %d requests (the first %d not measured), YCSB Zipf 0.99;"
+        + " of %d bytes loaded, %s, YCSB Zipf 0.99;"
         + " one machine of 2 cores, loopback (paper: EC2 m5d.2xlarge nodes, 1M objects and"
         + " requests)", MemcachedServer.version(), s.logNodeProcesses ? "own JVMs"
             : "in the proxy's JVM", s.wire == LogWire.SOCKET ? "plain socket" : "gRPC",
-        s.issue.name().toLowerCase(Locale.ROOT), s.records, s.valueBytes, s.operations,
-        s.warmup());
+        s.issue.name().toLowerCase(Locale.ROOT), records, s.valueBytes, requests);
   }
 }

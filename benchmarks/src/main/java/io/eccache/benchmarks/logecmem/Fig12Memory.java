@@ -27,11 +27,38 @@ final class Fig12Memory {
     Path dir = Files.createDirectories(run.out.resolve("fig12"));
     List<UpdateGrid.Row> rows = run.updateGrid();
     UpdateGrid.writeCsv(dir.resolve("raw.csv"), rows);
+    String md = "## Fig. 12: memory (LogECMem, IPMem, FSMem, replication)\n\n"
+        + "Testbed (tier 1): " + Fig11UpdateLatency.setup(s) + "\n\n"
+        + run.stamp.markdown() + "\n\n"
+        + METHOD.replace("{repeats}", String.valueOf(s.repeats))
+        + memory(s, s.codes, rows, dir, "Fig. 12", Fig12Memory::paper);
+    Files.writeString(dir.resolve("summary.md"), md);
+    return md;
+  }
+
+  /** How the memory tables are made, {@code {repeats}} for the count. */
+  static final String METHOD = "Memory = the DRAM nodes' bytes (memcached's `bytes` counters:"
+      + " values, keys, item headers, summed over the testbed's servers) over the values' bytes,"
+      + " at the end of each replay of the update grid, median [min–max] over {repeats} repeats;"
+      + " changes paired within a repeat. FSMem is counted with its old versions held (the"
+      + " paper's measure), and after its collection beside it. Analytic: LogECMem (k + 1)/k,"
+      + " IPMem (k + r)/k, FSMem (1 + p)(k + r)/k, replication r + 1.\n\n";
+
+  /**
+   * The memory table of {@code codes} from {@code rows}, then its plots (one per code, written
+   * into {@code dir}).
+   *
+   * @param figure the figure's name, e.g. {@code Fig. 12}
+   * @param paper the paper's statement for a code and a mix
+   */
+  static String memory(LogEcMemSettings s, List<int[]> codes, List<UpdateGrid.Row> rows,
+      Path dir, String figure, java.util.function.BiFunction<int[], KvMix, String> paper)
+      throws IOException {
     MarkdownTable table = new MarkdownTable("code", "read:update", "LogECMem", "IPMem",
         "FSMem (old versions held)", "FSMem after GC", "(r+1)-way replication",
         "LogECMem vs IPMem", "vs FSMem", "vs replication", "paper");
     Map<String, Map<String, double[][]>> plots = new LinkedHashMap<>();
-    for (int[] code : s.codes) {
+    for (int[] code : codes) {
       String c = LogEcMemSettings.code(code);
       Map<String, double[][]> series = new LinkedHashMap<>();
       for (int m = 0; m < s.mixes.size(); m++) {
@@ -62,34 +89,24 @@ final class Fig12Memory {
             Fig11UpdateLatency.change(hybrid, memory.get(KvScheme.INPLACE)),
             Fig11UpdateLatency.change(hybrid, memory.get(KvScheme.FULLSTRIPE)),
             Fig11UpdateLatency.change(hybrid, memory.get(KvScheme.REPLICATION)),
-            paper(c, mix, code));
+            paper.apply(code, mix));
       }
       plots.put(c, series);
     }
-    StringBuilder md = new StringBuilder("## Fig. 12: memory (LogECMem, IPMem, FSMem,"
-        + " replication)\n\n");
-    md.append("Testbed (tier 1): ").append(Fig11UpdateLatency.setup(s)).append("\n\n");
-    md.append(run.stamp.markdown()).append("\n\n");
-    md.append("Memory = the DRAM nodes' bytes (memcached's `bytes` counters: values, keys, item"
-        + " headers) over the values' bytes, at the end of each replay of Fig. 11's grid, median"
-        + " [min–max] over ").append(s.repeats).append(" repeats; changes paired within a"
-        + " repeat. FSMem is counted with its old versions held (the paper's measure), and after"
-        + " its collection beside it. Analytic: LogECMem (k + 1)/k, IPMem (k + r)/k, FSMem"
-        + " (1 + p)(k + r)/k, replication r + 1.\n\n");
+    StringBuilder md = new StringBuilder();
     md.append(table).append('\n');
     for (Map.Entry<String, Map<String, double[][]>> e : plots.entrySet()) {
-      String name = "fig12-" + e.getKey().replaceAll("[^0-9]+", "-").replaceAll("^-|-$", "")
-          + ".png";
-      Plots.linesWithRange(dir.resolve(name), "Fig. 12: memory over data, RS" + e.getKey(),
+      String name = Fig11UpdateLatency.pngName(figure, e.getKey());
+      Plots.linesWithRange(dir.resolve(name), figure + ": memory over data, RS" + e.getKey(),
           "update % of requests", "DRAM bytes / data bytes", e.getValue());
       md.append("![").append(e.getKey()).append("](").append(name).append(")\n");
     }
-    Files.writeString(dir.resolve("summary.md"), md.toString());
     return md.toString();
   }
 
   /** The paper's reductions of LogECMem's memory where its text gives them, and the analytic. */
-  static String paper(String code, KvMix mix, int[] kr) {
+  static String paper(int[] kr, KvMix mix) {
+    String code = LogEcMemSettings.code(kr);
     String analytic = String.format(Locale.ROOT, "analytic vs IPMem %+.1f%%",
         ((kr[0] + 1.0) / (kr[0] + kr[1]) - 1) * 100);
     if (code.equals("(12,4)")) {

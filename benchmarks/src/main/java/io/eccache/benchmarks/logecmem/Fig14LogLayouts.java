@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -96,7 +95,7 @@ final class Fig14LogLayouts {
               row.diskReads = updates[0] - loaded[0][0];
               row.diskWrites = updates[1] - loaded[0][1];
               row.bytesWritten = updates[3] - loaded[0][3];
-              degradedReads(bed, store, row);
+              degradedReads(bed, store, trace.loadedKeys(), row);
               long[] after = flushed(bed);
               row.degradedDiskReads = after[0] - updates[0];
               row.degradedBytesRead = after[2] - updates[2];
@@ -146,37 +145,16 @@ final class Fig14LogLayouts {
 
   /**
    * SIGKILLs DRAM nodes 0 and 1 and reads values that lived on node 0: every stripe of a hybrid
-   * store spans all k + 1 nodes, so each read rebuilds with a log node's parity. Each value is
-   * read before the kill and compared after.
+   * store spans all k + 1 nodes, so each read rebuilds with a log node's parity.
    */
-  private static void degradedReads(Testbed bed, HybridKv store, Row row) throws IOException {
-    List<String> keys = new ArrayList<>();
-    for (StripedKv.Slot slot : store.index.values()) {
-      if (slot.node == 0 && slot.stripe != null && keys.size() < DEGRADED_READS) {
-        keys.add(slot.key);
-      }
-    }
-    Map<String, byte[]> before = new LinkedHashMap<>();
-    for (String key : keys) {
-      before.put(key, store.read(key));
-    }
-    bed.dram.get(0).kill();
-    bed.dram.get(1).kill();
-    long logReads = store.counts().get(OpCounts.Kind.LOG_READ);
-    long total = 0;
-    for (Map.Entry<String, byte[]> e : before.entrySet()) {
-      long t0 = System.nanoTime();
-      byte[] got = store.read(e.getKey());
-      total += System.nanoTime() - t0;
-      if (!Arrays.equals(got, e.getValue())) {
-        throw new IOException("a degraded read of " + e.getKey() + " returned other bytes");
-      }
-    }
-    if (!keys.isEmpty() && store.counts().get(OpCounts.Kind.LOG_READ) == logReads) {
+  private static void degradedReads(Testbed bed, HybridKv store, List<String> keys, Row row)
+      throws IOException {
+    DegradedReads.Result reads = DegradedReads.measure(bed, store, keys, DEGRADED_READS, 0, 1);
+    if (reads.reads > 0 && reads.logReads == 0) {
       throw new IOException("two DRAM nodes down and no read used a log node");
     }
-    row.degradedReads = keys.size();
-    row.degradedMeanMicros = keys.isEmpty() ? 0 : total / 1e3 / keys.size();
+    row.degradedReads = reads.reads;
+    row.degradedMeanMicros = reads.meanMicros;
   }
 
   private static void writeCsv(Path csv, List<Row> rows) throws IOException {

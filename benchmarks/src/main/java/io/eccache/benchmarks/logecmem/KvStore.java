@@ -30,6 +30,14 @@ interface KvStore extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * The DRAM node (index into the testbed's) a normal read of {@code key} goes to: the node whose
+   * loss makes that read degraded.
+   *
+   * @throws IOException if the store holds no such key
+   */
+  int homeNode(String key) throws IOException;
+
   /** The operations issued so far, by kind. */
   OpCounts counts();
 

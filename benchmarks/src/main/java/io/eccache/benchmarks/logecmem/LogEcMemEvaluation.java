@@ -29,10 +29,17 @@ public final class LogEcMemEvaluation {
 
   static {
     FIGURES.put("table2", Table2Reliability::run);
+    FIGURES.put("fig10", Fig10BasicRequests::run);
     FIGURES.put("fig11", Fig11UpdateLatency::run);
     FIGURES.put("fig12", Fig12Memory::run);
+    FIGURES.put("fig13", Fig13WideStripes::run);
     FIGURES.put("fig14", Fig14LogLayouts::run);
+    FIGURES.put("fig15", Fig15NodeRepair::run);
+    FIGURES.put("fig16", Fig16Tradeoff::run);
   }
+
+  /** The figures that SIGKILL DRAM nodes (their codes' nodes may not share servers). */
+  private static final List<String> KILLING = List.of("fig10", "fig14", "fig15");
 
   private final LogEcMemSettings settings;
   private final List<String> figures;
@@ -61,7 +68,7 @@ public final class LogEcMemEvaluation {
       this.s = s;
     }
 
-    /** The figures to run, by name (table2, fig11, fig12, fig14); none: all. */
+    /** The figures to run, by name ({@link #figureNames()}); none: all. */
     public Builder figures(List<String> names) {
       for (String name : names) {
         if (!FIGURES.containsKey(name)) {
@@ -82,46 +89,82 @@ public final class LogEcMemEvaluation {
       return this;
     }
 
-    /** Values loaded per run. */
+    /** Values loaded per run, of every figure (the wide codes' too). */
     public Builder records(Long records) {
       if (records != null) {
         positive(records, "--records");
         s.records = records;
+        s.wideRecords = records;
       }
       return this;
     }
 
-    /** Requests per run. */
+    /** Requests per run, of every figure (the wide codes' too). */
     public Builder operations(Long operations) {
       if (operations != null) {
         positive(operations, "--operations");
         s.operations = operations;
+        s.wideOperations = operations;
       }
       return this;
     }
 
     /** Codes as {@code K-R}, r from 2 to 4 (the testbed's three log nodes). */
     public Builder codes(List<String> codes) {
-      if (codes.isEmpty()) {
-        return this;
+      if (!codes.isEmpty()) {
+        s.codes = parseCodes(codes, "--codes");
       }
+      return this;
+    }
+
+    /** Fig. 13's wide codes as {@code K-R}. */
+    public Builder wideCodes(List<String> codes) {
+      if (!codes.isEmpty()) {
+        s.wideCodes = parseCodes(codes, "--wide-codes");
+      }
+      return this;
+    }
+
+    /** Real memcached servers per testbed at most; more DRAM nodes share them. */
+    public Builder servers(Integer servers) {
+      if (servers != null) {
+        NodeMap.of(1, servers); // out of range: refused here
+        s.servers = servers;
+      }
+      return this;
+    }
+
+    /**
+     * Codes {@code K-R} with k >= 2, 2 <= r <= 4 and k + r DRAM nodes at most {@link
+     * NodeMap#MAX_NODES}.
+     *
+     * @throws NodeMap.OutOfRangeException for a code of more nodes than a testbed has
+     * @throws IllegalArgumentException for anything else that is not such a code
+     */
+    private static List<int[]> parseCodes(List<String> codes, String option) {
       List<int[]> parsed = new ArrayList<>();
       for (String code : codes) {
         String[] parts = code.trim().split("-");
+        int k;
+        int r;
         try {
-          int k = Integer.parseInt(parts[0]);
-          int r = Integer.parseInt(parts[1]);
-          if (parts.length != 2 || k < 2 || r < 2 || r > 4 || k + r > 80) {
+          k = Integer.parseInt(parts[0]);
+          r = Integer.parseInt(parts[1]);
+          if (parts.length != 2 || k < 2 || r < 2 || r > 4) {
             throw new NumberFormatException();
           }
-          parsed.add(new int[] {k, r});
         } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-          throw new IllegalArgumentException("'" + code + "' is not a code: give K-R with k >= 2,"
-              + " 2 <= r <= 4 (three log nodes), k + r <= 80, e.g. 10-4");
+          throw new IllegalArgumentException(option + " '" + code + "' is not a code: give K-R"
+              + " with k >= 2, 2 <= r <= 4 (three log nodes), e.g. 10-4");
         }
+        if (k + r > NodeMap.MAX_NODES) {
+          throw new NodeMap.OutOfRangeException(option + " " + code + ": k + r = " + (k + r)
+              + " DRAM nodes, a testbed has at most " + NodeMap.MAX_NODES + " (logical nodes,"
+              + " on at most " + NodeMap.MAX_SERVERS + " memcached servers)");
+        }
+        parsed.add(new int[] {k, r});
       }
-      s.codes = parsed;
-      return this;
+      return parsed;
     }
 
     /** Read:update mixes, as {@link KvMix#parse} reads them. */
@@ -173,8 +216,19 @@ public final class LogEcMemEvaluation {
 
     /** Checks that memcached is installed and makes the evaluation. */
     public LogEcMemEvaluation build() {
+      List<String> chosen = figures.isEmpty() ? figureNames() : figures;
+      for (int[] code : s.codes) {
+        // Killing a server kills every node on it: the figures that kill one DRAM node need
+        // each node alone on its server.
+        if (NodeMap.of(code[0] + code[1], s.servers).isVirtual()
+            && chosen.stream().anyMatch(KILLING::contains)) {
+          throw new NodeMap.OutOfRangeException("--codes " + code[0] + "-" + code[1] + ": "
+              + KILLING + " kill DRAM nodes and need one server each, k + r <= --servers ("
+              + s.servers + ")");
+        }
+      }
       MemcachedServer.binary(); // not installed: say so before anything runs
-      return new LogEcMemEvaluation(s, figures.isEmpty() ? figureNames() : figures);
+      return new LogEcMemEvaluation(s, chosen);
     }
 
     private static void positive(long v, String option) {

@@ -23,6 +23,7 @@ final class LogEcMemRun implements AutoCloseable {
       new java.util.EnumMap<>(LogScheme.class);
   private boolean warm;
   private List<UpdateGrid.Row> grid;
+  private List<UpdateGrid.Row> wideGrid;
 
   LogEcMemRun(LogEcMemSettings settings, RunStamp stamp, Path out, Path scratch,
       Consumer<String> progress) {
@@ -71,7 +72,8 @@ final class LogEcMemRun implements AutoCloseable {
 
   /** A fresh testbed on the log nodes {@code logs}. */
   Testbed testbed(int k, int r, LogNodeFleet logs) throws IOException {
-    return Testbed.start(k, r, settings.valueBytes, k + r, settings.memcachedMiB(k),
+    NodeMap nodes = NodeMap.of(k + r, settings.servers);
+    return Testbed.start(k, r, settings.valueBytes, nodes, settings.memcachedMiB(k, nodes),
         settings.issue, logs, settings.wire, scratch.resolve("testbeds"));
   }
 
@@ -97,12 +99,21 @@ final class LogEcMemRun implements AutoCloseable {
     progress.accept("warmed up: every scheme replayed " + requests + " requests unmeasured");
   }
 
-  /** The replays of Figs. 11 and 12, run on first use. */
+  /** The replays of Figs. 11 and 12 (the run's codes), run on first use. */
   List<UpdateGrid.Row> updateGrid() throws IOException {
     if (grid == null) {
-      grid = UpdateGrid.run(this);
+      grid = UpdateGrid.run(this, settings.codes, settings.records, settings.operations);
     }
     return grid;
+  }
+
+  /** The replays of Fig. 13 (the wide codes, at their sizes), run on first use. */
+  List<UpdateGrid.Row> wideGrid() throws IOException {
+    if (wideGrid == null) {
+      wideGrid = UpdateGrid.run(this, settings.wideCodes, settings.wideRecords,
+          settings.wideOperations);
+    }
+    return wideGrid;
   }
 
   @Override

@@ -12,6 +12,10 @@ final class LogEcMemSettings {
   static final List<KvMix> UPDATE_MIXES = List.of(KvMix.readUpdate(95, 5),
       KvMix.readUpdate(80, 20), KvMix.readUpdate(70, 30), KvMix.readUpdate(50, 50));
 
+  /** Fig. 13's wide codes, r = 4. */
+  static final List<int[]> WIDE_CODES = List.of(new int[] {16, 4}, new int[] {32, 4},
+      new int[] {64, 4}, new int[] {128, 4});
+
   String profile = "quick";
   /** As many values as requests, as the paper (1M of each), so FSMem holds (1 + p) of them. */
   long records = 4_000;
@@ -19,6 +23,12 @@ final class LogEcMemSettings {
   int repeats = 3;
   int valueBytes = 4096;
   List<int[]> codes = PAPER_CODES;
+  List<int[]> wideCodes = WIDE_CODES;
+  /** Values loaded and requests per run of the wide codes (Fig. 13): fewer, 132 nodes' worth. */
+  long wideRecords = 2_000;
+  long wideOperations = 2_000;
+  /** Real memcached servers a testbed starts at most; more DRAM nodes share them. */
+  int servers = 20;
   List<KvMix> mixes = UPDATE_MIXES;
   Testbed.Issue issue = Testbed.Issue.SERIAL;
   /** Log nodes in processes of their own (benchmarks) or in this JVM (tests). */
@@ -36,6 +46,8 @@ final class LogEcMemSettings {
       case "full":
         s.records = 100_000;
         s.operations = 100_000;
+        s.wideRecords = 30_000;
+        s.wideOperations = 30_000;
         break;
       default:
         throw new IllegalArgumentException("no profile '" + name + "': give quick or full");
@@ -45,13 +57,21 @@ final class LogEcMemSettings {
 
   /** Run-phase requests done before the measured ones (JIT, connections): a tenth. */
   int warmup() {
-    return (int) Math.min(operations / 10, 10_000);
+    return warmup(operations);
   }
 
-  /** memcached's item memory per DRAM node, MiB: room for every unit three times over. */
-  int memcachedMiB(int k) {
-    long perNode = 3 * records * (long) valueBytes / Math.max(1, k);
-    return (int) Math.max(64, perNode >> 20);
+  /** The same for a run of {@code requests}. */
+  static int warmup(long requests) {
+    return (int) Math.min(requests / 10, 10_000);
+  }
+
+  /**
+   * memcached's item memory per server, MiB: room for every unit three times over on each of the
+   * DRAM nodes it carries.
+   */
+  int memcachedMiB(int k, NodeMap nodes) {
+    long perNode = 3 * Math.max(records, wideRecords) * (long) valueBytes / Math.max(1, k);
+    return (int) Math.max(64, perNode * nodes.nodesPerServer()[1] >> 20);
   }
 
   static String code(int[] code) {

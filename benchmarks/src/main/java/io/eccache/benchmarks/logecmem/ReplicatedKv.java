@@ -38,6 +38,11 @@ final class ReplicatedKv implements KvStore {
   }
 
   @Override
+  public int homeNode(String key) {
+    return nodes(key)[0];
+  }
+
+  @Override
   public void insert(String key, byte[] value) throws IOException {
     update(key, value);
   }

@@ -214,6 +214,11 @@ abstract class StripedKv implements KvStore {
   }
 
   @Override
+  public int homeNode(String key) throws IOException {
+    return slot(key).node;
+  }
+
+  @Override
   public byte[] read(String key) throws IOException {
     Slot slot = slot(key);
     DramNode node = bed.dram.get(slot.node);
@@ -230,13 +235,23 @@ abstract class StripedKv implements KvStore {
 
   /** Rebuilds the slot's unit from k other units of its stripe: DRAM first, log nodes last. */
   private byte[] degradedRead(Slot slot) throws IOException {
-    Stripe stripe = slot.stripe;
+    return rebuild(slot.stripe, slot.index, -1);
+  }
+
+  /**
+   * Rebuilds unit {@code lost} of a stripe (0..k-1 a data unit, k + j parity row j) from k others:
+   * its live DRAM nodes' data units, then their parities, then log nodes' parities at the stripe's
+   * version for what is still missing. The data unit {@code avoid} (-1: none) is left out, for a
+   * log node's parity to stand in for it (log-assisted repair). The DRAM reads are issued at once
+   * and the log nodes' read while they are in flight.
+   */
+  byte[] rebuild(Stripe stripe, int lost, int avoid) throws IOException {
     ByteBuffer[] units = new ByteBuffer[k + r];
     List<Integer> wanted = new ArrayList<>();
     List<Future<byte[]>> fetches = new ArrayList<>();
     int available = 0;
     for (int i = 0; i < k && available < k; i++) {
-      if (i == slot.index) {
+      if (i == lost || i == avoid) {
         continue;
       }
       if (stripe.items[i] == null) {
@@ -249,13 +264,20 @@ abstract class StripedKv implements KvStore {
       }
     }
     for (int j = 0; j < stripe.parityNodes.length && available < k; j++) {
-      if (!bed.dram.get(stripe.parityNodes[j]).isDown()) {
+      if (k + j != lost && !bed.dram.get(stripe.parityNodes[j]).isDown()) {
         wanted.add(k + j);
         fetches.add(bed.dram.get(stripe.parityNodes[j]).getAsync(stripe.parityItem(j)));
         available++;
       }
     }
     counts.add(OpCounts.Kind.GET, fetches.size());
+    for (int row = stripe.parityNodes.length; row < r && available < k; row++) {
+      if (k + row != lost) {
+        units[k + row] = ByteBuffer.wrap(logParity(stripe, row));
+        counts.add(OpCounts.Kind.LOG_READ, 1);
+        available++;
+      }
+    }
     for (int n = 0; n < fetches.size(); n++) {
       int unit = wanted.get(n);
       DramNode node = bed.dram.get(unit < k ? stripe.dataNodes[unit]
@@ -266,17 +288,12 @@ abstract class StripedKv implements KvStore {
       }
       units[unit] = ByteBuffer.wrap(bytes);
     }
-    for (int row = stripe.parityNodes.length; row < r && available < k; row++) {
-      units[k + row] = ByteBuffer.wrap(logParity(stripe, row));
-      counts.add(OpCounts.Kind.LOG_READ, 1);
-      available++;
-    }
     if (available < k) {
       throw new IOException("stripe " + stripe.id + " has " + available + " of the " + k
-          + " units a read needs");
+          + " units a rebuild of unit " + lost + " needs");
     }
     ByteBuffer out = ByteBuffer.allocate(bed.unitBytes);
-    bed.coder.decode(units, new int[] {slot.index}, new ByteBuffer[] {out});
+    bed.coder.decode(units, new int[] {lost}, new ByteBuffer[] {out});
     return out.array();
   }
 

@@ -44,15 +44,24 @@ final class Testbed implements AutoCloseable {
   final LogNodeCalls logClient;
   final byte[] updateKey;
   final ExecutorService pool;
-  private final List<MemcachedServer> servers;
+  /** How the logical DRAM nodes sit on the servers. */
+  final NodeMap nodeMap;
+  private final List<DramNode.Server> servers;
+  /** The servers' item memory, MiB, and their logs' directory: a replacement's too. */
+  private final int memoryMiB;
+  private final Path dir;
 
-  private Testbed(int k, int r, int unitBytes, Issue issue, List<MemcachedServer> servers,
-      List<DramNode> dram, List<String> logNodes, LogNodeFleet logs, LogNodeCalls logClient) {
+  private Testbed(int k, int r, int unitBytes, Issue issue, NodeMap nodeMap, int memoryMiB,
+      Path dir, List<DramNode.Server> servers, List<DramNode> dram, List<String> logNodes,
+      LogNodeFleet logs, LogNodeCalls logClient) {
     this.k = k;
     this.r = r;
     this.unitBytes = unitBytes;
     this.issue = issue;
     this.coder = ReedSolomon.coder(k, r, CodeMatrix.XOR_FIRST_CAUCHY);
+    this.nodeMap = nodeMap;
+    this.memoryMiB = memoryMiB;
+    this.dir = dir;
     this.servers = servers;
     this.dram = Collections.unmodifiableList(dram);
     this.logNodes = logNodes.subList(0, r - 1);
@@ -67,44 +76,68 @@ final class Testbed implements AutoCloseable {
   }
 
   /**
-   * Starts {@code dramNodes} memcached servers of {@code memoryMiB} each (their logs in a new
-   * directory under {@code parent}); the log nodes are {@code logs}' (at least r − 1), under a
-   * namespace of this testbed's own.
+   * Starts the memcached servers of {@code nodes} ({@code memoryMiB} each, their logs in a new
+   * directory under {@code parent}) and the logical DRAM nodes on them; the log nodes are {@code
+   * logs}' (at least r − 1), under a namespace of this testbed's own.
    */
-  static Testbed start(int k, int r, int unitBytes, int dramNodes, int memoryMiB, Issue issue,
+  static Testbed start(int k, int r, int unitBytes, NodeMap nodes, int memoryMiB, Issue issue,
       LogNodeFleet logs, LogWire wire, Path parent) throws IOException {
-    if (k < 1 || r < 1 || dramNodes < 1 || dramNodes > 80 || r - 1 > logs.size()) {
-      throw new IllegalArgumentException("a testbed of RS(" + k + ", " + r + ") on " + dramNodes
-          + " DRAM nodes and " + logs.size() + " log nodes is out of range");
+    if (k < 1 || r < 1 || r - 1 > logs.size()) {
+      throw new IllegalArgumentException("a testbed of RS(" + k + ", " + r + ") on "
+          + logs.size() + " log nodes is out of range");
     }
     Path dir = Files.createTempDirectory(Files.createDirectories(parent), "testbed");
-    List<MemcachedServer> servers = new ArrayList<>();
+    List<DramNode.Server> servers = new ArrayList<>();
     List<DramNode> dram = new ArrayList<>();
     LogNodeCalls client = wire.open();
     try {
-      for (int i = 0; i < dramNodes; i++) {
-        MemcachedServer server = MemcachedServer.start("127.0.0." + (10 + i), memoryMiB,
-            dir.resolve("memcached"));
-        servers.add(server);
-        dram.add(new DramNode(server));
+      for (int i = 0; i < nodes.servers(); i++) {
+        servers.add(startServer(i, memoryMiB, dir));
+      }
+      for (int node = 0; node < nodes.nodes(); node++) {
+        dram.add(new DramNode(servers.get(nodes.server(node)), nodes.prefix(node)));
       }
     } catch (IOException | RuntimeException e) {
-      dram.forEach(DramNode::close);
+      servers.forEach(DramNode.Server::close);
       client.close();
-      for (MemcachedServer server : servers) {
-        server.close();
-      }
       throw e;
     }
-    return new Testbed(k, r, unitBytes, issue, servers, dram, logs.addresses(wire), logs, client);
+    return new Testbed(k, r, unitBytes, issue, nodes, memoryMiB, dir, servers, dram,
+        logs.addresses(wire), logs, client);
   }
 
-  /** Bytes of items in every DRAM node (memcached's own {@code bytes} counters). */
+  /**
+   * Starts a fresh, empty memcached server on the address of DRAM node {@code node}'s (which must
+   * be down: a repair rebuilds into it); the caller owns it. Not on virtual nodes, whose server
+   * carries others.
+   */
+  DramNode.Server startReplacement(int node) throws IOException {
+    if (nodeMap.isVirtual() || !dram.get(node).isDown()) {
+      throw new IllegalStateException("a replacement of DRAM node " + node + " needs it down"
+          + " and alone on its server (" + nodeMap.label() + ")");
+    }
+    return startServer(nodeMap.server(node), memoryMiB, dir);
+  }
+
+  /** Starts memcached on the address of server {@code index}, 127.0.0.10 and up. */
+  private static DramNode.Server startServer(int index, int memoryMiB, Path dir)
+      throws IOException {
+    MemcachedServer process = MemcachedServer.start("127.0.0." + (10 + index), memoryMiB,
+        dir.resolve("memcached"));
+    try {
+      return new DramNode.Server(process);
+    } catch (IOException | RuntimeException e) {
+      process.close();
+      throw e;
+    }
+  }
+
+  /** Bytes of items in every live server (memcached's own {@code bytes} counters). */
   long dramBytes() throws IOException {
     long sum = 0;
-    for (DramNode node : dram) {
-      if (!node.isDown()) {
-        sum += node.bytesStored();
+    for (DramNode.Server server : servers) {
+      if (!server.isDown()) {
+        sum += server.bytesStored();
       }
     }
     return sum;
@@ -124,14 +157,7 @@ final class Testbed implements AutoCloseable {
   @Override
   public void close() {
     pool.shutdownNow();
-    dram.forEach(DramNode::close);
     logClient.close();
-    for (MemcachedServer server : servers) {
-      try {
-        server.close();
-      } catch (IOException e) {
-        // its log file stays behind in the run's directory
-      }
-    }
+    servers.forEach(DramNode.Server::close);
   }
 }

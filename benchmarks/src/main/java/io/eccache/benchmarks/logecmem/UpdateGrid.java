@@ -53,6 +53,11 @@ final class UpdateGrid {
       return result.latencyMicros.get(KvOp.Kind.UPDATE).getMean();
     }
 
+    /** The measured updates. */
+    long updates() {
+      return result.latencyMicros.get(KvOp.Kind.UPDATE).getTotalCount();
+    }
+
     double perUpdate(OpCounts.Kind kind) {
       return result.callsPer(KvOp.Kind.UPDATE, kind);
     }
@@ -73,20 +78,23 @@ final class UpdateGrid {
 
   private UpdateGrid() {}
 
-  static List<Row> run(LogEcMemRun run) throws IOException {
+  /** Replays every repeat, code of {@code codes} and mix, {@code records} values loaded. */
+  static List<Row> run(LogEcMemRun run, List<int[]> codes, long records, long operations)
+      throws IOException {
     LogEcMemSettings s = run.settings;
     run.warmUp();
     List<Row> rows = new ArrayList<>();
-    int total = s.repeats * s.codes.size() * s.mixes.size() * SCHEMES.size();
+    int total = s.repeats * codes.size() * s.mixes.size() * SCHEMES.size();
     for (int repeat = 1; repeat <= s.repeats; repeat++) {
-      for (int[] code : s.codes) {
+      for (int[] code : codes) {
         for (KvMix mix : s.mixes) {
-          KvTrace trace = new KvWorkload(s.records, s.operations, mix, repeat).generate();
+          KvTrace trace = new KvWorkload(records, operations, mix, repeat).generate();
           long dataBytes = (long) trace.load().size() * s.valueBytes;
           for (int i = 0; i < SCHEMES.size(); i++) {
             KvScheme scheme = SCHEMES.get((i + repeat) % SCHEMES.size());
             try (Testbed bed = run.testbed(code[0], code[1])) {
-              KvRunner.Result result = new KvRunner(s.valueBytes, repeat, s.warmup())
+              KvRunner.Result result = new KvRunner(s.valueBytes, repeat,
+                  LogEcMemSettings.warmup(operations))
                   .run(scheme.on(bed), trace, run.progress, bed::dramBytes);
               if (result.wrongReads > 0) {
                 throw new IOException(scheme.id + " returned " + result.wrongReads
@@ -104,6 +112,12 @@ final class UpdateGrid {
       }
     }
     return rows;
+  }
+
+  /** The rows of one code, mix and scheme, one per repeat. */
+  static List<Row> select(List<Row> rows, String code, KvMix mix, KvScheme scheme) {
+    return rows.stream().filter(x -> x.code.equals(code) && x.mix.equals(mix)
+        && x.scheme == scheme).collect(java.util.stream.Collectors.toList());
   }
 
   /** The rows as a CSV: one line per replay. */

@@ -78,7 +78,7 @@ class TestbedStoresTest {
   private LogWire wire = LogWire.SOCKET;
 
   private Testbed bed(Testbed.Issue issue) throws IOException {
-    return Testbed.start(K, R, UNIT, K + R, 16, issue, logs, wire, dir);
+    return Testbed.start(K, R, UNIT, NodeMap.of(K + R, K + R), 16, issue, logs, wire, dir);
   }
 
   @Test
