@@ -4,8 +4,6 @@ import io.eccache.testkit.EmbeddedCluster;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * What an in-process Alluxio master did between two moments: the CPU time of its threads and the
@@ -45,21 +43,6 @@ final class MasterLoad {
         || name.startsWith("MetricsMaster") || name.contains("JournalWriter")
         || name.startsWith("UfsJournal") || name.startsWith("EcCache")
         || name.startsWith("config-hash-master");
-  }
-
-  /** CPU time of every live thread of this JVM by name, the busiest first (for calibration). */
-  static Map<String, Long> cpuByThread() {
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    Map<String, Long> byName = new TreeMap<>();
-    for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-      if (info != null) {
-        long cpu = threads.getThreadCpuTime(info.getThreadId());
-        if (cpu > 0) {
-          byName.merge(info.getThreadName().replaceAll("\\d+", "#"), cpu, Long::sum);
-        }
-      }
-    }
-    return byName;
   }
 
   private static long masterCpuNanos() {
