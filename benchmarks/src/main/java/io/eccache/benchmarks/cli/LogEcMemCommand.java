@@ -88,7 +88,8 @@ final class LogEcMemCommand implements Callable<Integer> {
     LogEcMemEvaluation evaluation;
     try {
       evaluation = LogEcMemEvaluation.builder(profile).figures(figures).repeats(repeats)
-          .records(records).operations(operations).codes(codes).wideCodes(wideCodes).servers(servers).mixes(mixes).issue(issue)
+          .records(records).operations(operations).codes(codes).wideCodes(wideCodes)
+          .servers(servers).mixes(mixes).issue(issue)
           .logNodes(logNodes).wire(wire).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -21,7 +21,8 @@ import java.util.Map;
  * a LogECMem store is loaded, DRAM node 0 SIGKILLed, and every unit it held rebuilt into a fresh
  * memcached server twice from the same survivors, plain and log-assisted at the share that
  * balances per-node reads ({@link RepairShare}), in an order rotated by repeat, after an
- * unmeasured repair of the first units both ways; each unit is compared with its bytes. Throughput is the node's repaired bytes over the repair's time.
+ * unmeasured repair of the first units both ways; each unit is compared with its bytes.
+ * Throughput is the node's repaired bytes over the repair's time.
  */
 final class Fig15NodeRepair {
   /** The DRAM node that fails. */
@@ -179,7 +180,8 @@ final class Fig15NodeRepair {
         + " the stripe's version instead. Both repairs rebuild from the same survivors; every"
         + " unit is compared with the bytes the node held before and after it is written (all"
         + " equal, or the run fails); before them, the first " + WARM_UNITS + " units are"
-        + " repaired both ways unmeasured (warm log nodes, as a repair's steady state). MB/s = the node's bytes over the repair's time, median"
+        + " repaired both ways unmeasured (warm log nodes, as a repair's steady state). MB/s ="
+        + " the node's bytes over the repair's time, median"
         + " [min–max] over " + s.repeats + " repeats, the gain paired within a repeat."
         + " Modelled: the gain if the busiest node's reads set the time, 1/(1 − f/k) − 1 at"
         + " share f with equal bandwidths; the paper's +18.2% at (6,3) is close to its +20%.\n\n"
