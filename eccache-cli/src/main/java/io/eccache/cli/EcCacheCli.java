@@ -2,6 +2,7 @@ package io.eccache.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import io.eccache.common.EcCacheHome;
 import java.nio.file.Path;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
@@ -12,7 +13,10 @@ import picocli.CommandLine.Command;
     description = "EC-Cache on Alluxio: erasure-coded cluster caching with late binding.",
     subcommands = {PutCommand.class, GetCommand.class, StatCommand.class, ListCommand.class,
         RemoveCommand.class, StatsCommand.class, MaintainCommand.class},
-    footer = {"%nLibraries log to $ECCACHE_LOG_DIR/cli.log (default ~/.eccache/logs/cli.log).",
+    footer = {"%nLibraries log to $ECCACHE_LOG_DIR/cli.log (default $ECCACHE_HOME/logs, else"
+        + " ~/.eccache/logs).",
+        "cluster start|stop|status: a local cluster of real processes (S3, master, workers) for"
+        + " these commands: bin/eccache-cluster (bin/eccache cluster forwards there).",
         "demo, bench, sim and check live with the benchmarks: bin/eccache-bench (bin/eccache "
         + "forwards them there)."})
 public final class EcCacheCli implements Runnable {
@@ -42,7 +46,7 @@ public final class EcCacheCli implements Runnable {
     if (System.getProperty("eccache.log.dir") == null) {
       String env = System.getenv("ECCACHE_LOG_DIR");
       Path dir = env != null && !env.isEmpty() ? Path.of(env)
-          : Path.of(System.getProperty("user.home"), ".eccache", "logs");
+          : EcCacheHome.current().resolve("logs");
       if (!writableDirectory(dir)) {
         dir = Path.of(System.getProperty("java.io.tmpdir"),
             "eccache-logs-" + System.getProperty("user.name"));

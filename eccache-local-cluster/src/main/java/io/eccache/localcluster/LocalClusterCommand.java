@@ -1,5 +1,6 @@
 package io.eccache.localcluster;
 
+import io.eccache.common.EcCacheHome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine;
@@ -44,13 +45,12 @@ public final class LocalClusterCommand implements Runnable {
   /** The option every subcommand takes: which cluster. */
   static final class DirOption {
     @Option(names = "--dir", paramLabel = "DIR",
-        defaultValue = "${sys:user.home}/.eccache/cluster",
         description = "The cluster's directory: configuration, journal, S3 data, worker tiers, logs "
-            + "(default: ${DEFAULT-VALUE}).")
+            + "(default: $ECCACHE_HOME/cluster, else ~/.eccache/cluster with ~ as $HOME).")
     Path dir;
 
     ClusterDirectory directory() {
-      return new ClusterDirectory(dir);
+      return new ClusterDirectory(dir != null ? dir : EcCacheHome.current().resolve("cluster"));
     }
   }
 

@@ -8,7 +8,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -118,5 +121,33 @@ class LocalClusterCommandTest {
     Files.writeString(temp.resolve(ClusterState.FILE), file.replace(started,
         "process.master.started=12345"));
     assertFalse(ClusterState.read(temp).orElseThrow().processes().get(0).isAlive());
+  }
+
+  /**
+   * The cluster's directory is under {@code $HOME} as the shell's {@code ~} is (Java's
+   * {@code user.home} ignores it), or under {@code $ECCACHE_HOME}: in a JVM of its own, whose
+   * environment the test sets.
+   */
+  @Test
+  void theClusterLivesUnderHomeOrEccacheHome(@TempDir Path home) throws Exception {
+    assertTrue(status(Map.of("HOME", home.toString()))
+        .contains(home.resolve(".eccache").resolve("cluster").toString()));
+    Path own = home.resolve("own");
+    assertTrue(status(Map.of("HOME", home.toString(), "ECCACHE_HOME", own.toString()))
+        .contains(own.resolve("cluster").toString()));
+  }
+
+  private static String status(Map<String, String> env) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), LocalClusterCommand.class.getName(), "status")
+        .redirectErrorStream(true);
+    pb.environment().remove(io.eccache.common.EcCacheHome.VARIABLE);
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "status ends");
+    assertEquals(3, p.exitValue(), "no cluster there: " + output);
+    return output;
   }
 }
