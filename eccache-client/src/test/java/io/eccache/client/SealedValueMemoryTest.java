@@ -35,7 +35,7 @@ class SealedValueMemoryTest {
   void sealedValuesTakeKPlusOneOverKOfTheirBytesInAlluxiosTiers() throws Exception {
     EmbeddedCluster cluster = CLUSTER.cluster();
     try (PackedFixture packed = PackedFixture.open(CLUSTER)) {
-      long before = settledUsedBytes(cluster);
+      long before = cluster.settledUsedBytes(1000);
       int n = 120;
       for (int i = 0; i < n; i++) {
         packed.cache().put("kvm/" + CLUSTER.key("m" + i), TestData.randomBytes(256, 500 + i));
@@ -43,7 +43,7 @@ class SealedValueMemoryTest {
       for (int round = 0; round < 20 && packed.maintainer().runOnce() > 0; round++) {
         // until every submitted seal is done
       }
-      long used = settledUsedBytes(cluster) - before;
+      long used = cluster.settledUsedBytes(1000) - before;
       CacheStats.PackedUsage usage = packed.cache().stats().packed().stream()
           .filter(p -> p.namespace.equals("kvm")).findFirst().orElseThrow();
       assertEquals(n, usage.values + usage.waitingValues);
@@ -56,23 +56,5 @@ class SealedValueMemoryTest {
           + " waiting replicas, per sealed byte (" + used + " used, " + usage + ")");
       assertEquals((K + 1) / (double) K, usage.memory(), 0.001, "stats: " + usage);
     }
-  }
-
-  /**
-   * Alluxio's used bytes once the sweep (every quarter of the 1 s grace) has removed the retired
-   * versions and the workers have reported their freed blocks: the same for two reads in a row.
-   */
-  private static long settledUsedBytes(EmbeddedCluster cluster) throws Exception {
-    long last = -1;
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (System.currentTimeMillis() < deadline) {
-      Thread.sleep(2000); // past the grace, a sweep and a worker heartbeat
-      long used = cluster.blockMaster().getUsedBytes();
-      if (used == last) {
-        return used;
-      }
-      last = used;
-    }
-    throw new AssertionError("Alluxio's used bytes did not settle within 60 s");
   }
 }

@@ -138,16 +138,25 @@ class LocalClusterCommandTest {
   }
 
   private static String status(Map<String, String> env) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), LocalClusterCommand.class.getName(), "status")
-        .redirectErrorStream(true);
-    pb.environment().remove(io.eccache.common.EcCacheHome.VARIABLE);
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "status ends");
-    assertEquals(3, p.exitValue(), "no cluster there: " + output);
-    return output;
+    // Output to a file, so a hung child fails the bounded wait instead of blocking a read.
+    Path output = Files.createTempFile("eccache-status", ".txt");
+    try {
+      ProcessBuilder pb = new ProcessBuilder(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+          System.getProperty("java.class.path"), LocalClusterCommand.class.getName(), "status")
+          .redirectErrorStream(true).redirectOutput(output.toFile());
+      pb.environment().remove(io.eccache.common.EcCacheHome.VARIABLE);
+      pb.environment().putAll(env);
+      Process p = pb.start();
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("eccache cluster status did not end within 60 s");
+      }
+      String text = Files.readString(output, StandardCharsets.UTF_8);
+      assertEquals(3, p.exitValue(), "no cluster there: " + text);
+      return text;
+    } finally {
+      Files.deleteIfExists(output);
+    }
   }
 }

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -535,6 +536,34 @@ public final class EmbeddedCluster implements AutoCloseable {
     }, READY_TIMEOUT_MS, "the master to count " + n + " live workers, none of them a stopped one");
   }
 
+
+  /**
+   * Alluxio's used bytes once they stop changing: past {@code retiredGraceMs} (replaced versions
+   * swept), two reads 2 s apart agree (the workers' heartbeats have reported freed blocks).
+   *
+   * @throws IOException if they do not settle within 60 s past the grace
+   */
+  public long settledUsedBytes(long retiredGraceMs) throws IOException {
+    long last = -1;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(retiredGraceMs + 60_000);
+    boolean first = true;
+    while (System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(first ? retiredGraceMs + 2000 : 2000);
+        first = false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for Alluxio's used bytes to settle");
+      }
+      long used = blockMaster().getUsedBytes();
+      if (used == last) {
+        return used;
+      }
+      last = used;
+    }
+    throw new IOException("Alluxio's used bytes did not settle within 60 s past the grace (last "
+        + last + "): the workers' heartbeats or the retired sweep are stuck; see the logs");
+  }
 
   /** The master's BlockMaster, for checks of block locations and live workers. */
   public BlockMaster blockMaster() {

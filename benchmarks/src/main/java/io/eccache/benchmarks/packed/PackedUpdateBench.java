@@ -156,14 +156,14 @@ public final class PackedUpdateBench {
     try (EmbeddedCluster cluster = builder.start();
         EcCacheClient cache = EcCacheClient.create(cluster.fileSystemContext());
         RedundancyMaintainer maintainer = RedundancyMaintainer.create(cache)) {
-      long before = settledUsedBytes(cluster);
+      long before = cluster.settledUsedBytes(RETIRED_GRACE_MS);
       long[] seeds = new long[s.values];
       load(cache, options, seeds);
       for (int round = 0; round < 100 && maintainer.runOnce() > 0; round++) {
         // seal every stripe the load filled
       }
       long valueBytes = (long) s.values * s.valueBytes;
-      run.memoryAfterLoad = (settledUsedBytes(cluster) - before)
+      run.memoryAfterLoad = (cluster.settledUsedBytes(RETIRED_GRACE_MS) - before)
           / (double) valueBytes;
       maintainer.start(200); // seals and compacts during the updates, as in production
       step(mode, repeat, 1, cluster, cache, options, seeds, s.warmUpUpdates()); // not counted
@@ -190,16 +190,31 @@ public final class PackedUpdateBench {
 
   /** PUTs every value, from {@link #LOAD_THREADS} threads. */
   private void load(EcCacheClient cache, PutOptions options, long[] seeds) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(LOAD_THREADS);
+    inThreads(LOAD_THREADS, "loading " + s.values + " values", thread -> {
+      for (int i = thread; i < s.values; i += LOAD_THREADS) {
+        seeds[i] = s.seed * 1_000_000_007L + i;
+        cache.put(key(i), TestData.randomBytes(s.valueBytes, seeds[i]), options);
+      }
+    });
+  }
+
+  /** Work of one of {@link #inThreads}' threads. */
+  private interface ThreadWork {
+    void run(int thread) throws Exception;
+  }
+
+  /**
+   * Runs {@code work} on {@code threads} threads of their own and waits for all, at most 30
+   * minutes; the first failure is thrown once they have ended or been interrupted.
+   */
+  private static void inThreads(int threads, String what, ThreadWork work) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < LOAD_THREADS; t++) {
+      for (int t = 0; t < threads; t++) {
         int thread = t;
         done.add(pool.submit(() -> {
-          for (int i = thread; i < s.values; i += LOAD_THREADS) {
-            seeds[i] = s.seed * 1_000_000_007L + i;
-            cache.put(key(i), TestData.randomBytes(s.valueBytes, seeds[i]), options);
-          }
+          work.run(thread);
           return null;
         }));
       }
@@ -207,8 +222,7 @@ public final class PackedUpdateBench {
         f.get(30, TimeUnit.MINUTES);
       }
     } catch (TimeoutException e) {
-      throw new IOException("loading " + s.values + " values took over 30 minutes: see the"
-          + " cluster's logs", e);
+      throw new IOException(what + " took over 30 minutes: see the cluster's logs", e);
     } finally {
       pool.shutdownNow();
     }
@@ -233,42 +247,26 @@ public final class PackedUpdateBench {
     UpdatePhases.Snapshot phasesBefore = cache.updatePhases().snapshot();
     long inPlaceBefore = MetricsSystem.counter(EcCacheMetrics.UPDATES_IN_PLACE).getCount();
     MasterLoad masterBefore = MasterLoad.now(cluster);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
     long began = System.nanoTime();
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        done.add(pool.submit(() -> {
-          long share = (s.values - thread + threads - 1) / threads;
-          SplittableRandom random = new SplittableRandom(s.seed * 31 + repeat * 7919L
-              + threads * 131L + thread + updates);
-          ScrambledZipf zipf = new ScrambledZipf(share, random.split());
-          Histogram mine = new Histogram(3);
-          for (long n = 0; n < perThread; n++) {
-            int i = (int) (zipf.next() * threads + thread);
-            long seed = random.nextLong();
-            byte[] value = TestData.randomBytes(s.valueBytes, seed);
-            long start = System.nanoTime();
-            cache.put(key(i), value, options);
-            mine.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
-            seeds[i] = seed;
-          }
-          synchronized (latencies) {
-            latencies.add(mine);
-          }
-          return null;
-        }));
+    inThreads(threads, "a step of " + threads + " threads", thread -> {
+      long share = (s.values - thread + threads - 1) / threads;
+      SplittableRandom random = new SplittableRandom(s.seed * 31 + repeat * 7919L
+          + threads * 131L + thread + updates);
+      ScrambledZipf zipf = new ScrambledZipf(share, random.split());
+      Histogram mine = new Histogram(3);
+      for (long n = 0; n < perThread; n++) {
+        int i = (int) (zipf.next() * threads + thread);
+        long seed = random.nextLong();
+        byte[] value = TestData.randomBytes(s.valueBytes, seed);
+        long start = System.nanoTime();
+        cache.put(key(i), value, options);
+        mine.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
+        seeds[i] = seed;
       }
-      for (Future<?> f : done) {
-        f.get(30, TimeUnit.MINUTES);
+      synchronized (latencies) {
+        latencies.add(mine);
       }
-    } catch (TimeoutException e) {
-      throw new IOException("a step of " + threads + " threads did not end in 30 minutes: see"
-          + " the cluster's logs", e);
-    } finally {
-      pool.shutdownNow();
-    }
+    });
     step.seconds = (System.nanoTime() - began) / 1e9;
     MasterLoad master = MasterLoad.now(cluster).since(masterBefore);
     step.updates = latencies.getTotalCount();
@@ -280,31 +278,5 @@ public final class PackedUpdateBench {
     step.masterCpuMsPerUpdate = master.cpuNanos / 1e6 / step.updates;
     step.journalEntriesPerUpdate = master.journalEntries / (double) step.updates;
     return step;
-  }
-
-  /**
-   * Alluxio's used bytes once they stop changing: past the retired grace, two reads 2 s apart
-   * agree (the sweep and the workers' heartbeats have reported freed blocks), within 60 s.
-   */
-  private static long settledUsedBytes(EmbeddedCluster cluster) throws IOException {
-    long last = -1;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    boolean first = true;
-    while (System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(first ? RETIRED_GRACE_MS + 2000 : 2000);
-        first = false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for Alluxio's used bytes to settle");
-      }
-      long used = cluster.blockMaster().getUsedBytes();
-      if (used == last) {
-        return used;
-      }
-      last = used;
-    }
-    throw new IOException("Alluxio's used bytes did not settle within 60 s (last " + last
-        + "): the workers' heartbeats or the retired sweep are stuck; see the cluster's logs");
   }
 }
