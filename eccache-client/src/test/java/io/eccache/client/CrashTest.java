@@ -110,12 +110,34 @@ class CrashTest {
     final AtomicLong failed = new AtomicLong();
     final AtomicLong wrong = new AtomicLong();
     final List<Long> latencies = new ArrayList<>();
+    /** Each GET's start, in System.nanoTime, in the order of {@link #latencies}. */
+    final List<Long> starts = new ArrayList<>();
+    /** When the fault began and ended (its kill returned: the process was reaped). */
+    volatile long faultBegan;
+    volatile long faultEnded;
     /** The first failed GET's error, so a failure says why. */
     final java.util.concurrent.atomic.AtomicReference<IOException> firstFailure =
         new java.util.concurrent.atomic.AtomicReference<>();
 
-    synchronized void latency(long nanos) {
+    synchronized void latency(long began, long nanos) {
+      starts.add(began);
       latencies.add(nanos);
+    }
+
+    /** The slowest GETs, each with when it began against the fault, so a failure says which. */
+    synchronized String slowest(int n) {
+      List<Integer> order = new ArrayList<>();
+      for (int i = 0; i < latencies.size(); i++) {
+        order.add(i);
+      }
+      order.sort((a, b) -> Long.compare(latencies.get(b), latencies.get(a)));
+      StringBuilder s = new StringBuilder(String.format("fault took %.1f ms; slowest:",
+          (faultEnded - faultBegan) / 1e6));
+      for (int i : order.subList(0, Math.min(n, order.size()))) {
+        s.append(String.format(" %.1f ms began %+.1f ms from the fault;", latencies.get(i) / 1e6,
+            (starts.get(i) - faultBegan) / 1e6));
+      }
+      return s.toString();
     }
 
     synchronized double percentileMs(double p) {
@@ -155,7 +177,7 @@ class CrashTest {
             long began = System.nanoTime();
             try {
               byte[] got = cache.get(key);
-              phase.latency(System.nanoTime() - began);
+              phase.latency(began, System.nanoTime() - began);
               (Arrays.equals(got, acknowledged.get(key)) ? phase.ok : phase.wrong)
                   .incrementAndGet();
             } catch (IOException e) {
@@ -167,7 +189,9 @@ class CrashTest {
         }));
       }
       Thread.sleep(millis / 4);
+      phase.faultBegan = System.nanoTime();
       fault.run();
+      phase.faultEnded = System.nanoTime();
       Thread.sleep(millis - millis / 4);
       stop.set(true);
       for (Future<?> f : running) {
@@ -422,8 +446,13 @@ class CrashTest {
    * phases of GETs by four readers (each checked byte for byte): healthy; one worker killed a
    * quarter in; a second killed (r = 2 dead: every object still has k = 3 live splits); then, with
    * both restarted, two others killed at once. No GET fails or is wrong, and each killed phase's
-   * p99.9 stays within max(2x healthy p99.9, healthy p99.9 + 100 ms): no GET waits out Alluxio's
-   * block-read retry or the I/O timeout on a worker that refuses connections. Phases last
+   * p99.9 stays within max(3x healthy p99.9, healthy p99.9 + 250 ms): no GET waits out Alluxio's
+   * block-read retry, the worker-avoid time or the 10 s I/O timeout on a worker that refuses
+   * connections, each a second or more. The bound leaves room for noise, not for those: a phase
+   * holds about a thousand GETs, so its p99.9 is its slowest, and on two cores one GET in a
+   * thousand meets a GC pause or a descheduled thread anywhere in the phase (a CI run failed
+   * 2x + 100 ms with one 200 ms GET against a healthy 70 ms; the slowest GETs, printed with when
+   * they began against the kill, are spread over the phase, not at the kill). Phases last
    * {@code -Deccache.crash.phaseMs} (6 s by default; the figures in issue notes use 20 s).
    */
   @Test
@@ -448,15 +477,19 @@ class CrashTest {
         + "  healthy: %s%n  one worker SIGKILLed: %s%n  a second one SIGKILLed: %s%n"
         + "  two others SIGKILLed at once: %s%n", phaseMs, healthy, oneKilled, secondKilled,
         twoAtOnce);
-    double bound = Math.max(2 * healthy.percentileMs(0.999), healthy.percentileMs(0.999) + 100);
+    for (Phase phase : List.of(oneKilled, secondKilled, twoAtOnce)) {
+      System.out.println("  " + phase.slowest(5));
+    }
+    double bound = Math.max(3 * healthy.percentileMs(0.999), healthy.percentileMs(0.999) + 250);
     for (Phase phase : List.of(healthy, oneKilled, secondKilled, twoAtOnce)) {
       assertEquals(0, phase.wrong.get(), phase.toString());
       assertEquals(0, phase.failed.get(), phase.toString());
       assertTrue(phase.ok.get() > 10, phase.toString());
     }
     for (Phase phase : List.of(oneKilled, secondKilled, twoAtOnce)) {
-      assertTrue(phase.percentileMs(0.999) <= bound, "p99.9 past max(2x healthy, healthy + 100"
-          + " ms) = " + Math.round(bound) + " ms: " + phase + "; healthy: " + healthy);
+      assertTrue(phase.percentileMs(0.999) <= bound, "p99.9 past max(3x healthy, healthy + 250"
+          + " ms) = " + Math.round(bound) + " ms: " + phase + "; " + phase.slowest(5)
+          + "; healthy: " + healthy);
     }
     assertEveryAcknowledgedPutReads();
   }
