@@ -178,11 +178,11 @@ render_role() { # role master_host -> path of the rendered user data
 
 # --- Checks before anything is created -------------------------------------------------------
 artifacts() {
-  echo "$build_root/eccache-coordinator/target/eccache-coordinator-0.1.0-SNAPSHOT.jar"
-  echo "$build_root/eccache-policy/target/eccache-policy-0.1.0-SNAPSHOT.jar"
-  echo "$build_root/eccache-worker/target/eccache-worker-0.1.0-SNAPSHOT.jar"
-  echo "$build_root/eccache-lognode/target/eccache-lognode-0.1.0-SNAPSHOT.jar"
-  echo "$build_root/eccache-shell/target/eccache-shell-0.1.0-SNAPSHOT-alluxio.jar"
+  echo "$build_root/eccache-coordinator/target/eccache-coordinator-0.2.0.jar"
+  echo "$build_root/eccache-policy/target/eccache-policy-0.2.0.jar"
+  echo "$build_root/eccache-worker/target/eccache-worker-0.2.0.jar"
+  echo "$build_root/eccache-lognode/target/eccache-lognode-0.2.0.jar"
+  echo "$build_root/eccache-shell/target/eccache-shell-0.2.0-alluxio.jar"
 }
 
 check_up_inputs() {

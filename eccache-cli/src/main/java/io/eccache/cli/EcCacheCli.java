@@ -3,13 +3,14 @@ package io.eccache.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import io.eccache.common.EcCacheHome;
+import io.eccache.common.EcCacheVersion;
 import java.nio.file.Path;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code eccache} command: the cluster commands, on the client alone (no benchmark, no server). */
-@Command(name = "eccache", mixinStandardHelpOptions = true, version = "eccache 0.1.0",
+@Command(name = "eccache", mixinStandardHelpOptions = true, versionProvider = EcCacheCli.Version.class,
     description = "EC-Cache on Alluxio: erasure-coded cluster caching with late binding.",
     subcommands = {PutCommand.class, GetCommand.class, StatCommand.class, ListCommand.class,
         RemoveCommand.class, StatsCommand.class, MaintainCommand.class},
@@ -64,6 +65,14 @@ public final class EcCacheCli implements Runnable {
       return Files.isWritable(dir);
     } catch (IOException | SecurityException e) {
       return false;
+    }
+  }
+
+  /** {@code --version}: this build's version, from {@link EcCacheVersion}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"eccache " + EcCacheVersion.current()};
     }
   }
 }

@@ -22,4 +22,14 @@ class EcCacheCliHelpTest {
     EcCacheCli.commandLine().setOut(new PrintWriter(out)).execute("--help");
     assertTrue(out.toString().contains("cluster start|stop|status"), out.toString());
   }
+
+  /** The version is the build's (the poms'), never a string left behind in the source. */
+  @Test
+  void theVersionIsTheBuilds() {
+    StringWriter out = new StringWriter();
+    assertEquals(0, EcCacheCli.commandLine().setOut(new PrintWriter(out)).execute("--version"));
+    String pomVersion = System.getProperty("eccache.pom.version", "");
+    assertTrue(pomVersion.matches("\\d+\\.\\d+\\.\\d+.*"), pomVersion);
+    assertEquals("eccache " + pomVersion, out.toString().trim());
+  }
 }

@@ -66,7 +66,7 @@ class ProductClasspathTest {
   @Test
   void artifactIdsOfRepositoryJarsAndReactorModules() {
     assertEquals("jmh-core", artifactOf("/m2/org/openjdk/jmh/jmh-core/1.37/jmh-core-1.37.jar"));
-    assertEquals("benchmarks", artifactOf("/r/benchmarks/target/benchmarks-0.1.0-SNAPSHOT.jar"));
+    assertEquals("benchmarks", artifactOf("/r/benchmarks/target/benchmarks-0.2.0.jar"));
     assertEquals("benchmarks", artifactOf("/r/benchmarks/target/classes"));
     assertEquals("netty-transport-native-epoll", artifactOf("/m2/io/netty/"
         + "netty-transport-native-epoll/4.1.87.Final/"

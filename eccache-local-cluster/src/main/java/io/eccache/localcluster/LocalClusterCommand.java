@@ -1,6 +1,7 @@
 package io.eccache.localcluster;
 
 import io.eccache.common.EcCacheHome;
+import io.eccache.common.EcCacheVersion;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine;
@@ -16,7 +17,7 @@ import picocli.CommandLine.ParseResult;
  * detached from the terminal, keeps its journal, S3 data and worker tiers across stop and start,
  * and writes the alluxio-site.properties that the eccache command and {@code alluxio fs} read.
  */
-@Command(name = "eccache cluster", mixinStandardHelpOptions = true, version = "eccache 0.1.0",
+@Command(name = "eccache cluster", mixinStandardHelpOptions = true, versionProvider = LocalClusterCommand.Version.class,
     description = "A local eccache cluster of real processes: S3 (s3proxy) on loopback, an Alluxio "
         + "master with the coordinator plugin and N workers on 127.0.0.2, .3, ...",
     subcommands = {StartCommand.class, StopCommand.class, StatusCommand.class},
@@ -107,6 +108,14 @@ public final class LocalClusterCommand implements Runnable {
         e.printStackTrace(cl.getErr());
       }
       return status;
+    }
+  }
+
+  /** {@code --version}: this build's version, from {@link EcCacheVersion}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"eccache cluster " + EcCacheVersion.current()};
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.eccache.benchmarks.cli;
 
 import io.eccache.cli.ExitCodes;
+import io.eccache.common.EcCacheVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +12,7 @@ import picocli.CommandLine.Command;
  * product's {@code eccache} command;
  * {@code bin/eccache demo|bench|sim|check} forwards to {@code bin/eccache-bench}.
  */
-@Command(name = "eccache-bench", mixinStandardHelpOptions = true, version = "eccache-bench 0.1.0",
+@Command(name = "eccache-bench", mixinStandardHelpOptions = true, versionProvider = EcCacheBench.Version.class,
     description = "EC-Cache on Alluxio: the demo, the cluster benchmark, the simulator, the"
         + " consistency checker and the data-path benchmark.",
     subcommands = {DemoCommand.class, BenchCommand.class, SimCommand.class, CheckCommand.class,
@@ -33,5 +34,13 @@ public final class EcCacheBench implements Runnable {
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
+  }
+
+  /** {@code --version}: this build's version, from {@link EcCacheVersion}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"eccache-bench " + EcCacheVersion.current()};
+    }
   }
 }

@@ -109,11 +109,11 @@ class Ec2TeardownTest {
     Path root = tmp.resolve("build");
     if (!Files.exists(root)) {
       for (String jar : new String[] {
-          "eccache-coordinator/target/eccache-coordinator-0.1.0-SNAPSHOT.jar",
-          "eccache-policy/target/eccache-policy-0.1.0-SNAPSHOT.jar",
-          "eccache-worker/target/eccache-worker-0.1.0-SNAPSHOT.jar",
-          "eccache-lognode/target/eccache-lognode-0.1.0-SNAPSHOT.jar",
-          "eccache-shell/target/eccache-shell-0.1.0-SNAPSHOT-alluxio.jar",
+          "eccache-coordinator/target/eccache-coordinator-0.2.0.jar",
+          "eccache-policy/target/eccache-policy-0.2.0.jar",
+          "eccache-worker/target/eccache-worker-0.2.0.jar",
+          "eccache-lognode/target/eccache-lognode-0.2.0.jar",
+          "eccache-shell/target/eccache-shell-0.2.0-alluxio.jar",
           "benchmarks/target/classes/Stub.class", "benchmarks/target/lib/stub.jar"}) {
         Files.createDirectories(root.resolve(jar).getParent());
         Files.createFile(root.resolve(jar));

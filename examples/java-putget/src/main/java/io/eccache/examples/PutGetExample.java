@@ -17,7 +17,7 @@ import java.util.Random;
  * PUT and GET through eccache from a plain Java program.
  *
  * <pre>
- * java -cp eccache-client-shaded-0.1.0-SNAPSHOT.jar:slf4j-api-1.7.30.jar:slf4j-simple-1.7.30.jar:classes \
+ * java -cp eccache-client-shaded-0.2.0.jar:slf4j-api-1.7.30.jar:slf4j-simple-1.7.30.jar:classes \
  *     io.eccache.examples.PutGetExample [master-host:port]
  * </pre>
  *

@@ -22,7 +22,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  *
  * <pre>
  * spark-submit --class io.eccache.examples.spark.SparkPutGetJob \
- *     --jars alluxio-2.9.6-client.jar,eccache-client-shaded-0.1.0.jar \
+ *     --jars alluxio-2.9.6-client.jar,eccache-client-shaded-0.2.0.jar \
  *     eccache-example-spark-job.jar master-host:19998 [objects] [bytes per object]
  * </pre>
  *

@@ -10,7 +10,7 @@ import org.apache.spark.sql.SparkSession;
  * back with {@code spark.read}, as Parquet and as CSV, and checks that every row came back.
  *
  * <pre>
- * spark-submit --jars eccache-client-shaded-0.1.0.jar \
+ * spark-submit --jars eccache-client-shaded-0.2.0.jar \
  *     --class io.eccache.examples.spark.SparkTableJob eccache-example-spark-job.jar \
  *     eccache:///tables/example [rows]
  * bin/eccache-spark-example eccache:///tables/example     # the same in Spark local mode
