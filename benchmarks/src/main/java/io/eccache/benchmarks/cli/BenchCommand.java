@@ -6,6 +6,7 @@ import io.eccache.benchmarks.cluster.BenchReport;
 import io.eccache.benchmarks.cluster.BenchSettings;
 import io.eccache.benchmarks.cluster.ClusterBenchmark;
 import io.eccache.benchmarks.cluster.PinnedRetuning;
+import io.eccache.benchmarks.cluster.Repeats;
 import io.eccache.benchmarks.report.RunStamp;
 import io.eccache.benchmarks.cluster.Scenario;
 import io.eccache.cli.ClusterOptions;
@@ -114,9 +115,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         String knobs = workload.describeWorkload();
         if (!knobs.isEmpty() && s.sweep.isEmpty()) {
-          // A one-run scenario's label names its workload ("zipf 0.9"): say it was overridden.
+          // A one-run scenario's label names its workload ("zipf 0.9"): name what ran instead.
           Map<String, BenchSettings> relabelled = new LinkedHashMap<>();
-          s.runs.forEach((label, run) -> relabelled.put(label + ", overridden by " + knobs, run));
+          s.runs.forEach((label, run) -> relabelled.put(run.workloadLabel(), run));
           s.runs.clear();
           s.runs.putAll(relabelled);
         }
@@ -304,15 +305,11 @@ final class BenchCommand implements Callable<Integer> {
       progress.printf("%n== %s (%s)%n", scenario.name, scenario.figure);
       Map<String, List<ClusterBenchmark.Outcome>> outcomes = new LinkedHashMap<>();
       for (Map.Entry<String, BenchSettings> run : scenario.runs.entrySet()) {
-        List<ClusterBenchmark.Outcome> reps = new ArrayList<>();
-        for (int i = 0; i < times; i++) {
-          BenchSettings settings = run.getValue().copy();
-          settings.seed = run.getValue().seed + i;
-          progress.printf("%n-- %s, repeat %d/%d: %s, %s%n", run.getKey(), i + 1, times,
-              settings, settings.mode.name().toLowerCase(java.util.Locale.ROOT));
-          reps.add(bench.run(settings));
-        }
-        outcomes.put(run.getKey(), reps);
+        List<Long> seeds = new ArrayList<>();
+        List<ClusterBenchmark.Outcome> reps = Repeats.run(run.getKey(), run.getValue(), times,
+            bench::run, seeds, progress);
+        outcomes.put(scenario.sweep.isEmpty() ? run.getKey() + ", seeds " + Repeats.seedList(seeds)
+            : run.getKey(), reps);
       }
       Path dir = out.resolve(scenario.name);
       String summary = BenchReport.write(dir, scenario, outcomes, workerCount, conditions, stamp);

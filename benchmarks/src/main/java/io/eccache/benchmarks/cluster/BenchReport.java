@@ -80,7 +80,8 @@ public final class BenchReport {
    * phase or had not reached its target, a hottest object holding fewer units than another.
    */
   static List<String> flags(ClusterBenchmark.Outcome o) {
-    List<String> flags = new ArrayList<>();
+    List<String> flags = redundancyShort(o);
+    changedDuringPhase(o, flags);
     if (bytesDisagree(o)) {
       flags.add(String.format(Locale.ROOT, "kernel/client bytes above %.2fx on: %s (more"
           + " than the %.1f MiB of S3 fallback reads through workers explain)",
@@ -92,8 +93,41 @@ public final class BenchReport {
           + " phase's kill");
     }
     for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
-      if (r.unitsAdded > 0 || r.unitsDropped > 0
-          || Math.abs(r.memoryAfter - r.memory) > 1e-9) {
+      if (!r.hottestHoldsMost && r.scheme.tuned() && r.scheme != ComparedScheme.SP
+          && o.settings.tuned && o.settings.hotReplicaFraction == 0) {
+        flags.add(r.scheme.label() + ": the hottest object holds fewer units than another");
+      }
+    }
+    return flags;
+  }
+
+  /**
+   * Why a run cannot be published as a comparison: some scheme's redundancy was short of its
+   * target when measuring began (SP-Cache's pinning ending at 1 unit of a target 2, say), so it
+   * measured less redundancy than it claims. Empty when every scheme was at its target; the bench
+   * runs such a repeat again with a new seed ({@code BenchCommand}).
+   */
+  public static List<String> redundancyShort(ClusterBenchmark.Outcome o) {
+    List<String> flags = new ArrayList<>();
+    for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
+      if (r.unsettled > 0) {
+        flags.add(r.scheme.label() + ": " + r.unsettled + " objects not at their target"
+            + " redundancy when measuring began");
+      }
+    }
+    return flags;
+  }
+
+  /**
+   * A scheme whose redundancy changed during its phase: flagged, except units a SIGKILLed worker
+   * took with it (the failure scenario's point, the same for every scheme).
+   */
+  private static void changedDuringPhase(ClusterBenchmark.Outcome o, List<String> flags) {
+    for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
+      boolean changed = r.unitsAdded > 0 || r.unitsDropped > 0
+          || Math.abs(r.memoryAfter - r.memory) > 1e-9;
+      boolean onlyTheKill = !o.killed.isEmpty() && r.unitsAdded == 0;
+      if (changed && !onlyTheKill) {
         flags.add(String.format(Locale.ROOT, "%s redundancy changed during the phase: memory"
             + " %.3fx before, %.3fx after; %d units dropped, %d added; %d objects rewritten",
             r.scheme.label(), r.memory, r.memoryAfter, r.unitsDropped, r.unitsAdded,
@@ -101,16 +135,7 @@ public final class BenchReport {
                 r.changed.subList(0, Math.min(5, r.changed.size())))
                 + (r.changed.size() > 5 ? ", ..." : "") + ")"));
       }
-      if (r.unsettled > 0) {
-        flags.add(r.scheme.label() + ": " + r.unsettled + " objects not at their target"
-            + " redundancy when measuring began");
-      }
-      if (!r.hottestHoldsMost && r.scheme.tuned() && r.scheme != ComparedScheme.SP
-          && o.settings.tuned && o.settings.hotReplicaFraction == 0) {
-        flags.add(r.scheme.label() + ": the hottest object holds fewer units than another");
-      }
     }
-    return flags;
   }
 
   /**
@@ -190,6 +215,7 @@ public final class BenchReport {
     Map<String, double[][]> lambdaByScheme = new LinkedHashMap<>();
     Map<String, double[][]> ecLatency = new LinkedHashMap<>();
     List<String> flagLines = new ArrayList<>();
+    List<String> rerunLines = new ArrayList<>();
     StringBuilder metrics = new StringBuilder();
     Set<String> settingLines = new LinkedHashSet<>();
     Map<String, Object> json = new LinkedHashMap<>();
@@ -241,6 +267,9 @@ public final class BenchReport {
           List<String> f = flags(o);
           for (String line : f) {
             runFlags.add(label + ", repeat " + (rep + 1) + ": " + line);
+          }
+          for (String line : o.replaced) {
+            rerunLines.add(label + ", repeat " + (rep + 1) + " replaced " + line);
           }
           splits += o.splitsRead;
           stopped += o.readsStoppedEarly;
@@ -414,6 +443,8 @@ public final class BenchReport {
         + (flagLines.isEmpty() ? "Flags: none.\n\n"
             : "**FLAGGED** (read these numbers with care):\n\n- " + String.join("\n- ", flagLines)
                 + "\n\n")
+        + (rerunLines.isEmpty() ? "" : "Run again (redundancy short of its target, not"
+            + " published):\n\n- " + String.join("\n- ", rerunLines) + "\n\n")
         + "**Paper:** " + scenario.paper + "\n\n**Ours:**\n\n" + ratios + "\n" + table + "\n"
         + "Redundancy in effect during the measured phase, per repeat (memory = cached bytes /"
         + " object bytes, before and after the phase; units = parities, copies or partitions):"
@@ -443,6 +474,7 @@ public final class BenchReport {
     Files.write(dir.resolve("summary.md"), summary.getBytes(StandardCharsets.UTF_8));
     json.put("method", method(firstSettings, pinned, repeats));
     json.put("flags", flagLines);
+    json.put("rerun", rerunLines);
     json.put("runs", jsonRuns);
     Files.write(dir.resolve("summary.json"), new ObjectMapper()
         .enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(json));

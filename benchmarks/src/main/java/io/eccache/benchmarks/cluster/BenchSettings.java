@@ -156,6 +156,20 @@ public final class BenchSettings implements Cloneable {
         .collect(java.util.stream.Collectors.joining(", "));
   }
 
+  /**
+   * What ran, as a summary's label says it: {@code zipf 0.9, 8 MiB, 20 objects}, and the faults
+   * when there are any.
+   */
+  public String workloadLabel() {
+    java.text.DecimalFormat n = new java.text.DecimalFormat("0.###",
+        java.text.DecimalFormatSymbols.getInstance(java.util.Locale.ROOT));
+    return "zipf " + n.format(zipf) + ", " + n.format(objectBytes / 1048576.0) + " MiB, "
+        + objects + " objects" + (deadWorkers == 0 ? "" : ", " + deadWorkers + " dead")
+        + (killedWorkers == 0 ? "" : ", " + killedWorkers + " SIGKILLed mid-phase")
+        + (stragglers == 0 ? "" : ", " + stragglers + " straggler(s)")
+        + (slowServers == 0 ? "" : ", " + slowServers + " slow server(s)");
+  }
+
   @Override
   public String toString() {
     return String.format(java.util.Locale.ROOT,

@@ -158,6 +158,11 @@ public final class ClusterBenchmark {
   /** Everything one run measured. */
   public static final class Outcome {
     public final BenchSettings settings;
+    /**
+     * Runs this one replaced, each a line saying which seed fell short of which target: a repeat
+     * whose redundancy was short during the measured phase is run again, not published.
+     */
+    public List<String> replaced = new ArrayList<>();
     public final Map<ComparedScheme, SchemeResult> schemes = new LinkedHashMap<>();
     /** The kernel's count of bytes each worker address sent, background flows subtracted. */
     public Map<String, Long> shaperBytesByWorker = new TreeMap<>();

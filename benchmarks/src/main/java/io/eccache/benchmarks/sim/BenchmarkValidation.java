@@ -1,5 +1,8 @@
 package io.eccache.benchmarks.sim;
 
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.eccache.benchmarks.ComparedScheme;
 import io.eccache.benchmarks.cluster.BenchSettings;
 import io.eccache.benchmarks.cluster.Scenario;
@@ -436,25 +439,21 @@ public final class BenchmarkValidation {
     return units;
   }
 
-  /** A CSV of plain values (no quoted commas in the used columns), as rows by column name. */
+  /** A CSV with a header line (RFC 4180: quoted fields may hold commas), as rows by column. */
   static List<Map<String, String>> readCsv(Path csv) throws IOException {
-    List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
-    if (lines.isEmpty()) {
+    if (Files.size(csv) == 0) {
       throw new IllegalArgumentException(csv + " is empty: expected a header line");
     }
-    String[] header = lines.get(0).split(",", -1);
-    List<Map<String, String>> rows = new ArrayList<>();
-    for (String line : lines.subList(1, lines.size())) {
-      if (line.isBlank()) {
-        continue;
+    CsvMapper mapper = new CsvMapper();
+    try (MappingIterator<Map<String, String>> it = mapper.readerForMapOf(String.class)
+        .with(CsvSchema.emptySchema().withHeader()).readValues(csv.toFile())) {
+      List<Map<String, String>> rows = new ArrayList<>();
+      while (it.hasNext()) {
+        Map<String, String> row = new LinkedHashMap<>();
+        it.next().forEach((k, v) -> row.put(k.trim(), v == null ? "" : v.trim()));
+        rows.add(row);
       }
-      String[] cells = line.split(",", -1);
-      Map<String, String> row = new LinkedHashMap<>();
-      for (int i = 0; i < Math.min(header.length, cells.length); i++) {
-        row.put(header[i].trim(), cells[i].trim());
-      }
-      rows.add(row);
+      return rows;
     }
-    return rows;
   }
 }

@@ -93,4 +93,38 @@ class BenchReportTest {
         + " before, 1.050x after; 2 units dropped, 0 added; 0 objects rewritten"),
         flags.toString());
   }
+
+  @Test
+  void unitsASigkilledWorkerTookAreTheScenarioNotAFlag() {
+    ClusterBenchmark.Outcome o = outcome(0);
+    o.killed.add("w2");
+    ClusterBenchmark.SchemeResult ec = o.schemes.get(ComparedScheme.EC);
+    ec.memoryAfter = 1.10;
+    ec.unitsDropped = 7;
+    assertEquals(List.of(), BenchReport.flags(o));
+    ec.unitsAdded = 1; // but a unit added mid-phase is the coordinator retuning: flagged
+    assertEquals(1, BenchReport.flags(o).size(), BenchReport.flags(o).toString());
+  }
+
+  @Test
+  void aSchemeShortOfItsTargetIsShortAndFlagged() {
+    ClusterBenchmark.Outcome o = outcome(0);
+    assertEquals(List.of(), BenchReport.redundancyShort(o));
+    o.schemes.get(ComparedScheme.SR).unsettled = 1;
+    assertEquals(List.of("sr: 1 objects not at their target redundancy when measuring began"),
+        BenchReport.redundancyShort(o));
+    assertEquals(BenchReport.redundancyShort(o), BenchReport.flags(o));
+  }
+
+  @Test
+  void aReplacedRepeatIsNamedInTheSummary() throws Exception {
+    ClusterBenchmark.Outcome o = outcome(100);
+    o.replaced.add("seed 2: sp: 1 objects not at their target redundancy when measuring began");
+    Scenario scenario = new Scenario("made-up", "Fig. 0", "nothing", "", Map.of());
+    String summary = BenchReport.write(dir, scenario, Map.of("run", List.of(o)), 2,
+        "200 Mbit/s per worker", new RunStamp("abc", "bench", Instant.EPOCH, 2));
+    assertTrue(summary.contains("Flags: none."), summary);
+    assertTrue(summary.contains("Run again (redundancy short of its target, not published):"
+        + "\n\n- run, repeat 1 replaced seed 2: sp: 1 objects not at their target"), summary);
+  }
 }

@@ -38,4 +38,16 @@ class BenchSettingsTest {
     s.allocation = BenchSettings.AllocationSource.LEARNED;
     assertEquals(100, ClusterBenchmark.learningSequence(s, zipf, new Random(1)).length);
   }
+
+  @Test
+  void theLabelSaysWhatRan() {
+    BenchSettings s = new BenchSettings();
+    s.zipf = 1.1;
+    s.objectBytes = 16L << 20;
+    s.objects = 40;
+    assertEquals("zipf 1.1, 16 MiB, 40 objects", s.workloadLabel());
+    s.killedWorkers = 1;
+    s.objectBytes = 40_000_000;
+    assertEquals("zipf 1.1, 38.147 MiB, 40 objects, 1 SIGKILLed mid-phase", s.workloadLabel());
+  }
 }
