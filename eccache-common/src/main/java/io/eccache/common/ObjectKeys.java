@@ -12,8 +12,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The key model: which strings are object keys, and the one injective encoding of a key into a single
  * path component. Every place that turns a key into a name (the object's directory in Alluxio, its
- * copy in the under store) goes through {@link #encode(String)}, so two keys never meet and no key
- * reaches a name eccache keeps for itself.
+ * copy in the under store, there hashed when too long for a file name:
+ * {@link UnderStorePaths#objectName(String)}) goes through {@link #encode(String)}, so two keys
+ * never meet and no key reaches a name eccache keeps for itself.
  *
  * <p>A key is any well-formed Unicode string of 1 to {@value #MAX_KEY_BYTES} bytes in UTF-8: a
  * lone UTF-16 surrogate is refused (it has no UTF-8 form, so it would silently become '?' and meet

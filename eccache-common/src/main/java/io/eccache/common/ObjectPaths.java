@@ -6,6 +6,11 @@ package io.eccache.common;
  * committed layout as an xattr, and one directory per write, {@code <write id>/}, with the split files
  * named by {@link RedundancyScheme#splitName(int)}. A new PUT writes a new directory and commit switches the
  * layout to it in one xattr update, so readers see the old object or the new one, never a mix.
+ *
+ * <p>The directory is named by the key's full encoding, however long: it is in Alluxio's namespace
+ * only, which limits no name's length, and never persisted to the under store (the under-store
+ * copy's name is hashed instead, {@link UnderStorePaths#objectName(String)}). So a long key is
+ * kept whole here, and listings decode it from here.
  */
 public final class ObjectPaths {
   /** The xattr on an object's directory holding its serialized {@code Layout}. */

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import alluxio.exception.status.InvalidArgumentException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
@@ -48,11 +50,12 @@ class UnderStorePathsTest {
     Random random = new Random(7);
     Map<String, String> owner = new HashMap<>();
     for (int i = 0; i < 20_000; i++) {
-      String key = ObjectKeysTest.randomKey(random);
+      String key = i % 4 == 0 ? longKey(random) : ObjectKeysTest.randomKey(random);
       if (!ObjectKeys.isValid(key)) {
         continue;
       }
-      for (String path : new String[] {s3.objectPath(key), s3.foreignPath(key)}) {
+      for (String path : new String[] {s3.objectPath(key), s3.legacyPath(key),
+          s3.foreignPath(key)}) {
         if (path != null) {
           String earlier = owner.putIfAbsent(path, key);
           assertTrue(earlier == null || earlier.equals(key),
@@ -63,6 +66,142 @@ class UnderStorePathsTest {
         }
       }
     }
+  }
+
+  @Test
+  void aNameThatFitsIsTheEncodingAsBefore() {
+    String fits = "a".repeat(UnderStorePaths.MAX_OBJECT_NAME_BYTES);
+    assertEquals(fits, UnderStorePaths.objectName(fits));
+    assertEquals("/s3/data/" + fits, s3.objectPath(fits));
+    assertNull(s3.legacyPath(fits));
+    // 72 escapes and 2 letters: 218 bytes encoded, still the name.
+    String escaped = "/".repeat(72) + "ab";
+    assertEquals(218, ObjectKeys.encode(escaped).length());
+    assertEquals(ObjectKeys.encode(escaped), UnderStorePaths.objectName(escaped));
+    assertEquals(escaped, ObjectKeys.decode(UnderStorePaths.objectName(escaped)));
+  }
+
+  @Test
+  void aLongerNameIsItsReadableStartAndTheKeysHash() throws Exception {
+    String key = "a".repeat(UnderStorePaths.MAX_OBJECT_NAME_BYTES + 1);
+    String name = UnderStorePaths.objectName(key);
+    assertEquals("a".repeat(152) + UnderStorePaths.HASH_MARKER + sha256(key), name);
+    assertEquals(UnderStorePaths.MAX_OBJECT_NAME_BYTES, name.length());
+    assertEquals("/s3/data/" + key, s3.legacyPath(key)); // where it was written before
+    // The readable start ends between escapes, never inside one.
+    String slashes = "x" + "/".repeat(300);
+    String hashed = UnderStorePaths.objectName(slashes);
+    assertEquals("x" + "~2F".repeat(50) + "~~" + sha256(slashes), hashed);
+    // A key of 1,024 bytes escaping to 3,072 still has a name that fits.
+    String widest = "\u20ac".repeat(341) + "x";
+    assertEquals(ObjectKeys.MAX_KEY_BYTES, widest.getBytes(StandardCharsets.UTF_8).length);
+    String wide = UnderStorePaths.objectName(widest);
+    assertTrue(wide.length() <= UnderStorePaths.MAX_OBJECT_NAME_BYTES, wide);
+    assertTrue(wide.startsWith("~E2~82~AC"), wide);
+    root.checkNameLength(widest); // refused before names were hashed: 3,073 bytes escaped
+    assertNull(root.legacyPath(widest), "no PUT can have written it under its full encoding");
+    // Two long keys that differ only at the end share a readable start, not a name.
+    String a = "reports/2024/" + "x".repeat(400) + "/a";
+    String b = "reports/2024/" + "x".repeat(400) + "/b";
+    String nameA = UnderStorePaths.objectName(a);
+    String nameB = UnderStorePaths.objectName(b);
+    assertEquals(nameA.substring(0, 152), nameB.substring(0, 152));
+    assertFalse(nameA.equals(nameB));
+    // The mapping is a function of the key alone: every client and the coordinator agree.
+    assertEquals(nameA, UnderStorePaths.objectName(new String(a.toCharArray())));
+  }
+
+  @Test
+  void noFullEncodingHoldsTheHashMarker() {
+    for (String key : new String[] {"~", "~~", "~~~", "a~~b", "~7E~7E", "%7E%7E", "~~" + "0"
+        .repeat(64)}) {
+      assertFalse(ObjectKeys.encode(key).contains(UnderStorePaths.HASH_MARKER), key);
+      assertEquals(ObjectKeys.encode(key), UnderStorePaths.objectName(key));
+    }
+    Random random = new Random(11);
+    for (int i = 0; i < 20_000; i++) {
+      String key = i % 2 == 0 ? longKey(random) : ObjectKeysTest.randomKey(random);
+      if (ObjectKeys.isValid(key)) {
+        assertFalse(ObjectKeys.encode(key).contains(UnderStorePaths.HASH_MARKER), key);
+      }
+    }
+  }
+
+  @Test
+  void namesRoundTripToTheirKeysOrAreHashed() {
+    Random random = new Random(13);
+    Map<String, String> owner = new HashMap<>();
+    int hashed = 0;
+    for (int i = 0; i < 20_000; i++) {
+      String key = i % 2 == 0 ? longKey(random) : ObjectKeysTest.randomKey(random);
+      if (!ObjectKeys.isValid(key)) {
+        continue;
+      }
+      String name = UnderStorePaths.objectName(key);
+      assertTrue(name.length() <= UnderStorePaths.MAX_OBJECT_NAME_BYTES, name);
+      assertFalse(name.isEmpty() || name.startsWith(".") || name.contains("/"), name);
+      String earlier = owner.putIfAbsent(name, key);
+      assertTrue(earlier == null || earlier.equals(key), () -> "two keys, one name: " + name);
+      if (name.contains(UnderStorePaths.HASH_MARKER)) {
+        hashed++;
+        // A hashed name is no key's encoding: nothing reads it as another key. Its key is kept
+        // in the coordinator's records, and is the one whose name it is.
+        assertNull(ObjectKeys.decode(name), name);
+        assertTrue(ObjectKeys.encode(key).startsWith(name.substring(0,
+            name.indexOf(UnderStorePaths.HASH_MARKER))), name);
+        String full = "/" + ObjectKeys.encode(key);
+        assertEquals(full.length() > UnderStorePaths.MAX_NAME_BYTES ? null : full,
+            root.legacyPath(key));
+      } else {
+        assertEquals(key, ObjectKeys.decode(name));
+        assertNull(root.legacyPath(key));
+      }
+    }
+    assertTrue(hashed > 1000, "long keys were tried: " + hashed);
+  }
+
+  @Test
+  void namesLongerThanAFileNameAreTold() {
+    assertFalse(UnderStorePaths.beyondFileNames("/s3/" + "x".repeat(255) + "/y"));
+    assertTrue(UnderStorePaths.beyondFileNames("/s3/" + "x".repeat(256) + "/y"));
+    assertTrue(UnderStorePaths.beyondFileNames("/" + "x".repeat(256)));
+    assertFalse(UnderStorePaths.beyondFileNames("/" + "\u20ac".repeat(85))); // 255 bytes
+    assertTrue(UnderStorePaths.beyondFileNames("/a/" + "\u20ac".repeat(86)));
+    assertFalse(UnderStorePaths.beyondFileNames("/" + "x/".repeat(400)));
+    Random random = new Random(17);
+    for (int i = 0; i < 2_000; i++) {
+      String key = longKey(random);
+      if (ObjectKeys.isValid(key)) {
+        assertFalse(UnderStorePaths.beyondFileNames(s3.objectPath(key)), key);
+      }
+    }
+  }
+
+  @Test
+  void aPrefixLeavingNoRoomForANameIsRefused() throws Exception {
+    UnderStorePaths deep = new UnderStorePaths("/" + "d/".repeat(420));
+    deep.checkNameLength("x");
+    InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+        () -> deep.checkNameLength("x".repeat(300)));
+    assertTrue(e.getMessage().contains("1024"), e.getMessage());
+  }
+
+  /** Keys of 60 to 1,100 characters, so their encodings straddle every length limit. */
+  static String longKey(Random random) {
+    String[] atoms = {"x", "ab", "/", "~", "~~", "€", "😀", "data/", ".", "-", " ", "%",
+        "~2F"};
+    StringBuilder key = new StringBuilder();
+    int n = 60 + random.nextInt(random.nextBoolean() ? 200 : 1040);
+    while (key.length() < n) {
+      key.append(atoms[random.nextInt(atoms.length)]);
+    }
+    return key.toString();
+  }
+
+  private static String sha256(String key) throws Exception {
+    return com.google.common.io.BaseEncoding.base16().lowerCase().encode(
+        java.security.MessageDigest.getInstance("SHA-256").digest(
+            key.getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test
