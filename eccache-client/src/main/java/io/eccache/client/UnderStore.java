@@ -14,6 +14,8 @@ import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.PermissionDeniedException;
 import alluxio.exception.status.UnavailableException;
 import alluxio.grpc.CreateFilePOptions;
+import alluxio.grpc.ExistsPOptions;
+import alluxio.grpc.FileSystemMasterCommonPOptions;
 import alluxio.grpc.GetStatusPOptions;
 import alluxio.grpc.LoadMetadataPType;
 import alluxio.grpc.OpenFilePOptions;
@@ -25,8 +27,8 @@ import io.eccache.common.proto.Layout;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -104,14 +106,19 @@ final class UnderStore {
   }
 
   /**
-   * Opens {@code key}'s copy in the under store: eccache's own name first, then the plain path
-   * another tool would have used. When there is neither, throws {@code cacheError} (why the cache
+   * Opens {@code key}'s copy in the under store: eccache's own name first, then the name a long
+   * key's copy had before names were hashed, then the plain path another tool would have used
+   * (see {@link UnderStorePaths}). When there is none, throws {@code cacheError} (why the cache
    * could not serve it) or a NotFoundException.
    */
   UnderStoreFile find(String key, AlluxioStatusException cacheError)
       throws IOException {
-    List<String> candidates = new ArrayList<>();
+    Set<String> candidates = new LinkedHashSet<>(); // a long plain key's two are the same
     candidates.add(paths.objectPath(key));
+    String legacy = paths.legacyPath(key);
+    if (legacy != null) {
+      candidates.add(legacy);
+    }
     String foreign = paths.foreignPath(key);
     if (foreign != null) {
       candidates.add(foreign);
@@ -137,12 +144,28 @@ final class UnderStore {
   private static final GetStatusPOptions FRESH = GetStatusPOptions.newBuilder()
       .setLoadMetadataType(LoadMetadataPType.ALWAYS).build();
 
-  /** The file at {@code path} if it is a complete object file; null if there is none. */
+  /**
+   * The file at {@code path} if it is a complete object file; null if there is none. A path with
+   * a name longer than any file name ({@link UnderStorePaths#beyondFileNames}) that the under
+   * store fails to answer for, and that Alluxio's namespace does not hold, is none: an S3 server
+   * keeping objects as files fails every request for such a name (s3proxy answers 500), and
+   * cannot hold it.
+   */
   private UnderStoreFile open(String key, String path, GetStatusPOptions options)
       throws IOException {
     AlluxioURI uri = new AlluxioURI(path);
     try {
-      URIStatus status = fs.getStatus(uri, options);
+      URIStatus status;
+      try {
+        status = fs.getStatus(uri, options);
+      } catch (AlluxioException | AlluxioStatusException e) {
+        if (!(e instanceof FileDoesNotExistException || e instanceof NotFoundException
+            || e instanceof AccessControlException || e instanceof PermissionDeniedException)
+            && UnderStorePaths.beyondFileNames(path) && !inAlluxio(uri)) {
+          return null;
+        }
+        throw e;
+      }
       if (status.isFolder() || !status.isCompleted()) {
         return null; // a directory of other objects, or a write still going on
       }
@@ -158,6 +181,18 @@ final class UnderStore {
     } catch (AlluxioException | AlluxioStatusException e) {
       throw new UnavailableException("reading '" + key + "' from the under store (" + path
           + ") failed: " + e.getMessage() + "; check that S3 is reachable", e);
+    }
+  }
+
+  /** Whether Alluxio's namespace holds {@code uri} (not asking the under store); true if unsure. */
+  private boolean inAlluxio(AlluxioURI uri) {
+    try {
+      return fs.exists(uri, ExistsPOptions.newBuilder()
+          .setLoadMetadataType(LoadMetadataPType.NEVER)
+          .setCommonOptions(FileSystemMasterCommonPOptions.newBuilder().setSyncIntervalMs(-1))
+          .build());
+    } catch (AlluxioException | IOException | RuntimeException e) {
+      return true;
     }
   }
 

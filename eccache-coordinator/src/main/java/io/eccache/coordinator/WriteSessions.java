@@ -305,10 +305,12 @@ final class WriteSessions {
     checkWriter(caller, write, "commit");
     if (!request.getUfsPath().isEmpty()
         && !request.getUfsPath().equals(underStore.paths().objectPath(key))
+        && !request.getUfsPath().equals(underStore.paths().legacyPath(key))
         && !request.getUfsPath().equals(underStore.paths().foreignPath(key))) {
       throw new InvalidArgumentException("a commit of '" + key + "' names " + request.getUfsPath()
           + " as its under-store copy, which is not one of the key's names ("
-          + underStore.paths().objectPath(key) + ", or its plain path)");
+          + underStore.paths().objectPath(key) + ", its name before names were hashed, or its"
+          + " plain path)");
     }
     if (!access.isAdministrator(caller)) {
       // Again at the commit, which replaces the key's copies in S3: the permissions may have

@@ -16,8 +16,10 @@ import alluxio.wire.FileBlockInfo;
 import alluxio.wire.FileInfo;
 import alluxio.wire.WorkerInfo;
 import alluxio.wire.WorkerNetAddress;
+import io.eccache.common.UnderStorePaths;
 import io.eccache.coordinator.form.NamespacePort;
 import io.eccache.coordinator.form.WorkersPort;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,6 +51,7 @@ public final class InMemoryNamespace implements NamespacePort, WorkersPort, Acce
   private int lost;
   private long nextId = 1;
   private final Map<String, Integer> calls = new HashMap<>();
+  private boolean failBeyondFileNames;
 
   public InMemoryNamespace(Clock clock) {
     this.clock = clock;
@@ -84,6 +87,14 @@ public final class InMemoryNamespace implements NamespacePort, WorkersPort, Acce
     n.length = length;
     n.worker = worker;
     n.modifiedMs = clock.millis();
+  }
+
+  /**
+   * Makes the under store fail every question about a name longer than a file name, as an S3
+   * server keeping objects as files does (s3proxy answers 500), or answer it again.
+   */
+  synchronized void failNamesBeyondFileNames(boolean fail) {
+    failBeyondFileNames = fail;
   }
 
   /** Puts a file in the under store only (as another tool would). */
@@ -259,9 +270,12 @@ public final class InMemoryNamespace implements NamespacePort, WorkersPort, Acce
   }
 
   @Override
-  public synchronized boolean isFileAnywhere(String path) {
+  public synchronized boolean isFileAnywhere(String path) throws IOException {
     count("isFileAnywhere");
     Node n = nodes.get(path);
+    if (n == null && failBeyondFileNames && UnderStorePaths.beyondFileNames(path)) {
+      throw new IOException("500 Server Error: File name too long: " + path);
+    }
     return n != null ? !n.folder : underStore.containsKey(path);
   }
 

@@ -222,6 +222,53 @@ class WriteSessionsTest {
     assertFalse(rules.ns.inUnderStore(write.getStagingPath()));
   }
 
+  /**
+   * A long key's THROUGH copy gets its hashed name, replacing the copy under its name from before
+   * names were hashed; a delete removes both; on an under store that fails for names longer than
+   * a file name (s3proxy), a delete of a long key still succeeds and a read-through commit
+   * naming the old copy is accepted.
+   */
+  @Test
+  void aLongKeysCopyIsPublishedUnderItsHashedNameAndReplacesItsOldOne() throws Exception {
+    String key = "alice/" + "y".repeat(300);
+    String published = rules.ufsPaths.objectPath(key);
+    String legacy = rules.ufsPaths.legacyPath(key);
+    assertTrue(published.length() <= 1 + 218 && !published.equals(legacy), published);
+    rules.ns.putInUnderStore(legacy, 5); // written before names were hashed
+    AllocateResponse write = rules.allocate("alice", key, 10_000);
+    rules.writeSplits(write);
+    rules.ns.putInUnderStore(write.getStagingPath(), 10_000);
+    rules.writes.commit(Caller.named("alice"), rules.commitOf(write).setPersisted(true).build());
+    assertEquals(published, rules.committed(key).getUfsPath());
+    assertTrue(rules.ns.inUnderStore(published));
+    assertFalse(rules.ns.inUnderStore(legacy), "S3 keeps one copy of the key");
+    rules.ns.putInUnderStore(legacy, 5);
+    assertTrue(rules.writes.delete(Caller.named("alice"), key, false));
+    assertFalse(rules.ns.inUnderStore(published));
+    assertFalse(rules.ns.inUnderStore(legacy), "no old copy comes back after a delete");
+
+    rules.ns.failNamesBeyondFileNames(true);
+    String longer = "alice/" + "z".repeat(300) + "/" + "w".repeat(300); // plain, too long
+    rules.put("alice", longer, 10_000);
+    assertTrue(rules.writes.delete(Caller.named("alice"), longer, false));
+    assertFalse(rules.writes.delete(Caller.named("alice"), longer, false));
+    // An old copy Alluxio's namespace holds is no name the under store failed on: removed.
+    String held = "alice/" + "v".repeat(300);
+    rules.ns.putInUnderStore(rules.ufsPaths.legacyPath(held), 10_000);
+    rules.ns.status(rules.ufsPaths.legacyPath(held), NamespacePort.Load.ALWAYS);
+    AllocateResponse recache = rules.allocate("alice", held, 10_000);
+    rules.writeSplits(recache);
+    rules.writes.commit(Caller.named("alice"), rules.commitOf(recache)
+        .setUfsPath(rules.ufsPaths.legacyPath(held)).build());
+    assertEquals(rules.ufsPaths.legacyPath(held), rules.committed(held).getUfsPath());
+    assertTrue(rules.writes.delete(Caller.named("alice"), held, false));
+    assertFalse(rules.ns.inUnderStore(rules.ufsPaths.legacyPath(held)));
+    // A commit naming a copy under none of the key's names is refused, as ever.
+    assertThrows(InvalidArgumentException.class, () -> rules.writes.commit(
+        Caller.named("alice"), rules.commitOf(rules.allocate("alice", "alice/c", 10_000))
+            .setUfsPath("/alice/elsewhere").build()));
+  }
+
   @Test
   void aCacheOnlyVersionRemovesTheKeysStaleUnderStoreCopy() throws Exception {
     String copy = rules.ufsPaths.objectPath("alice/a.bin");
