@@ -17,6 +17,7 @@ import alluxio.grpc.WritePType;
 import alluxio.master.MasterClientContext;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.CoordinatorClient;
+import io.eccache.common.ObjectKeys;
 import io.eccache.common.ObjectPaths;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.AllocateRequest;
@@ -184,6 +185,89 @@ class DataSafetyTest {
     assertArrayEquals(csv, cache.get("rm/external/x.csv"));
     assertTrue(cache.delete("rm/external/x.csv"));
     assertThrows(NotFoundException.class, () -> cache.get("rm/external/x.csv"));
+  }
+
+  /**
+   * A key of 302 characters, 337 bytes once escaped: on an S3 server keeping objects as files
+   * (s3proxy's file-system backend here, file names of 255 bytes) such a name once failed the
+   * THROUGH PUT with a 500. Its copy has a hashed name that fits; it reads back through a client
+   * that must fetch it from S3, lists under its real key, and goes with its delete, after which a
+   * GET is a plain NotFound (its old and plain names, too long for a file, are not there).
+   */
+  @Test
+  void aKeyOfAnyLegalLengthRoundTripsThroughS3() throws Exception {
+    String start = "issue-39/région €/";
+    String key = start + "part-0042_" + "abcdefghij-KLMNOPQRST.0123456789 ".repeat(9)
+        .substring(0, 302 - start.length() - 10);
+    assertEquals(302, key.length());
+    String name = UnderStorePaths.objectName(key);
+    assertTrue(ObjectKeys.encode(key).length() > 255, ObjectKeys.encode(key));
+    assertTrue(name.length() <= 218 && name.contains(UnderStorePaths.HASH_MARKER), name);
+    String shortKey = "issue-39/short.csv";
+    byte[] other = bytes(5000, 59);
+    PutOptions through = PutOptions.code(2, 1).writeMode(WriteMode.THROUGH);
+    cache.put(shortKey, other, through);
+    byte[] data = bytes(300_000, 60);
+    cache.put(key, data, through);
+    Path copy = cluster.s3File(name);
+    assertArrayEquals(data, Files.readAllBytes(copy), "S3 holds it under its hashed name");
+    assertArrayEquals(data, cache.get(key));
+    assertEquals(Set.of(key, shortKey), new TreeSet<>(cache.list("issue-39/")));
+    assertTrue(cache.stat(key).persisted());
+    assertTrue(cache.evict(key));
+    try (EcCacheClient fresh = EcCacheClient.create(cluster.fileSystemContext()
+        .getClusterConf())) {
+      assertArrayEquals(data, fresh.get(key), "read through from S3 and cached again");
+      assertEquals(1, fresh.readStatistics().fallbacks());
+      assertArrayEquals(data, fresh.get(key));
+      assertEquals(1, fresh.readStatistics().fallbacks(), "the second GET is served by the cache");
+    }
+    assertEquals(Set.of(key, shortKey), new TreeSet<>(cache.list("issue-39/")));
+    // An ASYNC PUT of it is published under the same name.
+    byte[] async = bytes(200_000, 61);
+    cache.put(key, async, PutOptions.code(2, 1).writeMode(WriteMode.ASYNC));
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (!cache.stat(key).persisted() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(50);
+    }
+    assertTrue(cache.stat(key).persisted());
+    assertArrayEquals(async, Files.readAllBytes(copy));
+    assertTrue(cache.delete(key));
+    assertFalse(Files.exists(copy));
+    assertThrows(NotFoundException.class, () -> cache.get(key));
+    assertFalse(cache.delete(key));
+    assertEquals(List.of(shortKey), cache.list("issue-39/"));
+    // The short key beside it kept its name and its bytes.
+    assertArrayEquals(other, Files.readAllBytes(cluster.s3File("issue-39~2Fshort.csv")));
+    assertTrue(cache.evict(shortKey));
+    assertArrayEquals(other, cache.get(shortKey));
+  }
+
+  /**
+   * A long key's copy written before names were hashed, under its full encoding (219 to 255
+   * bytes here, a file name s3proxy can hold but not write: written as another S3 server would
+   * have), is still found by a GET, replaced by a new THROUGH version and removed by a delete.
+   */
+  @Test
+  void aLongKeysCopyUnderItsOldNameStaysReadable() throws Exception {
+    String key = "legacy/" + "x".repeat(225);
+    String old = ObjectKeys.encode(key);
+    assertEquals(234, old.length());
+    assertFalse(old.equals(UnderStorePaths.objectName(key)));
+    Path legacy = cluster.s3File(old);
+    byte[] before = bytes(20_000, 62);
+    Files.write(legacy, before);
+    assertArrayEquals(before, cache.get(key), "found under its old name");
+    byte[] now = bytes(30_000, 63);
+    cache.put(key, now, PutOptions.code(2, 1).writeMode(WriteMode.THROUGH));
+    assertFalse(Files.exists(legacy), "the new version replaced the old copy");
+    assertTrue(cache.evict(key));
+    assertArrayEquals(now, cache.get(key));
+    Files.write(legacy, before); // as if it were still there
+    assertTrue(cache.delete(key));
+    assertFalse(Files.exists(legacy), "a delete removes every copy of the key");
+    assertFalse(Files.exists(cluster.s3File(UnderStorePaths.objectName(key))));
+    assertThrows(NotFoundException.class, () -> cache.get(key));
   }
 
   /**
