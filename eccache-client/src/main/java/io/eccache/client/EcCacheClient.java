@@ -99,8 +99,8 @@ public final class EcCacheClient implements AutoCloseable {
    * <p>A key is any well-formed Unicode string of 1 to 1024 bytes in UTF-8 (see
    * {@link ObjectKeys}); every character, '/' and '.' included, is just part of the key, so
    * {@code "a"}, {@code "a/b"} and {@code "./a"} are three objects. THROUGH and ASYNC writes put the
-   * object in the under store at {@code <alluxio.eccache.ufs.prefix>/<encoded key>} (see
-   * {@link UnderStorePaths}).
+   * object in the under store at {@code <alluxio.eccache.ufs.prefix>/<encoded key>}, a long key's
+   * name hashed to fit file-backed S3 servers (see {@link UnderStorePaths}).
    *
    * @throws alluxio.exception.status.FailedPreconditionException if k + r exceeds the live workers
    * @throws alluxio.exception.status.InvalidArgumentException for a bad key or code

@@ -18,7 +18,8 @@ public final class SharedKeys {
           .setDefaultValue("/")
           .setScope(Scope.ALL)
           .setDescription("Alluxio directory (mounted on S3) where objects are persisted: key k is"
-              + " the one file <prefix>/<encoded k> (see 'Keys in the under store'). THROUGH and"
+              + " the one file <prefix>/<encoded k>, hashed to fit 218 bytes when longer (see"
+              + " 'Keys in the under store'). THROUGH and"
               + " ASYNC PUTs write there; GETs read through from there. eccache's root must not be"
               + " reachable from a key: outside the prefix, or at a name starting with '.' (the"
               + " coordinator refuses to start otherwise).")
