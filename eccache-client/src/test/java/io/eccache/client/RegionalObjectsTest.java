@@ -13,8 +13,9 @@ import alluxio.exception.status.InvalidArgumentException;
 import alluxio.exception.status.NotFoundException;
 import io.eccache.common.ClientKeys;
 import io.eccache.common.MasterKeys;
-import io.eccache.common.ObjectKeys;
 import io.eccache.common.ReadChoice;
+import io.eccache.common.RegionMounts;
+import io.eccache.common.UnderStorePaths;
 import io.eccache.coordinator.CoordinatorMaster;
 import io.eccache.testkit.EmbeddedCluster;
 import io.eccache.testkit.LoopbackRegions;
@@ -117,7 +118,7 @@ class RegionalObjectsTest {
 
   /** The split files of {@code key} in {@code region}'s mount (any write). */
   private List<URIStatus> splitsIn(RunningRegion region, String key) throws Exception {
-    String prefix = ObjectKeys.encode(key) + ".";
+    String prefix = UnderStorePaths.nameWithin(key, RegionMounts.MAX_KEY_NAME_BYTES) + ".";
     List<URIStatus> found = new ArrayList<>();
     for (URIStatus s : cluster.fileSystem().listStatus(new AlluxioURI(region.mountPoint()))) {
       if (s.getName().startsWith(prefix)) {
@@ -143,6 +144,26 @@ class RegionalObjectsTest {
       }
     }
     assertArrayEquals(data, cache.get(key, 0));
+  }
+
+  /** A long key's split files are named by its hash, which fits the regions' S3 servers. */
+  @Test
+  void aLongKeysSplitsReachTheirRegions() throws Exception {
+    String key = "agar/" + "région €/".repeat(30);
+    byte[] data = TestData.randomBytes(100_000, 8);
+    cache.put(key, data);
+    for (RunningRegion region : regions.regions()) {
+      List<URIStatus> splits = splitsIn(region, key);
+      assertEquals(2, splits.size(), region.slug());
+      for (URIStatus s : splits) {
+        assertTrue(s.getName().contains(UnderStorePaths.HASH_MARKER), s.getName());
+        assertTrue(Files.isRegularFile(region.objectFile(s.getPath())), s.getPath());
+      }
+    }
+    assertArrayEquals(data, cache.get(key, 0));
+    assertEquals(List.of(key), cache.list("agar/région"));
+    assertTrue(cache.delete(key));
+    assertThrows(NotFoundException.class, () -> cache.get(key));
   }
 
   @Test

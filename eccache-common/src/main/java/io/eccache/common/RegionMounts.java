@@ -52,7 +52,10 @@ public final class RegionMounts {
     }
   }
 
-  /** A regional split file's name taken apart: which key, write and split it is. */
+  /**
+   * A regional split file's name taken apart: which key (null when the name holds a long key's
+   * hash, see {@link #splitPath}), write and split it is.
+   */
   public static final class ChunkName {
     public final String key;
     public final String writeId;
@@ -64,6 +67,13 @@ public final class RegionMounts {
       this.splitName = splitName;
     }
   }
+
+  /**
+   * The most bytes of a split file's name its key takes: a name's
+   * {@link UnderStorePaths#MAX_OBJECT_NAME_BYTES} less two dots, a write id (a UUID, 36) and the
+   * longest split name (4, e.g. {@code d254}).
+   */
+  public static final int MAX_KEY_NAME_BYTES = UnderStorePaths.MAX_OBJECT_NAME_BYTES - 2 - 36 - 4;
 
   private static final RegionMounts NONE = new RegionMounts(List.of());
 
@@ -154,16 +164,22 @@ public final class RegionMounts {
 
   /**
    * Where split {@code index} (named {@code splitName}) of write {@code writeId} of {@code key}
-   * lives: flat in its region's mount, {@code <path>/<encoded key>.<write id>.<split name>}, since
-   * each directory level would cost the region S3 round trips on every PUT.
+   * lives: flat in its region's mount, {@code <path>/<key's name>.<write id>.<split name>}, since
+   * each directory level would cost the region S3 round trips on every PUT. The key's name is its
+   * encoding, hashed when longer than {@value #MAX_KEY_NAME_BYTES} bytes
+   * ({@link UnderStorePaths#nameWithin}), so the file name fits S3 servers that keep objects as
+   * files, as an object's copy under the prefix does. The layout records each split's path, so a
+   * read never maps a name back to its key.
    */
   public String splitPath(int index, String key, String writeId, String splitName) {
-    return forSplit(index).path + "/" + ObjectKeys.encode(key) + "." + writeId + "." + splitName;
+    return forSplit(index).path + "/" + UnderStorePaths.nameWithin(key, MAX_KEY_NAME_BYTES) + "."
+        + writeId + "." + splitName;
   }
 
   /**
    * Takes a regional split file's name apart, or null when it is no such name (any other file in a
-   * region's bucket is not eccache's and is left alone).
+   * region's bucket is not eccache's and is left alone). Its key is null when the name holds a
+   * long key's hash ({@link UnderStorePaths#isHashedName}).
    */
   public static ChunkName parseChunkName(String fileName) {
     int last = fileName.lastIndexOf('.');
@@ -171,11 +187,12 @@ public final class RegionMounts {
     if (second <= 0) {
       return null;
     }
-    String key = ObjectKeys.decode(fileName.substring(0, second));
+    String name = fileName.substring(0, second);
+    String key = ObjectKeys.decode(name);
     String writeId = fileName.substring(second + 1, last);
     String split = fileName.substring(last + 1);
-    return key == null || writeId.isEmpty() || split.isEmpty() ? null
-        : new ChunkName(key, writeId, split);
+    return (key == null && !UnderStorePaths.isHashedName(name)) || writeId.isEmpty()
+        || split.isEmpty() ? null : new ChunkName(key, writeId, split);
   }
 
   @Override

@@ -62,9 +62,6 @@ public final class UnderStorePaths {
   public static final String HASH_MARKER = "~~";
   /** A SHA-256 digest in hex. */
   private static final int HASH_CHARS = 64;
-  /** How much of a long key's encoding starts its hashed name, at most. */
-  private static final int READABLE_CHARS = MAX_OBJECT_NAME_BYTES - HASH_MARKER.length()
-      - HASH_CHARS;
 
   private final String prefix;
 
@@ -89,19 +86,53 @@ public final class UnderStorePaths {
    * last 64 characters). Never starts with '.' (an encoding does not), so never eccache's own.
    */
   public static String objectName(String key) {
+    return nameWithin(key, MAX_OBJECT_NAME_BYTES);
+  }
+
+  /**
+   * {@code key}'s name in at most {@code maxBytes} bytes, as {@link #objectName(String)} makes it
+   * in {@value #MAX_OBJECT_NAME_BYTES}: its encoding if that fits, else the encoding's start
+   * (whole escapes), {@value #HASH_MARKER} and the key's SHA-256 in hex. Injective for any one
+   * {@code maxBytes}, for the same reasons.
+   *
+   * @param maxBytes at least 67: room for the marker, the hash and a character
+   */
+  public static String nameWithin(String key, int maxBytes) {
+    if (maxBytes < HASH_MARKER.length() + HASH_CHARS + 1) {
+      throw new IllegalArgumentException("a name of " + maxBytes + " bytes has no room for a hash");
+    }
     String encoded = ObjectKeys.encode(key); // ASCII: as many bytes as characters
-    if (encoded.length() <= MAX_OBJECT_NAME_BYTES) {
+    if (encoded.length() <= maxBytes) {
       return encoded;
     }
+    int readable = maxBytes - HASH_MARKER.length() - HASH_CHARS;
     int end = 0;
     while (end < encoded.length()) {
       int next = end + (encoded.charAt(end) == '~' ? 3 : 1);
-      if (next > READABLE_CHARS) {
+      if (next > readable) {
         break;
       }
       end = next;
     }
     return encoded.substring(0, end) + HASH_MARKER + sha256Hex(key);
+  }
+
+  /**
+   * Whether {@code name} is a hashed name ({@link #nameWithin(String, int)} of a key too long for
+   * its room): it ends with {@value #HASH_MARKER} and 64 lower-case hex digits.
+   */
+  public static boolean isHashedName(String name) {
+    int marker = name.length() - HASH_CHARS - HASH_MARKER.length();
+    if (marker < 1 || !name.startsWith(HASH_MARKER, marker)) {
+      return false;
+    }
+    for (int i = marker + HASH_MARKER.length(); i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String sha256Hex(String key) {

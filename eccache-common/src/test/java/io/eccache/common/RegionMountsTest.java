@@ -1,6 +1,7 @@
 package io.eccache.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,5 +49,26 @@ class RegionMountsTest {
     }
     assertNull(RegionMounts.parseChunkName("readme"));
     assertNull(RegionMounts.parseChunkName("notes.txt"));
+  }
+
+  @Test
+  void aLongKeysSplitFileNameFitsAFileNameAndNamesItsWrite() {
+    RegionMounts r = RegionMounts.parse("a=/r/a@1ms");
+    String writeId = java.util.UUID.randomUUID().toString();
+    String fits = "agar/" + "k".repeat(RegionMounts.MAX_KEY_NAME_BYTES - 7);
+    String name = r.splitPath(0, fits, writeId, "d254").substring("/r/a/".length());
+    assertEquals(UnderStorePaths.MAX_OBJECT_NAME_BYTES, name.length());
+    assertEquals(fits, RegionMounts.parseChunkName(name).key, "its encoding, as before");
+    String key = "agar/" + "\u20ac".repeat(300);
+    String hashed = r.splitPath(0, key, writeId, "d254").substring("/r/a/".length());
+    assertTrue(hashed.length() <= UnderStorePaths.MAX_OBJECT_NAME_BYTES, hashed);
+    RegionMounts.ChunkName c = RegionMounts.parseChunkName(hashed);
+    assertNull(c.key, "a hash names no key");
+    assertEquals(writeId, c.writeId);
+    assertEquals("d254", c.splitName);
+    assertFalse(hashed.equals(r.splitPath(0, key + "x", writeId, "d254")
+        .substring("/r/a/".length())));
+    // Another tool's file that only looks like one is still left alone.
+    assertNull(RegionMounts.parseChunkName("notes~~1234.w.d00"));
   }
 }

@@ -161,6 +161,22 @@ class UnderStorePathsTest {
   }
 
   @Test
+  void aNameWithinAnyRoomIsHashedOnlyWhenTheEncodingIsLonger() {
+    String key = "k".repeat(100);
+    assertEquals(key, UnderStorePaths.nameWithin(key, 100));
+    String hashed = UnderStorePaths.nameWithin(key, 99);
+    assertEquals(99, hashed.length());
+    assertEquals("k".repeat(33) + "~~", hashed.substring(0, 35));
+    assertTrue(UnderStorePaths.isHashedName(hashed));
+    assertTrue(UnderStorePaths.isHashedName(UnderStorePaths.objectName("x".repeat(300))));
+    assertFalse(UnderStorePaths.isHashedName(key));
+    assertFalse(UnderStorePaths.isHashedName("~~" + "a".repeat(64)), "no readable start");
+    assertFalse(UnderStorePaths.isHashedName("x~~" + "A".repeat(64)), "upper-case hex");
+    assertFalse(UnderStorePaths.isHashedName("x~~" + "a".repeat(63)));
+    assertThrows(IllegalArgumentException.class, () -> UnderStorePaths.nameWithin(key, 66));
+  }
+
+  @Test
   void namesLongerThanAFileNameAreTold() {
     assertFalse(UnderStorePaths.beyondFileNames("/s3/" + "x".repeat(255) + "/y"));
     assertTrue(UnderStorePaths.beyondFileNames("/s3/" + "x".repeat(256) + "/y"));

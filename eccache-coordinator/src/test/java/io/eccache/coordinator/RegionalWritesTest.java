@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.exception.status.InvalidArgumentException;
 import io.eccache.common.RedundancyScheme;
+import io.eccache.common.RegionMounts;
 import io.eccache.common.SchemeProtos;
+import io.eccache.common.UnderStorePaths;
 import io.eccache.common.proto.AllocateRequest;
 import io.eccache.common.proto.AllocateResponse;
 import io.eccache.common.proto.Layout;
@@ -102,6 +104,44 @@ class RegionalWritesTest {
         assertFalse(rules.ns.exists(abandoned.getSplits(i).getPath()), "abandoned");
         assertTrue(rules.ns.exists(second.getSplitPaths(i)), "the current version");
         assertTrue(rules.ns.exists(pending.getSplits(i).getPath()), "pending");
+      }
+    }
+  }
+
+  /**
+   * A long key's split files are named by its hash, to fit S3 servers that keep objects as files;
+   * the sweep, which cannot take such a name back to its key, tells their writes by id.
+   */
+  @Test
+  void aLongKeysSplitFilesFitAFileNameAndAreSweptByTheirWrite() throws Exception {
+    try (RulesFixture rules = new RulesFixture(4, true)) {
+      String key = "agar/" + "long key/".repeat(40);
+      Layout first = rules.put("root", key, 10_000);
+      for (String path : first.getSplitPathsList()) {
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        assertTrue(name.length() <= UnderStorePaths.MAX_OBJECT_NAME_BYTES, name);
+        assertEquals(first.getWriteId(), RegionMounts.parseChunkName(name).writeId);
+      }
+      rules.put("root", "agar/short", 10_000); // a key whose files name it, swept beside
+      Layout second = rules.put("root", key, 20_000);
+      AllocateResponse pending = rules.allocate("root", key, 30_000);
+      rules.writeSplits(pending);
+      rules.clock.advance(Duration.ofMillis(RulesFixture.GRACE_MS + 1));
+      sweep(rules); // the retired version's grace is over: its directory goes first
+      rules.clock.advance(Duration.ofMillis(RulesFixture.ALLOCATION_TIMEOUT_MS));
+      sweep(rules);
+      for (int i = 0; i < 3; i++) {
+        assertFalse(rules.ns.exists(first.getSplitPaths(i)), "replaced, grace over");
+        assertTrue(rules.ns.exists(second.getSplitPaths(i)), "the current version");
+        assertTrue(rules.ns.exists(pending.getSplits(i).getPath()), "pending");
+        assertTrue(rules.ns.exists(rules.committed("agar/short").getSplitPaths(i)));
+      }
+      assertTrue(rules.writes.delete(Caller.named("root"), key, false));
+      rules.clock.advance(Duration.ofMillis(RulesFixture.GRACE_MS + 1));
+      sweep(rules);
+      sweep(rules);
+      for (int i = 0; i < 3; i++) {
+        assertFalse(rules.ns.exists(second.getSplitPaths(i)), "deleted, grace over");
       }
     }
   }

@@ -23,6 +23,7 @@ import io.eccache.policy.SplitPlacement;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -172,11 +173,14 @@ public final class RegionalForm implements StorageForm {
    * key's committed version, nor pending, nor retired and still in their grace, once they are
    * older than the allocation timeout: replaced and deleted versions, and abandoned PUTs. A write
    * that is neither pending nor committed can never be committed, so no lock is needed; the check
-   * for pending comes first, as a commit writes the layout before it stops being pending.
+   * for pending comes first, as a commit writes the layout before it stops being pending. A file
+   * named by a long key's hash ({@link RegionMounts#splitPath}) names no key: its write is dead
+   * unless some regional object holds it.
    */
   @Override
   public void sweep(SweepPass pass) throws IOException, AlluxioException {
     Map<String, String> committed = new HashMap<>(); // key -> its committed write id ("" none)
+    Set<String> committedWrites = null; // every key's, for names that hold a long key's hash
     for (RegionMounts.Region region : regional.regions().regions()) {
       List<FileInfo> files;
       try {
@@ -190,12 +194,24 @@ public final class RegionalForm implements StorageForm {
             || pass.inGrace(chunk.writeId) || !pass.isOld(file)) {
           continue;
         }
-        String current = committed.get(chunk.key);
-        if (current == null) {
-          current = pass.committedWriteId(chunk.key);
-          committed.put(chunk.key, current);
+        boolean dead;
+        if (chunk.key == null) {
+          // A long key's hashed name: its write is dead unless some key holds it (write ids are
+          // unique). Asked again on a miss, after the pending check: a write committed since the
+          // set was made is in it then.
+          if (committedWrites == null || !committedWrites.contains(chunk.writeId)) {
+            committedWrites = committedWriteIds();
+          }
+          dead = !committedWrites.contains(chunk.writeId);
+        } else {
+          String current = committed.get(chunk.key);
+          if (current == null) {
+            current = pass.committedWriteId(chunk.key);
+            committed.put(chunk.key, current);
+          }
+          dead = !current.equals(chunk.writeId);
         }
-        if (!current.equals(chunk.writeId)) {
+        if (dead) {
           try {
             ns.delete(file.getPath(), NamespacePort.Removal.EVERYWHERE);
           } catch (IOException | AlluxioException e) {
@@ -205,6 +221,17 @@ public final class RegionalForm implements StorageForm {
         }
       }
     }
+  }
+
+  /** The write ids the regional objects hold now. */
+  private Set<String> committedWriteIds() throws IOException, AlluxioException {
+    Set<String> ids = new HashSet<>();
+    for (Layout layout : context.committed()) {
+      if (holds(layout)) {
+        ids.add(layout.getWriteId());
+      }
+    }
+    return ids;
   }
 
   @Override
