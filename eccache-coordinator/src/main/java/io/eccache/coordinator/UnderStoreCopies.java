@@ -34,8 +34,8 @@ final class UnderStoreCopies {
 
   /**
    * Moves the staged copy of write {@code writeId} to {@code key}'s name, replacing what was there
-   * (and the key's copy under its name from before names were hashed), and returns the published
-   * file (its id is what readers check before falling back to it).
+   * (and the key's copy under its name from before names were hashed, when Alluxio holds it), and
+   * returns the published file (its id is what readers check before falling back to it).
    *
    * @throws FailedPreconditionException if the staged copy is missing, incomplete or not
    *     {@code size} bytes
@@ -81,11 +81,15 @@ final class UnderStoreCopies {
     String legacy = paths.legacyPath(key);
     if (legacy != null && !legacy.equals(paths.foreignPath(key))) {
       // The key's copy from before names were hashed is this version's predecessor: S3 keeps
-      // one copy per key. Left behind, it is never read (this name is looked for first) and a
+      // one copy per key. Looked for in Alluxio's namespace only, which holds every copy this
+      // cluster published (asking S3 costs a failed request, retried, on servers that cannot
+      // hold the name); one it never saw is never read (this name is looked for first) and a
       // delete removes it. (A long plain key's old name is its plain path too, which another
       // tool may have written: left alone, as any plain path is.)
       try {
-        deleteIfPresent(legacy);
+        if (ns.exists(legacy)) {
+          deleteIfPresent(legacy);
+        }
       } catch (IOException | AlluxioException | RuntimeException e) {
         LOG.warn("eccache: could not remove the replaced under-store copy {} of '{}': {}", legacy,
             key, e.toString());

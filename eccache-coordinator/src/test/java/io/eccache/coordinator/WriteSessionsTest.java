@@ -234,7 +234,8 @@ class WriteSessionsTest {
     String published = rules.ufsPaths.objectPath(key);
     String legacy = rules.ufsPaths.legacyPath(key);
     assertTrue(published.length() <= 1 + 218 && !published.equals(legacy), published);
-    rules.ns.putInUnderStore(legacy, 5); // written before names were hashed
+    rules.ns.putInUnderStore(legacy, 5); // published by this cluster before names were hashed
+    rules.ns.status(legacy, NamespacePort.Load.ALWAYS);
     AllocateResponse write = rules.allocate("alice", key, 10_000);
     rules.writeSplits(write);
     rules.ns.putInUnderStore(write.getStagingPath(), 10_000);
@@ -242,7 +243,12 @@ class WriteSessionsTest {
     assertEquals(published, rules.committed(key).getUfsPath());
     assertTrue(rules.ns.inUnderStore(published));
     assertFalse(rules.ns.inUnderStore(legacy), "S3 keeps one copy of the key");
-    rules.ns.putInUnderStore(legacy, 5);
+    rules.ns.putInUnderStore(legacy, 5); // one Alluxio never saw: left by a publish, never read
+    AllocateResponse again = rules.allocate("alice", key, 10_000);
+    rules.writeSplits(again);
+    rules.ns.putInUnderStore(again.getStagingPath(), 10_000);
+    rules.writes.commit(Caller.named("alice"), rules.commitOf(again).setPersisted(true).build());
+    assertTrue(rules.ns.inUnderStore(legacy));
     assertTrue(rules.writes.delete(Caller.named("alice"), key, false));
     assertFalse(rules.ns.inUnderStore(published));
     assertFalse(rules.ns.inUnderStore(legacy), "no old copy comes back after a delete");
