@@ -11,8 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,20 +25,35 @@ import org.junit.jupiter.api.Test;
  * target/lib) holds neither the benchmark, the testkit, the local cluster, JMH, XChart, Alluxio's
  * master and worker nor hadoop-common. demo, bench, sim and check live in benchmarks
  * (bin/eccache-bench); cluster start|stop|status in eccache-local-cluster (bin/eccache-cluster).
+ * Nor RocksDB (54 MB of native libraries; the client carries the one enum it loads) or a second
+ * logging backend: log4j 2 is the command's only one, every logging API routed into it.
  */
 class ProductClasspathTest {
   private static final Pattern FORBIDDEN = Pattern.compile(
       "benchmarks|eccache-testkit|eccache-local-cluster|jmh-.*|xchart"
-          + "|alluxio-core-server-(master|worker)|hadoop-common");
+          + "|alluxio-core-server-(master|worker)|hadoop-common|rocksdbjni");
+
+  /**
+   * The logging backends recognised, by the artifacts that write log records (or bind SLF4J to a
+   * backend). APIs and bridges into another API (slf4j-api, jul-to-slf4j, log4j-api,
+   * log4j-1.2-api, commons-logging) are not backends.
+   */
+  private static final Map<String, String> BACKENDS = Map.ofEntries(
+      Map.entry("log4j-core", "log4j 2"), Map.entry("log4j-slf4j-impl", "log4j 2"),
+      Map.entry("log4j-slf4j2-impl", "log4j 2"),
+      Map.entry("reload4j", "log4j 1"), Map.entry("log4j", "log4j 1"),
+      Map.entry("slf4j-reload4j", "log4j 1"), Map.entry("slf4j-log4j12", "log4j 1"),
+      Map.entry("logback-classic", "logback"), Map.entry("logback-core", "logback"),
+      Map.entry("slf4j-simple", "slf4j-simple"), Map.entry("slf4j-jdk14", "java.util.logging"),
+      Map.entry("slf4j-nop", "slf4j-nop"));
+
+  /** SLF4J's bindings: with two, SLF4J picks one at random. */
+  private static final Pattern SLF4J_BINDING = Pattern.compile(
+      "log4j-slf4j2?-impl|slf4j-(reload4j|log4j12|simple|jdk14|nop)|logback-classic");
 
   @Test
   void runtimeClasspathHoldsNoBenchmarkTestkitOrServer() throws Exception {
-    Path file = Path.of("target", "runtime-classpath.txt");
-    assertTrue(Files.isRegularFile(file), file.toAbsolutePath() + " is missing: the "
-        + "maven-dependency-plugin's build-classpath execution writes it (run through Maven)");
-    List<String> artifacts = Arrays.stream(Files.readString(file, StandardCharsets.UTF_8).trim()
-        .split(Pattern.quote(File.pathSeparator)))
-        .filter(e -> !e.isBlank()).map(ProductClasspathTest::artifactOf)
+    List<String> artifacts = runtimeClasspath().stream().map(p -> artifactOf(p.toString()))
         .collect(Collectors.toList());
     assertTrue(artifacts.contains("eccache-client") && artifacts.contains("picocli"),
         "not the cli's runtime classpath: " + artifacts);
@@ -45,7 +64,72 @@ class ProductClasspathTest {
       }
     }
     assertTrue(forbidden.isEmpty(), "eccache-cli's runtime classpath holds " + forbidden
-        + " (benchmark, test or server code belongs in benchmarks' eccache-bench)");
+        + " (benchmark, test or server code belongs in benchmarks' eccache-bench; RocksDB in "
+        + "Alluxio's servers: the client carries the one enum of it that it loads)");
+  }
+
+  @Test
+  void runtimeClasspathHasOneLoggingBackendAndPrintsItsSize() throws Exception {
+    List<Path> jars = runtimeClasspath();
+    List<String> artifacts = jars.stream().map(p -> artifactOf(p.toString()))
+        .collect(Collectors.toList());
+    long bytes = 0;
+    for (Path jar : jars) {
+      bytes += sizeOf(jar);
+    }
+    System.out.printf("eccache-cli runtime classpath: %d jars, %d bytes (%.1f MB)%n",
+        jars.size(), bytes, bytes / 1e6);
+    assertEquals(Set.of("log4j 2"), backendsOf(artifacts), "eccache-cli's logging backends "
+        + "(log4j2.xml configures log4j 2; any other would write elsewhere, or to the terminal)");
+    assertEquals(List.of("log4j-slf4j-impl"), artifacts.stream()
+        .filter(a -> SLF4J_BINDING.matcher(a).matches()).collect(Collectors.toList()));
+    // Alluxio's LogUtils links against log4j 1's classes: without them error paths hang.
+    assertTrue(artifacts.contains("log4j-1.2-api"), "log4j 1's API over log4j 2: " + artifacts);
+  }
+
+  /** The logging backends among {@code artifacts}, named as in {@link #BACKENDS}. */
+  static Set<String> backendsOf(List<String> artifacts) {
+    return artifacts.stream().filter(BACKENDS::containsKey).map(BACKENDS::get)
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  @Test
+  void backendsAreRecognisedByFamily() {
+    assertEquals(Set.of("log4j 2"), backendsOf(List.of("slf4j-api", "log4j-api", "log4j-core",
+        "log4j-slf4j-impl", "log4j-1.2-api", "jul-to-slf4j", "commons-logging")));
+    // What the command carried before: reload4j (for Alluxio's LogUtils) beside log4j 2.
+    assertEquals(Set.of("log4j 1", "log4j 2"),
+        backendsOf(List.of("reload4j", "log4j-core", "log4j-slf4j-impl")));
+    assertEquals(Set.of("logback", "slf4j-simple"),
+        backendsOf(List.of("logback-classic", "slf4j-simple")));
+  }
+
+  /** A jar's size, or the bytes of the files under a reactor module's target/classes. */
+  private static long sizeOf(Path entry) throws Exception {
+    if (!Files.isDirectory(entry)) {
+      return Files.size(entry);
+    }
+    try (Stream<Path> files = Files.walk(entry)) {
+      long bytes = 0;
+      for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+        bytes += Files.size(f);
+      }
+      return bytes;
+    }
+  }
+
+  /** The entries of target/runtime-classpath.txt, each checked to exist. */
+  private static List<Path> runtimeClasspath() throws Exception {
+    Path file = Path.of("target", "runtime-classpath.txt");
+    assertTrue(Files.isRegularFile(file), file.toAbsolutePath() + " is missing: the "
+        + "maven-dependency-plugin's build-classpath execution writes it (run through Maven)");
+    List<Path> jars = Arrays.stream(Files.readString(file, StandardCharsets.UTF_8).trim()
+        .split(Pattern.quote(File.pathSeparator)))
+        .filter(e -> !e.isBlank()).map(Path::of).collect(Collectors.toList());
+    for (Path jar : jars) {
+      assertTrue(Files.exists(jar), "no such classpath entry: " + jar);
+    }
+    return jars;
   }
 
   /**
@@ -73,6 +157,8 @@ class ProductClasspathTest {
         + "netty-transport-native-epoll-4.1.87.Final-linux-x86_64.jar"));
     assertTrue(FORBIDDEN.matcher(artifactOf("/m2/org/alluxio/alluxio-core-server-master/2.9.6/"
         + "alluxio-core-server-master-2.9.6.jar")).matches());
+    assertTrue(FORBIDDEN.matcher(artifactOf("/m2/org/rocksdb/rocksdbjni/7.0.3/"
+        + "rocksdbjni-7.0.3.jar")).matches());
     assertFalse(FORBIDDEN.matcher(artifactOf("/m2/org/alluxio/alluxio-core-client-fs/2.9.6/"
         + "alluxio-core-client-fs-2.9.6.jar")).matches());
   }
