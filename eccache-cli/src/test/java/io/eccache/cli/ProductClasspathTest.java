@@ -25,13 +25,18 @@ import org.junit.jupiter.api.Test;
  * target/lib) holds neither the benchmark, the testkit, the local cluster, JMH, XChart, Alluxio's
  * master and worker nor hadoop-common. demo, bench, sim and check live in benchmarks
  * (bin/eccache-bench); cluster start|stop|status in eccache-local-cluster (bin/eccache-cluster).
- * Nor RocksDB (54 MB of native libraries; the client carries the one enum it loads) or a second
+ * Nor RocksDB (54 MB of native libraries; the client carries the one enum it loads), what an
+ * eccache client never loads (OpenSSL for Netty, Jetty, the AWS SDK, Reflections), or a second
  * logging backend: log4j 2 is the command's only one, every logging API routed into it.
  */
 class ProductClasspathTest {
   private static final Pattern FORBIDDEN = Pattern.compile(
       "benchmarks|eccache-testkit|eccache-local-cluster|jmh-.*|xchart"
           + "|alluxio-core-server-(master|worker)|hadoop-common|rocksdbjni");
+
+  /** Alluxio's dependencies that an eccache client never loads (eccache-client excludes them). */
+  private static final Pattern NEVER_LOADED = Pattern.compile(
+      "netty-tcnative.*|jetty-.*|.*servlet-api|aws-java-sdk-.*|amqp-client|reflections|javassist");
 
   /**
    * The logging backends recognised, by the artifacts that write log records (or bind SLF4J to a
@@ -69,7 +74,7 @@ class ProductClasspathTest {
   }
 
   @Test
-  void runtimeClasspathHasOneLoggingBackendAndPrintsItsSize() throws Exception {
+  void runtimeClasspathIsLeanWithOneLoggingBackendAndPrintsItsSize() throws Exception {
     List<Path> jars = runtimeClasspath();
     List<String> artifacts = jars.stream().map(p -> artifactOf(p.toString()))
         .collect(Collectors.toList());
@@ -79,6 +84,8 @@ class ProductClasspathTest {
     }
     System.out.printf("eccache-cli runtime classpath: %d jars, %d bytes (%.1f MB)%n",
         jars.size(), bytes, bytes / 1e6);
+    assertEquals(List.of(), artifacts.stream().filter(a -> NEVER_LOADED.matcher(a).matches())
+        .collect(Collectors.toList()), "what an eccache client never loads");
     assertEquals(Set.of("log4j 2"), backendsOf(artifacts), "eccache-cli's logging backends "
         + "(log4j2.xml configures log4j 2; any other would write elsewhere, or to the terminal)");
     assertEquals(List.of("log4j-slf4j-impl"), artifacts.stream()
@@ -159,6 +166,9 @@ class ProductClasspathTest {
         + "alluxio-core-server-master-2.9.6.jar")).matches());
     assertTrue(FORBIDDEN.matcher(artifactOf("/m2/org/rocksdb/rocksdbjni/7.0.3/"
         + "rocksdbjni-7.0.3.jar")).matches());
+    assertTrue(NEVER_LOADED.matcher("netty-tcnative-boringssl-static").matches());
+    assertTrue(NEVER_LOADED.matcher("jakarta.servlet-api").matches());
+    assertFalse(NEVER_LOADED.matcher("netty-codec-http2").matches());
     assertFalse(FORBIDDEN.matcher(artifactOf("/m2/org/alluxio/alluxio-core-client-fs/2.9.6/"
         + "alluxio-core-client-fs-2.9.6.jar")).matches());
   }
