@@ -27,8 +27,6 @@ import io.eccache.common.proto.Layout;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -113,17 +111,7 @@ final class UnderStore {
    */
   UnderStoreFile find(String key, AlluxioStatusException cacheError)
       throws IOException {
-    Set<String> candidates = new LinkedHashSet<>(); // a long plain key's two are the same
-    candidates.add(paths.objectPath(key));
-    String legacy = paths.legacyPath(key);
-    if (legacy != null) {
-      candidates.add(legacy);
-    }
-    String foreign = paths.foreignPath(key);
-    if (foreign != null) {
-      candidates.add(foreign);
-    }
-    for (String path : candidates) {
+    for (String path : paths.copyPaths(key)) {
       // S3 is the source of truth here: look at what it holds now, not at what Alluxio last saw.
       UnderStoreFile file = open(key, path, FRESH);
       if (file != null) {
@@ -134,7 +122,7 @@ final class UnderStore {
       throw cacheError;
     }
     throw new NotFoundException("no object '" + key + "' in eccache or the under store ("
-        + String.join(", ", candidates) + ")");
+        + String.join(", ", paths.copyPaths(key)) + ")");
   }
 
   /**

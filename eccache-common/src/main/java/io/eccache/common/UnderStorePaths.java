@@ -5,6 +5,8 @@ import com.google.common.io.BaseEncoding;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * Where objects live in the under store (S3), as Alluxio paths under the configured prefix
@@ -170,6 +172,25 @@ public final class UnderStorePaths {
     }
     String path = prefix + "/" + encoded;
     return path.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES ? null : path;
+  }
+
+  /**
+   * Every path {@code key} (a valid key) may have a copy under, in the order to look: its
+   * {@link #objectPath(String)}, its {@link #legacyPath(String)}, its {@link #foreignPath(String)}
+   * (those that exist; a long plain key's last two are the same path, listed once).
+   */
+  public Set<String> copyPaths(String key) {
+    Set<String> candidates = new LinkedHashSet<>();
+    candidates.add(objectPath(key));
+    String legacy = legacyPath(key);
+    if (legacy != null) {
+      candidates.add(legacy);
+    }
+    String foreign = foreignPath(key);
+    if (foreign != null) {
+      candidates.add(foreign);
+    }
+    return candidates;
   }
 
   /**

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import alluxio.exception.status.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,11 @@ class UnderStorePathsTest {
     assertEquals("a".repeat(152) + UnderStorePaths.HASH_MARKER + sha256(key), name);
     assertEquals(UnderStorePaths.MAX_OBJECT_NAME_BYTES, name.length());
     assertEquals("/s3/data/" + key, s3.legacyPath(key)); // where it was written before
+    // Looked for in that order; a long plain key's plain path is its old name, listed once.
+    assertEquals(List.of("/s3/data/" + name, "/s3/data/" + key),
+        new ArrayList<>(s3.copyPaths(key)));
+    assertEquals(List.of("/s3/data/x~2Fy.csv", "/s3/data/x/y.csv"),
+        new ArrayList<>(s3.copyPaths("x/y.csv")));
     // The readable start ends between escapes, never inside one.
     String slashes = "x" + "/".repeat(300);
     String hashed = UnderStorePaths.objectName(slashes);

@@ -7,8 +7,6 @@ import alluxio.wire.FileInfo;
 import io.eccache.common.UnderStorePaths;
 import io.eccache.coordinator.form.NamespacePort;
 import java.io.IOException;
-import java.util.LinkedHashSet;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,24 +97,6 @@ final class UnderStoreCopies {
   }
 
   /**
-   * Every name {@code key} may have a copy under, its own first: its name, its name from before
-   * names were hashed, its plain path (see {@link UnderStorePaths}).
-   */
-  private Set<String> copyPaths(String key) {
-    Set<String> candidates = new LinkedHashSet<>(); // a long plain key's last two are the same
-    candidates.add(paths.objectPath(key));
-    String legacy = paths.legacyPath(key);
-    if (legacy != null) {
-      candidates.add(legacy);
-    }
-    String foreign = paths.foreignPath(key);
-    if (foreign != null) {
-      candidates.add(foreign);
-    }
-    return candidates;
-  }
-
-  /**
    * Whether a file is at {@code path}, in Alluxio or the under store. A name longer than any file
    * name ({@link UnderStorePaths#beyondFileNames}) that the under store fails to answer for, and
    * that Alluxio's namespace does not hold, is no file: an S3 server keeping objects as files
@@ -154,7 +134,7 @@ final class UnderStoreCopies {
    * PUT went from 0.73x to 0.86x of ten plain files' throughput (the data-path benchmark).
    */
   boolean anyCopy(String key) throws IOException, AlluxioException {
-    for (String path : copyPaths(key)) {
+    for (String path : paths.copyPaths(key)) {
       if (isFile(path)) {
         return true;
       }
@@ -188,7 +168,7 @@ final class UnderStoreCopies {
    */
   boolean delete(String key) throws IOException, AlluxioException {
     boolean existed = false;
-    for (String path : copyPaths(key)) {
+    for (String path : paths.copyPaths(key)) {
       existed |= deleteIfPresent(path);
     }
     return existed;
