@@ -4,6 +4,7 @@ import alluxio.exception.AlluxioException;
 import alluxio.exception.status.CancelledException;
 import alluxio.exception.status.DeadlineExceededException;
 import alluxio.exception.status.UnavailableException;
+import alluxio.util.ThreadUtils;
 import com.google.common.base.Throwables;
 import io.eccache.coordinator.form.NamespacePort;
 import java.io.IOException;
@@ -16,6 +17,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates a write's files in the master all at once, each on a thread of the master's executor:
@@ -25,6 +28,7 @@ import java.util.function.Supplier;
  * where they go (eccache's directories are the master's) can still write them.
  */
 final class FileCreator {
+  private static final Logger LOG = LoggerFactory.getLogger(FileCreator.class);
   /** The longest a creation waits for its files to be created (journaled). */
   static final long TIMEOUT_MS = 30_000;
 
@@ -78,6 +82,10 @@ final class FileCreator {
       Throwables.propagateIfPossible(cause, IOException.class, AlluxioException.class);
       throw new IOException("creating the files of " + what + " failed: " + cause, cause);
     } catch (TimeoutException e) {
+      // Which lock or flush held it is in the master's threads now, not later: log them (at most
+      // once a minute), so a stall seen once, in CI or in production, carries its own jstack.
+      ThreadUtils.logThreadInfo(LOG, "eccache: the master's threads while creating the files of "
+          + what + " took more than " + TIMEOUT_MS + " ms", 60);
       throw new DeadlineExceededException("creating the files of " + what + " took more than "
           + TIMEOUT_MS + " ms: the master's journal does not keep up; check the master, then"
           + " PUT again");
