@@ -33,7 +33,7 @@ class BenchCommandTest {
       "stragglers", "writes", "spcache");
 
   /** A raw.csv row's cells: split at commas outside quotes (a label may hold one, quoted). */
-  private static String[] cells(String row) {
+  static String[] cells(String row) {
     return row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
   }
 
