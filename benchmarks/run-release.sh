@@ -79,7 +79,7 @@ log() { echo "== run-release $(date -u +%H:%M:%S) $*" >&2; }
 run() { # FAMILY RESULT-DIR COMMAND...: skipped when RESULT-DIR holds a summary already
   local family=$1 dir=$2
   shift 2
-  if [ -f "$dir/summary.md" ] || [ -f "$dir/coder.md" ]; then
+  if [ -f "$dir/summary.md" ]; then
     log "$family: done before ($dir), skipped"
     return
   fi

@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
+import io.eccache.testkit.RuntimeClasspath;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,7 +56,7 @@ class ProductClasspathTest {
 
   @Test
   void runtimeClasspathHoldsNoBenchmarkTestkitOrServer() throws Exception {
-    List<String> artifacts = runtimeClasspath().stream().map(p -> artifactOf(p.toString()))
+    List<String> artifacts = RuntimeClasspath.entries().stream().map(p -> artifactOf(p.toString()))
         .collect(Collectors.toList());
     assertTrue(artifacts.contains("eccache-client") && artifacts.contains("picocli"),
         "not the cli's runtime classpath: " + artifacts);
@@ -75,7 +73,7 @@ class ProductClasspathTest {
 
   @Test
   void runtimeClasspathIsLeanWithOneLoggingBackendAndPrintsItsSize() throws Exception {
-    List<Path> jars = runtimeClasspath();
+    List<Path> jars = RuntimeClasspath.entries();
     List<String> artifacts = jars.stream().map(p -> artifactOf(p.toString()))
         .collect(Collectors.toList());
     long bytes = 0;
@@ -123,20 +121,6 @@ class ProductClasspathTest {
       }
       return bytes;
     }
-  }
-
-  /** The entries of target/runtime-classpath.txt, each checked to exist. */
-  private static List<Path> runtimeClasspath() throws Exception {
-    Path file = Path.of("target", "runtime-classpath.txt");
-    assertTrue(Files.isRegularFile(file), file.toAbsolutePath() + " is missing: the "
-        + "maven-dependency-plugin's build-classpath execution writes it (run through Maven)");
-    List<Path> jars = Arrays.stream(Files.readString(file, StandardCharsets.UTF_8).trim()
-        .split(Pattern.quote(File.pathSeparator)))
-        .filter(e -> !e.isBlank()).map(Path::of).collect(Collectors.toList());
-    for (Path jar : jars) {
-      assertTrue(Files.exists(jar), "no such classpath entry: " + jar);
-    }
-    return jars;
   }
 
   /**

@@ -3,11 +3,9 @@ package io.eccache.hadoop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
+import io.eccache.testkit.RuntimeClasspath;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -26,12 +24,7 @@ class RuntimeClasspathTest {
 
   @Test
   void noRocksDbAndNoLoggingBackend() throws Exception {
-    Path file = Path.of("target", "runtime-classpath.txt");
-    assertTrue(Files.isRegularFile(file), file.toAbsolutePath() + " is missing: the "
-        + "maven-dependency-plugin's build-classpath execution writes it (run through Maven)");
-    List<Path> entries = Arrays.stream(Files.readString(file, StandardCharsets.UTF_8).trim()
-        .split(Pattern.quote(File.pathSeparator)))
-        .filter(e -> !e.isBlank()).map(Path::of).collect(Collectors.toList());
+    List<Path> entries = RuntimeClasspath.entries();
     long bytes = 0;
     for (Path jar : entries) {
       bytes += Files.isRegularFile(jar) ? Files.size(jar) : 0;
