@@ -296,10 +296,7 @@ public final class RedundancyPlanner {
       return;
     }
     if (partition) {
-      // Repartitioning rewrites the whole object: only for a real change, not the jitter of a
-      // noisy latency bound from pass to pass (SP-Cache itself repartitions every 12 hours).
-      int k = scheme.dataSplits();
-      if (Math.abs(target.dataSplits() - k) >= Math.max(2, k / 4)) {
+      if (repartitions(scheme.dataSplits(), target.dataSplits())) {
         changes.add(new Task(TaskKind.REPARTITION, o.key, o.writeId, List.of(), List.of(),
             target));
       }
@@ -317,6 +314,20 @@ public final class RedundancyPlanner {
             free.subList(0, add), scheme.withRedundancy(scheme.redundancy() + add)));
       }
     }
+  }
+
+  /**
+   * Whether SP-Cache rewrites an object of {@code from} partitions into {@code to}. Repartitioning
+   * rewrites the whole object, so only for a real change, not the jitter of a noisy latency bound
+   * from pass to pass (SP-Cache itself repartitions every 12 hours): growing by a quarter of the
+   * partitions, at least one (a warm object's first split from 1 into 2 halves each read);
+   * shrinking by a quarter and at least two. The margins differ so that a target jittering
+   * between neighbouring counts never rewrites an object back and forth; more partitions than
+   * needed cost no memory.
+   */
+  public static boolean repartitions(int from, int to) {
+    int quarter = (from + 3) / 4;
+    return to > from ? to - from >= Math.max(1, quarter) : from - to >= Math.max(2, quarter);
   }
 
   /** Live workers holding no split of the object, in random order (uniform placement). */

@@ -143,4 +143,21 @@ class RedundancyPlannerTest {
     assertEquals(4000 + 5000, ec.cachedBytes);
     assertEquals(900, ec.budgetBytes);
   }
+
+  @Test
+  void aWarmObjectIsSplitAtOnce_butNeighbouringTargetsDoNotRewriteItBackAndForth() {
+    assertTrue(RedundancyPlanner.repartitions(1, 2), "a warm object's first split halves reads");
+    assertTrue(RedundancyPlanner.repartitions(4, 5), "growing by a quarter");
+    assertFalse(RedundancyPlanner.repartitions(11, 12), "growing by less than a quarter");
+    assertTrue(RedundancyPlanner.repartitions(8, 10));
+    assertFalse(RedundancyPlanner.repartitions(2, 1), "shrinking by one never");
+    assertFalse(RedundancyPlanner.repartitions(12, 10), "shrinking by less than a quarter");
+    assertTrue(RedundancyPlanner.repartitions(12, 9));
+    assertFalse(RedundancyPlanner.repartitions(6, 6));
+    for (int n = 1; n <= 64; n++) {
+      assertFalse(RedundancyPlanner.repartitions(n, n + 1)
+          && RedundancyPlanner.repartitions(n + 1, n),
+          n + " <-> " + (n + 1) + " would rewrite the object on every pass");
+    }
+  }
 }

@@ -80,17 +80,12 @@ public final class BenchReport {
    * phase or had not reached its target, a hottest object holding fewer units than another.
    */
   static List<String> flags(ClusterBenchmark.Outcome o) {
-    List<String> flags = redundancyShort(o);
-    changedDuringPhase(o, flags);
+    List<String> flags = notAsPinned(o);
     if (bytesDisagree(o)) {
       flags.add(String.format(Locale.ROOT, "kernel/client bytes above %.2fx on: %s (more"
           + " than the %.1f MiB of S3 fallback reads through workers explain)",
           ByteAgreement.FLAG_ABOVE, ByteAgreement.flaggedWorkers(clientTotal(o),
               o.shaperBytesByWorker), fallbackBytes(o) / 1048576.0));
-    }
-    if (o.phasesNotWhole > 0) {
-      flags.add(o.phasesNotWhole + " phase(s) began with objects not whole after the last"
-          + " phase's kill");
     }
     for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
       if (!r.hottestHoldsMost && r.scheme.tuned() && r.scheme != ComparedScheme.SP
@@ -102,12 +97,13 @@ public final class BenchReport {
   }
 
   /**
-   * Why a run cannot be published as a comparison: some scheme's redundancy was short of its
-   * target when measuring began (SP-Cache's pinning ending at 1 unit of a target 2, say), so it
-   * measured less redundancy than it claims. Empty when every scheme was at its target; the bench
-   * runs such a repeat again with a new seed ({@code BenchCommand}).
+   * Why a run cannot be published as a comparison: some scheme did not measure the redundancy it
+   * claims. Its objects were short of their target when measuring began (SP-Cache's pinning ending
+   * at 1 unit of a target 2, say), a phase began before the last phase's killed worker's units
+   * were back, or its redundancy changed during the phase other than by the kill. Empty when every
+   * scheme was measured as pinned; {@link Repeats} runs such a repeat again with a new seed.
    */
-  public static List<String> redundancyShort(ClusterBenchmark.Outcome o) {
+  public static List<String> notAsPinned(ClusterBenchmark.Outcome o) {
     List<String> flags = new ArrayList<>();
     for (ClusterBenchmark.SchemeResult r : o.schemes.values()) {
       if (r.unsettled > 0) {
@@ -115,6 +111,11 @@ public final class BenchReport {
             + " redundancy when measuring began");
       }
     }
+    if (o.phasesNotWhole > 0) {
+      flags.add(o.phasesNotWhole + " phase(s) began with objects not whole after the last"
+          + " phase's kill");
+    }
+    changedDuringPhase(o, flags);
     return flags;
   }
 
@@ -443,7 +444,7 @@ public final class BenchReport {
         + (flagLines.isEmpty() ? "Flags: none.\n\n"
             : "**FLAGGED** (read these numbers with care):\n\n- " + String.join("\n- ", flagLines)
                 + "\n\n")
-        + (rerunLines.isEmpty() ? "" : "Run again (redundancy short of its target, not"
+        + (rerunLines.isEmpty() ? "" : "Run again (redundancy not as pinned, not"
             + " published):\n\n- " + String.join("\n- ", rerunLines) + "\n\n")
         + "**Paper:** " + scenario.paper + "\n\n**Ours:**\n\n" + ratios + "\n" + table + "\n"
         + "Redundancy in effect during the measured phase, per repeat (memory = cached bytes /"

@@ -12,6 +12,7 @@ import io.eccache.common.ClientKeys;
 import io.eccache.common.EcCacheMetrics;
 import io.eccache.common.MasterKeys;
 import io.eccache.common.RedundancyScheme;
+import io.eccache.policy.RedundancyPlanner;
 import io.eccache.policy.ZipfSampler;
 import io.eccache.testkit.LoopbackShaper;
 import java.io.IOException;
@@ -494,8 +495,7 @@ public final class ClusterBenchmark {
       ObjectStat st = byPopularity.get(i).getValue();
       r.hottest.add(String.format(java.util.Locale.ROOT, "#%d %.3f, %d units%s",
           byPopularity.get(i).getKey(), total == 0 ? 0 : st.popularity() / total,
-          units(st.scheme()), st.scheme().equals(st.target()) ? "" : " (target "
-              + units(st.target()) + ")"));
+          units(st.scheme()), targetNote(st)));
     }
     // Objects tied for the top popularity count as the hottest together.
     double top = byPopularity.isEmpty() ? 0 : byPopularity.get(0).getValue().popularity();
@@ -504,6 +504,15 @@ public final class ClusterBenchmark {
     progress.accept(String.format("%s hottest (object popularity-share units): %s%s%n",
         r.scheme.label(), String.join("; ", r.hottest), r.unsettled == 0 ? ""
             : "; " + r.unsettled + " objects NOT at their target"));
+  }
+
+  /** Empty at the target; else the target, and whether the planner keeps the difference. */
+  private static String targetNote(ObjectStat st) {
+    if (st.scheme().equals(st.target())) {
+      return "";
+    }
+    return " (target " + units(st.target()) + (awaitsChange(st) ? ")"
+        : ", a change too small to repartition for)");
   }
 
   /**
@@ -549,16 +558,15 @@ public final class ClusterBenchmark {
 
   /**
    * Whether the coordinator plans to change the object: any difference from its target, except
-   * that SP-Cache repartitions only for a real change (the planner's rule: at least 2 partitions
-   * and a quarter of them), so a smaller difference stays for good.
+   * that SP-Cache repartitions only for a real change ({@link RedundancyPlanner#repartitions}),
+   * so a smaller difference stays for good.
    */
   static boolean awaitsChange(ObjectStat stat) {
     RedundancyScheme scheme = stat.scheme();
     RedundancyScheme target = stat.target();
     if (scheme.kind() == RedundancyScheme.Kind.PARTITIONED
         && target.kind() == RedundancyScheme.Kind.PARTITIONED) {
-      int k = scheme.dataSplits();
-      return Math.abs(target.dataSplits() - k) >= Math.max(2, k / 4);
+      return RedundancyPlanner.repartitions(scheme.dataSplits(), target.dataSplits());
     }
     return !scheme.equals(target);
   }

@@ -107,13 +107,25 @@ class BenchReportTest {
   }
 
   @Test
-  void aSchemeShortOfItsTargetIsShortAndFlagged() {
+  void aSchemeShortOfItsTargetIsNotAsPinnedAndFlagged() {
     ClusterBenchmark.Outcome o = outcome(0);
-    assertEquals(List.of(), BenchReport.redundancyShort(o));
+    assertEquals(List.of(), BenchReport.notAsPinned(o));
     o.schemes.get(ComparedScheme.SR).unsettled = 1;
     assertEquals(List.of("sr: 1 objects not at their target redundancy when measuring began"),
-        BenchReport.redundancyShort(o));
-    assertEquals(BenchReport.redundancyShort(o), BenchReport.flags(o));
+        BenchReport.notAsPinned(o));
+    assertEquals(BenchReport.notAsPinned(o), BenchReport.flags(o));
+  }
+
+  @Test
+  void aPhaseBegunBeforeTheKilledWorkersUnitsWereBackIsNotAsPinned() {
+    ClusterBenchmark.Outcome o = outcome(0);
+    o.killed.add("w2");
+    o.phasesNotWhole = 1;
+    assertEquals(List.of("1 phase(s) began with objects not whole after the last phase's kill"),
+        BenchReport.notAsPinned(o));
+    o.phasesNotWhole = 0;
+    o.schemes.get(ComparedScheme.EC).unitsAdded = 3; // repaired mid-phase: not the kill
+    assertEquals(1, BenchReport.notAsPinned(o).size(), BenchReport.notAsPinned(o).toString());
   }
 
   @Test
@@ -124,7 +136,7 @@ class BenchReportTest {
     String summary = BenchReport.write(dir, scenario, Map.of("run", List.of(o)), 2,
         "200 Mbit/s per worker", new RunStamp("abc", "bench", Instant.EPOCH, 2));
     assertTrue(summary.contains("Flags: none."), summary);
-    assertTrue(summary.contains("Run again (redundancy short of its target, not published):"
+    assertTrue(summary.contains("Run again (redundancy not as pinned, not published):"
         + "\n\n- run, repeat 1 replaced seed 2: sp: 1 objects not at their target"), summary);
   }
 }

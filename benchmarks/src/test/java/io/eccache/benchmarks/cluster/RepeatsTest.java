@@ -56,4 +56,20 @@ class RepeatsTest {
     assertEquals("7-8", Repeats.seedList(List.of(7L, 8L)));
     assertEquals("9", Repeats.seedList(seeds));
   }
+
+  @Test
+  void aRepeatWhosePhaseBeganBeforeAKilledWorkerWasRestoredRunsAgain() throws Exception {
+    BenchSettings base = new BenchSettings();
+    base.seed = 1;
+    List<Long> seeds = new ArrayList<>();
+    List<ClusterBenchmark.Outcome> reps = Repeats.run("killed", base, 1, s -> {
+      ClusterBenchmark.Outcome o = outcome(s, 0);
+      o.killed.add("w1");
+      o.phasesNotWhole = s.seed == 1 ? 1 : 0;
+      return o;
+    }, seeds, QUIET);
+    assertEquals(List.of(2L), seeds);
+    assertEquals(List.of("seed 1: 1 phase(s) began with objects not whole after the last phase's"
+        + " kill"), reps.get(0).replaced);
+  }
 }
