@@ -180,9 +180,12 @@ final class BenchCommand implements Callable<Integer> {
         .workerMemoryBytes(perWorker).workerTimeout("5s")
         .property(MasterKeys.NAMESPACE_SCHEMES, "sr=replica,sp=partition")
         // No re-tuning heartbeat: PinnedRetuning runs the passes, folding exactly the learning
-        // pass's counts (one popularity period, moved on the coordinator's clock) and none during
-        // the measured phase, so the redundancy measured is the redundancy allocated.
+        // pass's counts (one popularity period, moved on the coordinator's clock; weight 1, so a
+        // fold keeps that period alone: the failure scenario pins again from the same pass after
+        // each phase's kill) and none during the measured phase, so the redundancy measured is
+        // the redundancy allocated.
         .property(MasterKeys.POPULARITY_PERIOD, PinnedRetuning.PERIOD.toMillis() + "ms")
+        .property(MasterKeys.POPULARITY_WEIGHT, 1.0)
         .property(MasterKeys.RETUNE_INTERVAL, "0")
         .property(MasterKeys.PARTITION_SERVER_BANDWIDTH, (long) (workerMbit / 8) + "MB")
         .property(MasterKeys.MEMORY_OVERHEAD, WorkloadOptions.or(workload.budget, DEFAULT_BUDGET))

@@ -271,14 +271,16 @@ public final class ClusterBenchmark {
       }
       if (pinning != null) {
         pinning.beforeLearning();
-        read(clients, run, learning, s, null, "learning", BenchSettings.MeasureMode.INTERLEAVED);
+        read(admin, clients, run, learning, s, null, "learning",
+            BenchSettings.MeasureMode.INTERLEAVED);
         pinning.fold();
         try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
           settlePinned(admin, s, run);
         }
       } else {
         try (RedundancyMaintainer maintainer = RedundancyMaintainer.create(admin).start(200)) {
-          read(clients, run, learning, s, null, "learning", BenchSettings.MeasureMode.INTERLEAVED);
+          read(admin, clients, run, learning, s, null, "learning",
+              BenchSettings.MeasureMode.INTERLEAVED);
           awaitSettled(admin, s, run);
         }
       }
@@ -290,19 +292,13 @@ public final class ClusterBenchmark {
       if (pinning != null && s.deadWorkers > 0) {
         awaitWorkerLostPass(admin, passesBeforeStop);
       }
-      Map<ComparedScheme, Map<Integer, ObjectStat>> before = new LinkedHashMap<>();
-      for (ComparedScheme ns : s.schemes) {
-        SchemeResult r = outcome.schemes.get(ns);
-        before.put(ns, stats(admin, ns, run, s.objects));
-        r.memory = memory(before.get(ns).values());
-        describeAllocation(r, before.get(ns));
-      }
       slowStragglers(s, stopped, outcome);
       if (s.killedWorkers > 0) {
         kills = new MidPhaseKills(cluster, s, spared(stopped, outcome),
             () -> whole(admin, s, run) && unsettled(admin, s, run, true) == 0
                 && admin.stats().tasksPending() == 0,
-            () -> RedundancyMaintainer.create(admin).start(200), progress);
+            () -> RedundancyMaintainer.create(admin).start(200),
+            () -> repin(admin, clients, run, learning, s), progress);
         outcome.killed = kills.hosts();
         outcome.killedAtRequest = kills.at();
       }
@@ -326,7 +322,7 @@ public final class ClusterBenchmark {
           slow = new SlowServers(cluster, s, spared(stopped, outcome));
           outcome.slowServers = slow.hosts();
         }
-        read(clients, run, sequence, s, outcome, "measured", s.mode);
+        read(admin, clients, run, sequence, s, outcome, "measured", s.mode);
       } finally {
         if (slow != null) {
           slow.close();
@@ -354,21 +350,6 @@ public final class ClusterBenchmark {
             long noScheme = bgBefore.getOrDefault(e.getKey(), 0L)
                 + outcome.restoreSentByWorker.getOrDefault(e.getKey(), 0L);
             outcome.shaperBytesByWorker.put(e.getKey(), Math.max(0, e.getValue() - noScheme));
-          }
-        }
-      }
-      for (ComparedScheme ns : s.schemes) {
-        SchemeResult r = outcome.schemes.get(ns);
-        Map<Integer, ObjectStat> after = stats(admin, ns, run, s.objects);
-        r.memoryAfter = memory(after.values());
-        for (Map.Entry<Integer, ObjectStat> e : before.get(ns).entrySet()) {
-          ObjectStat now = after.get(e.getKey());
-          r.rewritten += now.version().equals(e.getValue().version()) ? 0 : 1;
-          int change = units(now.scheme()) - units(e.getValue().scheme());
-          r.unitsAdded += Math.max(0, change);
-          r.unitsDropped += Math.max(0, -change);
-          if (change != 0) {
-            r.changed.add("#" + e.getKey() + " " + e.getValue().scheme() + " -> " + now.scheme());
           }
         }
       }
@@ -476,6 +457,53 @@ public final class ClusterBenchmark {
       m.put(i, admin.stat(key(ns, run, i)));
     }
     return m;
+  }
+
+  /**
+   * A scheme's redundancy as its phase begins: memory, the hottest objects, the objects short of
+   * their target. Taken at each phase's start, as the failure scenario pins again between phases.
+   */
+  private Map<Integer, ObjectStat> beginPhase(EcCacheClient admin, SchemeResult r, String run,
+      BenchSettings s) throws Exception {
+    Map<Integer, ObjectStat> stats = stats(admin, r.scheme, run, s.objects);
+    r.memory = memory(stats.values());
+    describeAllocation(r, stats);
+    return stats;
+  }
+
+  /** What the scheme's phase changed: its redundancy as the phase ends against {@code before}. */
+  private static void endPhase(EcCacheClient admin, SchemeResult r,
+      Map<Integer, ObjectStat> before, String run, BenchSettings s) throws Exception {
+    Map<Integer, ObjectStat> after = stats(admin, r.scheme, run, s.objects);
+    r.memoryAfter = memory(after.values());
+    for (Map.Entry<Integer, ObjectStat> e : before.entrySet()) {
+      ObjectStat now = after.get(e.getKey());
+      r.rewritten += now.version().equals(e.getValue().version()) ? 0 : 1;
+      int change = units(now.scheme()) - units(e.getValue().scheme());
+      r.unitsAdded += Math.max(0, change);
+      r.unitsDropped += Math.max(0, -change);
+      if (change != 0) {
+        r.changed.add("#" + e.getKey() + " " + e.getValue().scheme() + " -> " + now.scheme());
+      }
+    }
+  }
+
+  /**
+   * After a phase's kill, before the next phase: allocates again exactly as the first pinning did
+   * (a pass folding only the replayed learning pass's counts), so every scheme's phase begins at
+   * the targets the learning pass gave, whatever the kill's passes changed (a parity dropped while
+   * its worker was lost, SP-Cache's partitions planned from the phase's request rate) and
+   * whichever of their tasks failed. Not pinned (a running cluster's own re-tuning): nothing.
+   */
+  private void repin(EcCacheClient admin, Map<ComparedScheme, EcCacheClient> clients, String run,
+      int[] learning, BenchSettings s) throws Exception {
+    if (pinning == null) {
+      return;
+    }
+    pinning.beforeLearning();
+    read(admin, clients, run, learning, s, null, "learning again",
+        BenchSettings.MeasureMode.INTERLEAVED);
+    pinning.fold();
   }
 
   /** Records (and prints) the hottest objects' popularity and units, and whether they lead. */
@@ -679,17 +707,25 @@ public final class ClusterBenchmark {
   }
 
   /**
-   * Replays {@code sequence}; records into {@code outcome} when it is not null. Alone: one phase
-   * per scheme, in an order drawn from the seed; interleaved: one phase reading every scheme.
+   * Replays {@code sequence}; records into {@code outcome} when it is not null, with each scheme's
+   * redundancy as its phase begins and ends. Alone: one phase per scheme, in an order drawn from
+   * the seed; interleaved: one phase reading every scheme.
    */
-  private void read(Map<ComparedScheme, EcCacheClient> clients, String run, int[] sequence,
-      BenchSettings s, Outcome outcome, String phase, BenchSettings.MeasureMode mode)
-      throws Exception {
+  private void read(EcCacheClient admin, Map<ComparedScheme, EcCacheClient> clients, String run,
+      int[] sequence, BenchSettings s, Outcome outcome, String phase,
+      BenchSettings.MeasureMode mode) throws Exception {
     if (mode == BenchSettings.MeasureMode.INTERLEAVED) {
+      Map<ComparedScheme, Map<Integer, ObjectStat>> before = new LinkedHashMap<>();
       if (outcome != null) {
         outcome.order = new ArrayList<>(clients.keySet());
+        for (ComparedScheme ns : clients.keySet()) {
+          before.put(ns, beginPhase(admin, outcome.schemes.get(ns), run, s));
+        }
       }
       readPhase(clients, run, sequence, s, outcome, phase, n -> { });
+      for (Map.Entry<ComparedScheme, Map<Integer, ObjectStat>> e : before.entrySet()) {
+        endPhase(admin, outcome.schemes.get(e.getKey()), e.getValue(), run, s);
+      }
       return;
     }
     List<ComparedScheme> order = new ArrayList<>(clients.keySet());
@@ -697,11 +733,17 @@ public final class ClusterBenchmark {
     if (outcome != null) {
       outcome.order = order;
     }
-    for (ComparedScheme ns : order) {
+    for (int p = 0; p < order.size(); p++) {
+      ComparedScheme ns = order.get(p);
+      Map<Integer, ObjectStat> pinned = outcome == null ? null
+          : beginPhase(admin, outcome.schemes.get(ns), run, s);
       Map<String, Long> before = outcome == null || sent == null ? null : sent.now();
       MidPhaseKills crash = outcome == null ? null : kills;
       readPhase(Map.of(ns, clients.get(ns)), run, sequence, s, outcome, phase + " " + ns.label(),
           crash == null ? n -> { } : crash.phase());
+      if (pinned != null) {
+        endPhase(admin, outcome.schemes.get(ns), pinned, run, s);
+      }
       if (before != null) {
         Map<String, Long> carried = delta(before, sent.now());
         // The background flows' own count runs ahead of their links' (bytes written, not yet
@@ -709,7 +751,7 @@ public final class ClusterBenchmark {
         carried.replaceAll((host, bytes) -> Math.max(0, bytes));
         outcome.schemes.get(ns).sentByWorker = carried;
       }
-      if (crash != null) {
+      if (crash != null && p + 1 < order.size()) {
         Map<String, Long> restoring = sent == null ? null : sent.now();
         if (!crash.restore()) {
           outcome.phasesNotWhole++;

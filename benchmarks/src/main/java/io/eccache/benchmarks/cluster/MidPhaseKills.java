@@ -12,8 +12,9 @@ import java.util.function.IntConsumer;
 /**
  * The failure scenario's crash inside the measured phase (the paper's Fig. 11): workers chosen from
  * the seed are SIGKILLed when the request at {@link BenchSettings#killAt} of a scheme's sequence is
- * issued, and before the next scheme's phase they are started again on their tiers and the run
- * waits, with a maintainer repairing, until every object is whole and at its target again. Each
+ * issued, and before the next scheme's phase they are started again on their tiers, the
+ * redundancy is allocated again from the learning pass, and the run waits, with a maintainer
+ * repairing, until every object is whole and at its target again. Each
  * scheme alone thus meets the same crash at the same point of the same request sequence, with its
  * redundancy complete when its phase begins.
  */
@@ -28,6 +29,11 @@ final class MidPhaseKills {
     AutoCloseable start() throws Exception;
   }
 
+  /** Allocates the redundancy again as it was pinned before the first phase. */
+  interface Repin {
+    void run() throws Exception;
+  }
+
   private static final long RESTORE_TIMEOUT_MS = 120_000;
 
   private final BenchCluster cluster;
@@ -35,6 +41,7 @@ final class MidPhaseKills {
   private final int at;
   private final WholeCheck check;
   private final Repair repair;
+  private final Repin repin;
   private final Consumer<String> progress;
   private final List<Integer> dead = new ArrayList<>();
 
@@ -42,12 +49,14 @@ final class MidPhaseKills {
    * @param exclude workers not to kill (stopped or slowed ones)
    * @param check whether every object is whole again after a restart
    * @param repair starts the repairs to wait for
+   * @param repin allocates again, once the killed workers are back, as before the first phase
    */
   MidPhaseKills(BenchCluster cluster, BenchSettings s, List<Integer> exclude, WholeCheck check,
-      Repair repair, Consumer<String> progress) {
+      Repair repair, Repin repin, Consumer<String> progress) {
     this.cluster = cluster;
     this.check = check;
     this.repair = repair;
+    this.repin = repin;
     this.progress = progress;
     victims.addAll(cluster.choose(s.killedWorkers, exclude, new Random(s.seed * 17 + 11)));
     this.at = (int) Math.min(s.requests - 1L, Math.round(s.killAt * s.requests));
@@ -96,10 +105,11 @@ final class MidPhaseKills {
   }
 
   /**
-   * After a phase: starts the killed workers again (each returns once the master lists it and has
-   * dropped its killed entry) and waits, with repairs running, until every object is whole and at
-   * its target (the coordinator drops a dead extra parity while its worker is lost); at most two
-   * minutes, as long as pinning waits.
+   * After a phase, before the next: starts the killed workers again (each returns once the master
+   * lists it and has dropped its killed entry), allocates again as before the first phase (the
+   * coordinator dropped a dead extra parity while its worker was lost, and planned SP-Cache's
+   * partitions from the phase's request rate), and waits, with repairs running, until every
+   * object is whole and at its target; at most two minutes, as long as pinning waits.
    *
    * @return false when some object was not whole within that time (the next phase measures it
    *     as it is, and the caller flags the run)
@@ -112,6 +122,7 @@ final class MidPhaseKills {
         dead.remove(Integer.valueOf(i));
       }
     }
+    repin.run();
     long deadline = System.currentTimeMillis() + RESTORE_TIMEOUT_MS;
     try (AutoCloseable repairing = repair.start()) {
       while (!check.whole()) {

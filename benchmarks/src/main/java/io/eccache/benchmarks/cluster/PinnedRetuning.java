@@ -12,8 +12,10 @@ import java.time.Duration;
  * <p>The in-process cluster runs with {@code alluxio.master.eccache.retune.interval=0} (no
  * heartbeat) and a popularity period of {@link #PERIOD}; passes happen only when this class runs
  * them through the coordinator's {@link CoordinatorMaster#retuner()} hook (and once when a worker
- * is lost, which with no new popularity changes no target). A pass folds the period's counts into
- * popularity only once a period has passed on the coordinator's clock, so:
+ * is lost: with fewer live workers and the request rate of the moment, that pass may change
+ * targets, which is why the failure scenario pins again after each phase's kill). A pass folds
+ * the period's counts into popularity only once a period has passed on the coordinator's clock,
+ * so:
  *
  * <ol>
  *   <li>{@link #beforeLearning} folds whatever came before (moving the clock a period on), then
