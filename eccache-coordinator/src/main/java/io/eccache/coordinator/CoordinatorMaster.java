@@ -2,6 +2,7 @@ package io.eccache.coordinator;
 
 import alluxio.Server;
 import alluxio.conf.Configuration;
+import alluxio.conf.PropertyKey;
 import alluxio.exception.AlluxioException;
 import alluxio.exception.status.NotFoundException;
 import alluxio.exception.status.InvalidArgumentException;
@@ -10,6 +11,7 @@ import alluxio.grpc.ServiceType;
 import alluxio.heartbeat.HeartbeatExecutor;
 import alluxio.master.AbstractMaster;
 import alluxio.master.CoreMasterContext;
+import alluxio.master.Master;
 import alluxio.master.block.BlockMaster;
 import alluxio.master.file.FileSystemMaster;
 import alluxio.master.journal.NoopJournaled;
@@ -63,6 +65,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,6 +98,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorMaster.class);
   /** How often a log node announces itself again. */
   private static final long LOG_NODE_REANNOUNCE_MS = 10_000;
+  /** How often the journals' waiting flushes are looked at ({@link JournalWakeup}). */
+  private static final long JOURNAL_WAKEUP_INTERVAL_MS = 250;
 
   private final BlockMaster blockMaster;
   private final AdjustableClock clock;
@@ -108,6 +113,7 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
   private final KeyAccess access;
   private final AuditLog auditLog = AuditLog.fromConfiguration();
   private final PrivateDirectories directories;
+  private final JournalWakeup journalWakeup;
   /** The log nodes of packed namespaces, as their workers announce them. */
   private final LogNodes logNodes;
   private final long retuneIntervalMs;
@@ -130,6 +136,14 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
     long allocationTimeoutMs = Configuration.getMs(MasterKeys.ALLOCATION_TIMEOUT);
     UnderStorePaths ufsPaths = new UnderStorePaths(Configuration.getString(SharedKeys.UFS_PREFIX));
     ufsPaths.checkDisjointFrom(Configuration.getString(MasterKeys.ROOT));
+    // A healthy flush waits up to one batch; one waiting four batches and a second was forgotten.
+    // The coordinator's clock, so a test that moves it sees a wake-up at once.
+    long stallNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1000,
+        4 * Configuration.getMs(PropertyKey.MASTER_JOURNAL_FLUSH_BATCH_TIME_MS)));
+    List<JournalWakeup.FlushQueue> journals =
+        AlluxioFlushQueues.of(List.<Master>of(fileSystemMaster, blockMaster));
+    this.journalWakeup = new JournalWakeup(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()),
+        stallNanos, () -> journals);
     AlluxioNamespace namespace = new AlluxioNamespace(fileSystemMaster, blockMaster);
     UnderStoreCopies underStore = new UnderStoreCopies(namespace, ufsPaths);
     this.access = new KeyAccess(new AlluxioAccess(fileSystemMaster, namespace), ufsPaths);
@@ -229,6 +243,8 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
       }
       pool.submit(Heartbeats.thread(Heartbeats.SWEEP, sweep, sweepIntervalMs,
           mMasterContext.getUserState(), pool));
+      pool.submit(Heartbeats.thread(Heartbeats.JOURNAL_WAKEUP, journalWakeup,
+          JOURNAL_WAKEUP_INTERVAL_MS, mMasterContext.getUserState(), pool));
       for (StorageForm form : forms.all()) {
         for (StorageForm.Periodic work : form.periodic()) {
           pool.submit(Heartbeats.thread(work.name, work.executor, work.periodMs,
@@ -269,6 +285,15 @@ public final class CoordinatorMaster extends AbstractMaster implements NoopJourn
    */
   public AdjustableClock clock() {
     return clock;
+  }
+
+  /**
+   * The heartbeat that wakes a journal's flush thread for a flush it forgot ({@link
+   * JournalWakeup}), for tests to tick; the primary master runs it every
+   * {@value #JOURNAL_WAKEUP_INTERVAL_MS} ms.
+   */
+  public HeartbeatExecutor journalWakeup() {
+    return journalWakeup;
   }
 
   /**

@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 final class Heartbeats {
   static final String RETUNE = "EcCache Retune";
   static final String SWEEP = "EcCache Namespace Sweep";
+  static final String JOURNAL_WAKEUP = "EcCache Journal Wakeup";
 
   private Heartbeats() {}
 
@@ -35,7 +36,7 @@ final class Heartbeats {
    * sleeping timer, unless they are mapped already.
    */
   static synchronized void register(List<String> formNames) {
-    List<String> names = new ArrayList<>(List.of(RETUNE, SWEEP));
+    List<String> names = new ArrayList<>(List.of(RETUNE, SWEEP, JOURNAL_WAKEUP));
     names.addAll(formNames);
     for (String name : names) {
       if (HeartbeatContext.getTimerClass(name) != null) {
