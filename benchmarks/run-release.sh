@@ -104,7 +104,6 @@ for f in "${families[@]}"; do
     agar) run agar "$res/agar" $bench agar --out "$res/agar" ;;
     agar-sim) run agar-sim "$res/agar-sim" $bench agar-sim --out "$res/agar-sim" ;;
     datapath) run datapath "$res/datapath" $bench datapath --out "$res/datapath" ;;
-    # Its last step writes logecmem/summary.md (table2 comes first): the sign the family is done.
     # logecmem/summary.md comes last (table2 first): a stopped run is not taken as done.
     logecmem) run logecmem "$res/logecmem" $bench logecmem --profile quick --out "$res/logecmem" ;;
     logecmem-long)
