@@ -18,15 +18,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * One worker made slow with tc (what it sends capped at 8 Mbit/s, so its 1 MiB split needs about a
- * second): GETs that read more than k splits finish without it, and its read is cancelled part-way.
- * Skipped, saying why, where tc cannot shape loopback (not root, no HTB).
+ * One worker made slow with tc (what it sends capped at 8 Mbit/s, so its 4 MiB split needs about
+ * four seconds): GETs that read more than k splits finish without it, and its read is cancelled
+ * part-way. Skipped, saying why, where tc cannot shape loopback (not root, no HTB).
  */
 class LateBindingTest {
   private static final int SLOW_KBIT = 8_000;
-  /** The slow worker's 1 MiB split at 8 Mbit/s. */
-  private static final long SLOW_SPLIT_MS = (1L << 20) * 8 / SLOW_KBIT;
-  /** Its own spec: 4 MB cells (each split one 1 MiB piece) and the default stream window. */
+  /**
+   * Four of Alluxio's 1 MiB streaming chunks. A cancelled read still costs the slow link the chunk
+   * its worker had written to the socket: 2 or 3 whole chunks over the six GETs, idle and loaded.
+   * With 1 MiB splits those were whole splits, and three (a loaded CI run) broke the bound below.
+   */
+  private static final long SPLIT_BYTES = 4L << 20;
+  /** The slow worker's split at 8 Mbit/s. */
+  private static final long SLOW_SPLIT_MS = SPLIT_BYTES * 8 / SLOW_KBIT;
+  /** Its own spec: 4 MB cells (each split one 4 MiB piece) and the default stream window. */
   @RegisterExtension
   static final SharedCluster CLUSTER = SharedCluster.of(EmbeddedCluster.builder().workers(5)
       .workerMemoryBytes(64L << 20)
@@ -73,12 +79,11 @@ class LateBindingTest {
   @Test
   void aSlowWorkerDoesNotSlowTheReadsDown() throws Exception {
     String slowHost = cluster.workerHost(2);
-    byte[] data = new byte[3 << 20];
+    byte[] data = new byte[(int) (3 * SPLIT_BYTES)];
     new Random(3).nextBytes(data);
     // Every split on a distinct worker of 5 with k + r = 5: each object has one split on the slow one.
     cache.put("late", data, PutOptions.code(3, 2));
     assertTrue(cache.stat("late").liveSplits() == 5);
-    long splitBytes = 1 << 20;
     try (LoopbackShaper slow = LoopbackShaper.limitFrom(slowHost, SLOW_KBIT)) {
       cache.readStatistics().reset();
       long sentBefore = slow.bytesSent().getOrDefault(slowHost, 0L);
@@ -99,14 +104,14 @@ class LateBindingTest {
           + " (kernel counter), %d more than read; %d reads cancelled%n", fromSlow, rounds, sent,
           sent - fromSlow, cancelled);
       // Its reads are cancelled at the worker when each GET has its k: before, Alluxio's close
-      // drained them, and the worker sent every split whole (6.3 MB for six 1 MiB reads here).
-      // What it still sends after a cancel is what its kernel had queued already.
+      // drained them, and the worker sent every split whole (6.3 MB for six 1 MiB reads).
+      // What it still sends after a cancel is the chunk its kernel had queued already.
       assertTrue(cancelled > 0, "no read of the slow worker was cancelled");
-      assertTrue(sent < rounds * splitBytes / 2, "the slow worker sent " + sent + " bytes for "
-          + rounds + " reads of its " + splitBytes + "-byte split that were cancelled");
-      assertTrue(fromSlow < rounds * splitBytes / 2,
+      assertTrue(sent < rounds * SPLIT_BYTES / 2, "the slow worker sent " + sent + " bytes for "
+          + rounds + " reads of its " + SPLIT_BYTES + "-byte split that were cancelled");
+      assertTrue(fromSlow < rounds * SPLIT_BYTES / 2,
           "reads from the slow worker were cancelled early: " + fromSlow + " bytes over " + rounds
-              + " GETs of a " + splitBytes + "-byte split");
+              + " GETs of a " + SPLIT_BYTES + "-byte split");
     }
   }
 }
