@@ -184,9 +184,10 @@ class PackedValuesTest {
     assertTrue(moved.getPacked().getStripe() != stripe.getId(), "written anew: " + moved);
     assertArrayEquals(values.get(survivor), cache.get(survivor), "the same bytes");
 
+    // Empty now: dropped (the heartbeat may have planned and the drain above run the drop).
     form.scanForCompactions();
-    assertTrue(drain() >= 1, "then empty: dropped");
-    assertEquals(logStripes - 1, logStripes(), "its log node forgot it");
+    drain();
+    assertEquals(logStripes - 1, logStripes(), "dropped: its log node forgot it");
     for (String key : inStripe.subList(1, inStripe.size())) {
       assertThrows(NotFoundException.class, () -> cache.get(key));
     }
