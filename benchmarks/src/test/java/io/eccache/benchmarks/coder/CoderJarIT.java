@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.eccache.testkit.FailsafeProperties;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -102,16 +103,6 @@ class CoderJarIT {
   }
 
   private static Path jar() throws IOException {
-    String value = System.getProperty("eccache.benchmarks.jar");
-    if (value == null || value.isEmpty()) {
-      throw new IllegalStateException("system property eccache.benchmarks.jar is not set (the"
-          + " pom's failsafe configuration sets it)");
-    }
-    Path path = Paths.get(value).toAbsolutePath().normalize();
-    if (!Files.isRegularFile(path)) {
-      throw new IOException(path + " is missing: run the build through `package` first"
-          + " (mvn -pl benchmarks -am verify)");
-    }
-    return path;
+    return FailsafeProperties.existing("eccache.benchmarks.jar", "mvn -pl benchmarks -am verify");
   }
 }

@@ -9,6 +9,7 @@ import alluxio.conf.InstancedConfiguration;
 import alluxio.conf.PropertyKey;
 import io.eccache.client.EcCacheClient;
 import io.eccache.testkit.EmbeddedCluster;
+import io.eccache.testkit.FailsafeProperties;
 import io.eccache.testkit.SharedCluster;
 import java.io.File;
 import java.io.IOException;
@@ -90,16 +91,6 @@ class ShadedJarAloneIT {
   }
 
   private static Path existing(String property) throws IOException {
-    String value = System.getProperty(property);
-    if (value == null || value.isEmpty()) {
-      throw new IllegalStateException("system property " + property + " is not set (the pom's"
-          + " failsafe configuration sets it)");
-    }
-    Path path = Paths.get(value).toAbsolutePath().normalize();
-    if (!Files.exists(path)) {
-      throw new IOException(path + " is missing: run the build through `package` first"
-          + " (mvn -pl examples/java-putget -am verify)");
-    }
-    return path;
+    return FailsafeProperties.existing(property, "mvn -pl examples/java-putget -am verify");
   }
 }
